@@ -1,0 +1,18 @@
+// Lint rules: typescript-eslint's recommended set, plus no console outside the CLI and console adapter.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", "data/", "dist/", "examples/", "bench/results*"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Buffer: "readonly", fetch: "readonly", AbortController: "readonly", AbortSignal: "readonly", TextDecoder: "readonly", TextEncoder: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", structuredClone: "readonly", setImmediate: "readonly", queueMicrotask: "readonly" } },
+    rules: {
+      "no-console": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  { files: ["adapters/console*.ts", "src/cli.ts", "src/cli/**", "bin/**", "bench/**", "test/**"], rules: { "no-console": "off" } },
+);

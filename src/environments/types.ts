@@ -1,0 +1,48 @@
+// What discovery learns about environments, without running them.
+
+/** A config field's type, parsed from its Python annotation. */
+export type FieldType =
+  | { kind: "int" }
+  | { kind: "float" }
+  | { kind: "bool" }
+  | { kind: "str" }
+  | { kind: "optional"; inner: FieldType }
+  | { kind: "list"; item: FieldType }
+  | { kind: "enum"; values: Array<string | number | boolean> }
+  | { kind: "dict" }
+  | { kind: "any" };
+
+export interface ConfigField {
+  name: string;
+  /** The annotation as written in Python, e.g. "Optional[int]" (shown to people). */
+  type: string;
+  fieldType: FieldType;
+  /** Default after config_init() literal overrides; undefined when it cannot be known statically. */
+  default: unknown;
+  description: string;
+  locked: boolean;
+  /** The value the locked fields file forces, when locked. */
+  lockedValue?: unknown;
+  /** Numeric bounds from Field(ge=, le=, gt=, lt=) when given literally. */
+  min?: number;
+  max?: number;
+}
+
+export interface EnvironmentInfo {
+  name: string;
+  className: string;
+  filePath: string;
+  description: string;
+  configClass: string;
+  fields: ConfigField[];
+}
+
+export interface ScanWarning {
+  filePath: string;
+  message: string;
+}
+
+export interface ScanResult {
+  environments: EnvironmentInfo[];
+  warnings: ScanWarning[];
+}

@@ -1,0 +1,45 @@
+// The neutral reply every command returns; each adapter renders it within its platform's limits.
+export interface ReplyField {
+  label: string;
+  value: string;
+}
+
+export interface ReplyBlock {
+  /** "code" is preformatted (logs, YAML); "text" is prose. */
+  kind: "code" | "text";
+  content: string;
+  title?: string;
+}
+
+export interface ReplyLink {
+  label: string;
+  url: string;
+}
+
+export interface ReplyButton {
+  label: string;
+  /** The command text the button stands for, e.g. "/rl stop ab12cd34"; authorised like that command. */
+  command: string;
+  style?: "primary" | "danger";
+}
+
+export interface ReplyChart {
+  title: string;
+  points: Array<{ x: number; y: number }>;
+}
+
+export interface Reply {
+  title?: string;
+  text?: string;
+  fields?: ReplyField[];
+  blocks?: ReplyBlock[];
+  links?: ReplyLink[];
+  buttons?: ReplyButton[];
+  chart?: ReplyChart;
+  /** Shown only to the person who asked (errors, usage). */
+  ephemeral?: boolean;
+  /** Present when the command failed. */
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+  /** The typed result, for --json and the LLM. */
+  data?: unknown;
+}

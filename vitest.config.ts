@@ -1,0 +1,11 @@
+// Test runner settings: real processes and sockets, so generous timeouts and files run in separate forks.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    pool: "forks",
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
