@@ -21,6 +21,10 @@ export interface ReplyButton {
   /** The command text the button stands for, e.g. "/rl stop ab12cd34"; authorised like that command. */
   command: string;
   style?: "primary" | "danger";
+  /** Run the command as already confirmed (the Confirm button of a confirmation prompt). */
+  confirmed?: boolean;
+  /** "cancel": dismiss the prompt without running anything. */
+  action?: "cancel";
 }
 
 export interface ReplyChart {
@@ -40,6 +44,8 @@ export interface Reply {
   ephemeral?: boolean;
   /** Present when the command failed. */
   error?: { code: string; message: string; details?: Record<string, unknown> };
+  /** The message carrying this reply becomes the thread where later notices about this run go. */
+  anchorRunId?: string;
   /** The typed result, for --json and the LLM. */
   data?: unknown;
 }

@@ -26,6 +26,10 @@ export interface ConfigField {
   /** Numeric bounds from Field(ge=, le=, gt=, lt=) when given literally. */
   min?: number;
   max?: number;
+  /** True when min came from gt= (the bound itself is not allowed). */
+  minExclusive?: boolean;
+  /** True when max came from lt= (the bound itself is not allowed). */
+  maxExclusive?: boolean;
 }
 
 export interface EnvironmentInfo {

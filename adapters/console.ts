@@ -1,0 +1,76 @@
+// The terminal console: each line is a /rl command for channel "console", run as the local admin user.
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import { dispatch } from "../commands/dispatch.ts";
+import type { CommandContext } from "../commands/types.ts";
+import type { Services } from "../src/services.ts";
+import { renderText } from "./render-text.ts";
+
+export const CONSOLE_CHANNEL = { platform: "console", workspace: "local", channel: "console" } as const;
+
+export interface ConsoleOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Handles lines that are not /rl commands (chat mode); without it they get a hint. */
+  chat?: (text: string, ctx: CommandContext) => Promise<string>;
+  userName?: string;
+}
+
+const HINT = "Commands start with /rl (try /rl help). Plain-language requests need LLM_BASE_URL and LLM_MODEL set.";
+
+/** Runs until end of input; resolves when the input closes (Ctrl-D, or the end of piped lines). */
+export async function runConsole(services: Services, options: ConsoleOptions = {}): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const interactive = (input as { isTTY?: boolean }).isTTY === true;
+  const rl = createInterface({ input, output, terminal: interactive, prompt: "rl> " });
+  const user = { id: options.userName ?? process.env.USER ?? "local", name: options.userName ?? process.env.USER ?? "local" };
+  const ctx: CommandContext = {
+    channel: CONSOLE_CHANNEL,
+    user,
+    via: "console",
+    services,
+    progress: async (text) => {
+      output.write(`… ${text}\n`);
+    },
+  };
+  if (interactive) {
+    output.write(`rl-chatops console: environments in ${services.config.environmentsDir}. Type /rl help.\n`);
+    rl.prompt();
+  }
+  const lines = rl[Symbol.asyncIterator]();
+  const ask = async (question: string): Promise<boolean> => {
+    output.write(`${question} [y/N] `);
+    const answer = await lines.next();
+    return !answer.done && /^y(es)?$/i.test(answer.value.trim());
+  };
+  for (;;) {
+    const next = await lines.next();
+    if (next.done) break;
+    const raw = next.value;
+    const line = raw.trim();
+    if (line === "") {
+      if (interactive) rl.prompt();
+      continue;
+    }
+    if (line === "exit" || line === "quit") break;
+    if (/^\/?rl(\s|$)/i.test(line)) {
+      // Piped input is a script its author already means to run; a person at a terminal confirms.
+      const first = await dispatch({ text: line }, ctx, { confirmed: !interactive });
+      if (first.needsConfirmation) {
+        output.write(`${renderText({ ...first.reply, buttons: undefined })}\n`);
+        const confirm = first.reply.buttons?.find((b) => b.confirmed);
+        if (confirm && (await ask("Go ahead?"))) {
+          const { reply } = await dispatch({ text: confirm.command }, ctx, { confirmed: true });
+          output.write(`${renderText(reply)}\n`);
+        } else output.write("Cancelled.\n");
+      } else output.write(`${renderText(first.reply)}\n`);
+    } else if (options.chat) {
+      output.write(`${await options.chat(line, ctx)}\n`);
+    } else {
+      output.write(`${HINT}\n`);
+    }
+    if (interactive) rl.prompt();
+  }
+  rl.close();
+}

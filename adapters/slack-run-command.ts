@@ -1,0 +1,150 @@
+// Runs one /rl command for Slack, typed or clicked: a progress message for slow work, dispatch, then the answer where it belongs.
+import type { RespondFn } from "@slack/bolt";
+import type { ChannelKey } from "../db/channel-key.ts";
+import { dispatch, type DispatchResult } from "../commands/dispatch.ts";
+import { COMMANDS } from "../commands/index.ts";
+import { parseCommandText } from "../commands/parse-command-text.ts";
+import type { AnyCommand, Caller, CommandContext } from "../commands/types.ts";
+import { allows, roleOf } from "../src/policy.ts";
+import type { Reply } from "../src/reply.ts";
+import type { Services } from "../src/services.ts";
+import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
+import type { SlackMessenger } from "./slack-messenger.ts";
+import { createProgressMessage } from "./slack-progress.ts";
+import { escapeMrkdwn, truncate } from "./slack-mrkdwn.ts";
+import { renderPlain, renderSlack } from "./slack-render.ts";
+
+export interface SlackCommandDeps {
+  services: Services;
+  messenger: SlackMessenger;
+  commands?: readonly AnyCommand[];
+  onAnchor?: AnchorHandler;
+}
+
+export interface SlackCommandSource {
+  channel: ChannelKey;
+  user: Caller;
+  /** typed: /rl ...; confirm: a Confirm click on a prompt; button: any other command button. */
+  kind: "typed" | "confirm" | "button";
+  respond?: RespondFn;
+  /** The clicked message is ephemeral (a prompt), so it may be replaced in place. */
+  fromEphemeral?: boolean;
+}
+
+/** Errors that mean the bot cannot post in the channel, though response_url still can. */
+const NOT_A_MEMBER = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
+
+/** The words after "/rl", or "" for bare /rl. */
+function commandWords(text: string): string {
+  return text.trim().replace(/^\/?rl(\s+|$)/i, "");
+}
+
+function findCommand(text: string, commands: readonly AnyCommand[]): AnyCommand | undefined {
+  const name = (commandWords(text).split(/\s+/)[0] || "help").toLowerCase();
+  return commands.find((c) => c.name === name);
+}
+
+/**
+ * Whether dispatch will get as far as running the command: the caller may, and the arguments parse.
+ * Only decides whether to show a public "Working on…" message; the dispatcher remains the authority.
+ */
+function willRun(text: string, command: AnyCommand, source: SlackCommandSource, deps: SlackCommandDeps): boolean {
+  const role = roleOf(deps.services.config.policy, source.channel, { id: source.user.id, roles: source.user.roles });
+  if (!allows(role, command.permission)) return false;
+  try {
+    const { args } = parseCommandText(text, deps.commands ?? COMMANDS);
+    return command.args.safeParse(args).success;
+  } catch {
+    return false;
+  }
+}
+
+/** A mention when the id looks like a Slack user id; otherwise the escaped name. */
+export function mentionOf(user: Caller): string {
+  return /^[UW][A-Z0-9]+$/.test(user.id) ? `<@${user.id}>` : escapeMrkdwn(user.name ?? user.id);
+}
+
+export async function runSlackCommand(text: string, source: SlackCommandSource, deps: SlackCommandDeps, confirmed = false): Promise<void> {
+  const { services, messenger } = deps;
+  const { redact, log } = services;
+  const channelId = source.channel.channel;
+  const command = findCommand(text, deps.commands ?? COMMANDS);
+  const label = command ? `/rl ${command.name}` : "/rl";
+  const replacePrompt = source.kind === "confirm" && source.fromEphemeral === true;
+
+  /** Ephemeral to the person: through response_url, else chat.postEphemeral; logged if both fail. */
+  const tellPrivately = async (reply: Reply, replace = false): Promise<void> => {
+    const message = renderSlack(reply, { redact });
+    const sent = await messenger.respond(source.respond, message, { replace });
+    if (!sent.ok) await messenger.ephemeral(channelId, source.user.id, message);
+  };
+
+  try {
+    // Take the buttons away at once, so a prompt cannot be confirmed twice.
+    if (replacePrompt) await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact), { replace: true });
+
+    let working: string | undefined;
+    if (command?.slow && (!command.confirm || confirmed) && willRun(text, command, source, deps)) {
+      const posted = await messenger.post(channelId, renderPlain(`Working on ${label}…`, redact));
+      if (posted.ok) working = posted.ts;
+      else if (!replacePrompt) await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact));
+    }
+    const progress = createProgressMessage(async (line) => {
+      // Without a message of our own to edit, progress stays in the log: response_url allows only 5 uses.
+      if (working) await messenger.update(channelId, working, renderPlain(`${label}: ${line}`, redact));
+      else log.debug("slack progress", { command: label, channel: channelId, line: redact(line) });
+    });
+    const ctx: CommandContext = {
+      channel: source.channel,
+      user: source.user,
+      via: source.kind === "typed" ? "slash" : "button",
+      services,
+      progress: (line) => progress.show(line),
+    };
+    const result = await dispatch({ text }, ctx, { confirmed, ...(deps.commands ? { commands: deps.commands } : {}) });
+    await progress.close();
+    await deliver(result, working);
+  } catch (err) {
+    // dispatch never throws; this is a bug in the delivery path, so the person still hears something.
+    log.error("slack command handling failed", { command: label, channel: channelId, user: source.user.id, err });
+    await tellPrivately({ title: "Could not do that", text: `Something went wrong running ${label}. The error is in the bot's log.`, ephemeral: true });
+  }
+
+  async function deliver(result: DispatchResult, working: string | undefined): Promise<void> {
+    const { reply } = result;
+    if (result.needsConfirmation || reply.ephemeral) {
+      if (working) await messenger.remove(channelId, working);
+      await tellPrivately(reply, replacePrompt);
+      return;
+    }
+    const verb = source.kind === "confirm" ? "confirmed" : source.kind === "button" ? "clicked" : "ran";
+    const footer = `${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``;
+    const message = renderSlack(reply, { redact, footer });
+    let ts: string | undefined;
+    let refusal: string | undefined;
+    if (working) {
+      const updated = await messenger.update(channelId, working, message);
+      if (updated.ok) ts = working;
+    }
+    if (!ts) {
+      const posted = await messenger.post(channelId, message);
+      if (posted.ok) ts = posted.ts;
+      else refusal = posted.error;
+      if (working && ts) await messenger.remove(channelId, working);
+    }
+    if (ts) {
+      if (reply.anchorRunId) await recordAnchor(deps.onAnchor, log, reply.anchorRunId, source.channel, ts);
+      if (replacePrompt) await messenger.dismiss(source.respond);
+      return;
+    }
+    // The bot cannot post here (not a member, or Slack is failing): response_url can still show the answer.
+    const shown = await messenger.respond(source.respond, message, { visibility: "in_channel" });
+    if (!shown.ok) await messenger.ephemeral(channelId, source.user.id, message);
+    if (replacePrompt) await messenger.dismiss(source.respond);
+    if (reply.anchorRunId) log.warn("slack: run message has no thread; later notices go to the channel", { runId: reply.anchorRunId, channel: channelId, error: refusal });
+    const hint = refusal && NOT_A_MEMBER.has(refusal)
+      ? "I am not a member of this channel, so run updates cannot be posted here. Invite me with /invite."
+      : `Slack did not accept my message (${refusal ?? "unknown error"}); later updates may be missing.`;
+    await tellPrivately({ text: hint, ephemeral: true });
+  }
+}

@@ -1,0 +1,27 @@
+// /rl envs: the environments found in the environments folder, marking this channel's selection.
+import { z } from "zod";
+import { defineCommand } from "./types.ts";
+
+export default defineCommand({
+  name: "envs",
+  summary: "List the training environments",
+  description:
+    "List the RL environments found (by static analysis) in the environments folder: name, class name, file path, one-line description, config class. Also says which one this channel has selected and any files that could not be read.",
+  toolName: "rl_list_environments",
+  args: z.object({}),
+  permission: "read",
+  async run(_args, ctx) {
+    const result = await ctx.services.env.listEnvironments(ctx.channel);
+    const lines = result.environments.map(
+      (e) => `${e.name === result.selected ? "▶ " : "• "}${e.name} (${e.class_name}): ${e.description}`,
+    );
+    return {
+      title: `Environments (${result.environments.length})`,
+      text: lines.join("\n") || "No environments found. Check RL_ENVIRONMENTS_DIR.",
+      blocks: result.warnings.length
+        ? [{ kind: "text", title: "Warnings", content: result.warnings.map((w) => `${w.filePath}: ${w.message}`).join("\n") }]
+        : undefined,
+      data: result,
+    };
+  },
+});

@@ -1,0 +1,30 @@
+// /rl help [command]: the list of commands, or one command's usage and examples.
+import { z } from "zod";
+import { usageOf } from "./arg-specs.ts";
+import { COMMANDS } from "./index.ts";
+import { defineCommand } from "./types.ts";
+
+export default defineCommand({
+  name: "help",
+  summary: "List the commands, or explain one",
+  description: "List the /rl commands with a one-line summary each, or show one command's usage.",
+  args: z.object({ command: z.string().max(50).optional().describe("A command name") }),
+  positional: ["command"],
+  permission: "read",
+  async run({ command }) {
+    const one = command ? COMMANDS.find((c) => c.name === command.toLowerCase()) : undefined;
+    if (one) {
+      return {
+        title: `/rl ${one.name}`,
+        text: `${one.summary}\nUsage: ${usageOf(one)}${one.examples ? `\nExamples:\n${one.examples.join("\n")}` : ""}`,
+        ephemeral: true,
+      };
+    }
+    return {
+      title: "rl-chatops commands",
+      blocks: [{ kind: "code", content: COMMANDS.map((c) => `${usageOf(c).padEnd(44)} ${c.summary}`).join("\n") }],
+      ephemeral: true,
+      data: { commands: COMMANDS.map((c) => ({ name: c.name, usage: usageOf(c), summary: c.summary })) },
+    };
+  },
+});

@@ -1,0 +1,17 @@
+// The registry: every /rl subcommand, listed explicitly, in the order help shows them.
+import config from "./config.ts";
+import envs from "./envs.ts";
+import help from "./help.ts";
+import keys from "./keys.ts";
+import logs from "./logs.ts";
+import reset from "./reset.ts";
+import results from "./results.ts";
+import runs from "./runs.ts";
+import select from "./select.ts";
+import set from "./set.ts";
+import start from "./start.ts";
+import status from "./status.ts";
+import stop from "./stop.ts";
+import type { AnyCommand } from "./types.ts";
+
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, start, status, stop, results, runs, logs];

@@ -1,0 +1,124 @@
+// Turns "/rl set group_size 8" style text into a command and raw arguments, or a usage error.
+import { RlError } from "../src/errors.ts";
+import { nearestName } from "../src/values/nearest-name.ts";
+import { argSpecs, usageOf, type ArgSpec } from "./arg-specs.ts";
+import type { AnyCommand } from "./types.ts";
+
+export const MAX_COMMAND_LENGTH = 8_000;
+
+interface Token {
+  value: string;
+  start: number;
+  quoted: boolean;
+}
+
+/** Split on whitespace, honouring "double" and 'single' quotes; keeps each token's offset in the text. */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    if (i >= text.length) break;
+    const start = i;
+    let value = "";
+    let quoted = false;
+    while (i < text.length && !/\s/.test(text[i]!)) {
+      const ch = text[i]!;
+      if (ch === '"' || ch === "'" || ch === "“" || ch === "”" || ch === "‘" || ch === "’") {
+        const close = ch === "“" ? "”" : ch === "‘" ? "’" : ch;
+        const end = text.indexOf(close, i + 1);
+        if (end < 0) throw new RlError("USAGE", `Unclosed quote ${ch} in the command. Close it, or remove it.`);
+        value += text.slice(i + 1, end);
+        quoted = true;
+        i = end + 1;
+      } else {
+        value += ch;
+        i++;
+      }
+    }
+    tokens.push({ value, start, quoted });
+  }
+  return tokens;
+}
+
+export interface ParsedCommand {
+  command: AnyCommand;
+  /** Raw values: strings from words, true for bare boolean flags; zod and typed parsing come after. */
+  args: Record<string, unknown>;
+}
+
+function usageError(command: AnyCommand, problem: string): RlError {
+  return new RlError("USAGE", `${problem}\nUsage: ${usageOf(command)}`, { details: { usage: usageOf(command), command: command.name } });
+}
+
+function convertWord(spec: ArgSpec, word: string, command: AnyCommand): unknown {
+  switch (spec.type) {
+    case "integer":
+      if (!/^[+-]?\d+$/.test(word)) throw usageError(command, `--${spec.name} expects a whole number, not "${word}".`);
+      return Number(word);
+    case "number":
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(word)) throw usageError(command, `--${spec.name} expects a number, not "${word}".`);
+      return Number(word);
+    case "boolean": {
+      const w = word.toLowerCase();
+      if (["true", "yes", "on", "1"].includes(w)) return true;
+      if (["false", "no", "off", "0"].includes(w)) return false;
+      throw usageError(command, `--${spec.name} expects true or false, not "${word}".`);
+    }
+    case "array":
+      return word.split(",").map((s) => s.trim()).filter(Boolean);
+    case "string":
+      return word;
+  }
+}
+
+/** Parse text after (or including) "/rl" against the registry. Empty text means "help". */
+export function parseCommandText(text: string, commands: readonly AnyCommand[]): ParsedCommand {
+  if (text.length > MAX_COMMAND_LENGTH) {
+    throw new RlError("USAGE", `That command is ${text.length} characters long; the limit is ${MAX_COMMAND_LENGTH}. Shorten it.`);
+  }
+  const body = text.trim().replace(/^\/?rl(\s+|$)/i, "");
+  const tokens = tokenize(body);
+  const name = (tokens[0]?.value ?? "help").toLowerCase();
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    const near = nearestName(name, commands.map((c) => c.name));
+    throw new RlError("USAGE", `Unknown command "${name}".${near ? ` Did you mean /rl ${near}?` : ""} Try /rl help for the list.`, {
+      details: { suggestion: near },
+    });
+  }
+  const specs = argSpecs(command);
+  const positional = specs.filter((s) => s.positional);
+  const args: Record<string, unknown> = {};
+  let p = 0;
+  for (let i = 1; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const flag = !token.quoted && token.value.startsWith("--") ? token.value.slice(2) : undefined;
+    if (flag !== undefined && flag.length > 0) {
+      const [flagName, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
+      const key = flagName.replace(/-/g, "_");
+      const spec = specs.find((s) => s.name === key);
+      if (!spec) throw usageError(command, `Unknown option --${flagName} for /rl ${command.name}.`);
+      if (inline !== undefined) args[spec.name] = convertWord(spec, inline, command);
+      else if (spec.type === "boolean") args[spec.name] = true;
+      else {
+        const next = tokens[++i];
+        if (!next) throw usageError(command, `--${flagName} needs a value.`);
+        args[spec.name] = convertWord(spec, next.value, command);
+      }
+      continue;
+    }
+    const spec = positional[p++];
+    if (!spec) throw usageError(command, `Too many words: "${token.value}" is not expected here.`);
+    if (command.restOfLine && spec === positional.at(-1)) {
+      // Keep the rest verbatim (JSON, spaces), unless it is one quoted word.
+      const rest = tokens.slice(i);
+      args[spec.name] = rest.length === 1 && rest[0]!.quoted ? rest[0]!.value : body.slice(token.start).trim();
+      break;
+    }
+    args[spec.name] = convertWord(spec, token.value, command);
+  }
+  const missing = specs.filter((s) => s.required && args[s.name] === undefined);
+  if (missing.length > 0) throw usageError(command, `Missing ${missing.map((s) => `<${s.name}>`).join(" ")}.`);
+  return { command, args };
+}

@@ -1,0 +1,48 @@
+// Shared pieces of run replies: the status line, the fields people scan, and the Stop / Status buttons.
+import type { RunRow } from "../db/runs.ts";
+import type { ReplyButton, ReplyField, ReplyLink } from "../src/reply.ts";
+import type { RunStatusView } from "../src/training/run-report.ts";
+
+const ICONS: Record<RunRow["status"], string> = {
+  queued: "⏳",
+  starting: "🚀",
+  running: "🏃",
+  stopping: "✋",
+  stopped: "⏹",
+  completed: "✅",
+  failed: "❌",
+  lost: "❓",
+};
+
+export function statusLine(run: { id: string; status: RunRow["status"]; environment: string }): string {
+  return `${ICONS[run.status]} Run ${run.id} (${run.environment}): ${run.status}`;
+}
+
+const fmt = (n: number | null, digits = 3) => (n === null ? "–" : Number(n.toFixed(digits)).toString());
+
+export function statusFields(view: RunStatusView): ReplyField[] {
+  const fields: ReplyField[] = [
+    { label: "Step", value: `${view.step ?? 0} / ${view.total_steps ?? "?"}` },
+    { label: "Reward mean", value: fmt(view.reward_mean) },
+    { label: "Loss", value: fmt(view.loss) },
+    { label: "Running time", value: `${view.running_time_minutes} min` },
+    { label: "Processes", value: `api ${view.processes.api}, trainer ${view.processes.trainer}, env ${view.processes.env}` },
+    { label: "Started by", value: view.created_by },
+  ];
+  const m = view.wandb.metrics;
+  if (m?.percentCorrect != null) fields.push({ label: "Percent correct", value: fmt(m.percentCorrect) });
+  if (m?.evalPercentCorrect != null) fields.push({ label: "Eval percent correct", value: fmt(m.evalPercentCorrect) });
+  if (view.queue_size !== null) fields.push({ label: "Queue", value: String(view.queue_size) });
+  if (view.stopped_by) fields.push({ label: "Stopped by", value: view.stopped_by });
+  return fields;
+}
+
+export function wandbLinks(view: RunStatusView): ReplyLink[] {
+  return view.wandb.url ? [{ label: "WandB run", url: view.wandb.url }] : [];
+}
+
+export function runButtons(run: { id: string; status: RunRow["status"] }): ReplyButton[] {
+  const buttons: ReplyButton[] = [{ label: "Status", command: `/rl status ${run.id}` }];
+  if (["queued", "starting", "running"].includes(run.status)) buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" });
+  return buttons;
+}

@@ -1,0 +1,32 @@
+// /rl runs [--all]: this channel's runs (or every channel's), newest first.
+import { z } from "zod";
+import { statusLine } from "./run-reply.ts";
+import { defineCommand } from "./types.ts";
+
+export default defineCommand({
+  name: "runs",
+  summary: "List training runs",
+  description: "List training runs, newest first: this channel's, or every channel's with all=true. Each has run id, environment, status, who started it and when.",
+  toolName: "rl_list_runs",
+  args: z.object({
+    all: z.boolean().optional().describe("Every channel's runs, not just this one's"),
+    limit: z.number().int().min(1).max(100).optional().describe("How many (default 20)"),
+  }),
+  permission: "read",
+  async run({ all, limit }, ctx) {
+    const rows = ctx.services.report.list(all ? undefined : ctx.channel, limit ?? 20);
+    const runs = rows.map((r) => ({
+      run_id: r.id,
+      environment: r.environment,
+      status: r.status,
+      created_by: r.createdBy,
+      created_at: new Date(r.createdAt).toISOString(),
+      wandb_run_name: r.wandbRunName,
+    }));
+    return {
+      title: `Runs${all ? " (all channels)" : ""}: ${runs.length}`,
+      text: rows.map((r) => `${statusLine(r)} · ${r.createdBy} · ${new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")}`).join("\n") || "No runs yet. Start one with /rl start.",
+      data: { runs, count: runs.length },
+    };
+  },
+});

@@ -1,0 +1,65 @@
+// What a /rl subcommand is: a name, zod arguments, a permission level, and run() returning a neutral Reply.
+import type { z } from "zod";
+import type { ChannelKey } from "../db/channel-key.ts";
+import type { Reply } from "../src/reply.ts";
+import type { Services } from "../src/services.ts";
+
+export type Permission = "read" | "operate" | "admin";
+
+export interface Caller {
+  id: string;
+  name?: string;
+  /** Platform role ids and names (Discord), used by the access policy. */
+  roles?: string[];
+}
+
+export interface CommandContext {
+  channel: ChannelKey;
+  /** The thread the command came from (Slack thread ts, Discord thread id), where later notices go. */
+  thread?: string;
+  user: Caller;
+  /** How the command arrived: typed, a button click, the LLM in chat mode, or the command line. */
+  via: "slash" | "button" | "chat" | "cli" | "console";
+  services: Services;
+  /** Show progress on long work (an edited message, a console line). */
+  progress?: (text: string) => Promise<void>;
+}
+
+export type ArgsSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface CommandDefinition<S extends ArgsSchema = ArgsSchema> {
+  name: string;
+  /** One line for help and Discord. */
+  summary: string;
+  /** What the operation does and returns, honestly; used for the LLM tool description. */
+  description: string;
+  /** The LLM tool name, after the seed's operations (rl_list_environments, ...); absent = not a tool. */
+  toolName?: string;
+  args: S;
+  /** Argument names taken from words in order; the rest are --flags. */
+  positional?: ReadonlyArray<keyof z.output<S> & string>;
+  /** The last positional takes the rest of the line verbatim (values with spaces or JSON). */
+  restOfLine?: boolean;
+  permission: Permission;
+  /** Takes long enough that platforms should show progress (defer, "working..."). */
+  slow?: boolean;
+  /** Spends or ends training: platforms ask the person to confirm first. */
+  confirm?: boolean;
+  /** Changes state: recorded in the audit log. */
+  mutates?: boolean;
+  examples?: string[];
+  /** For confirm commands: what will happen (environment, changed fields, steps), shown before the person confirms. */
+  preview?(args: z.output<S>, ctx: CommandContext): Promise<Reply>;
+  run(args: z.output<S>, ctx: CommandContext): Promise<Reply>;
+}
+
+/** A definition with its argument type erased, as the registry holds it. */
+export interface AnyCommand extends Omit<CommandDefinition, "run" | "positional" | "preview"> {
+  positional?: readonly string[];
+  preview?(args: Record<string, unknown>, ctx: CommandContext): Promise<Reply>;
+  run(args: Record<string, unknown>, ctx: CommandContext): Promise<Reply>;
+}
+
+export function defineCommand<S extends ArgsSchema>(definition: CommandDefinition<S>): AnyCommand {
+  return definition as unknown as AnyCommand;
+}

@@ -1,0 +1,156 @@
+// The schema, as numbered migrations: each is applied once, in order, and recorded in user_version.
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "channels, configs, runs, audit",
+    sql: `
+      CREATE TABLE channels (
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        environment TEXT,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace, channel)
+      );
+      CREATE TABLE channel_configs (
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        values_json TEXT NOT NULL DEFAULT '{}',
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace, channel, environment)
+      );
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        thread TEXT,
+        environment TEXT NOT NULL,
+        config_json TEXT NOT NULL,
+        status TEXT NOT NULL,
+        error TEXT,
+        created_by TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX runs_by_channel ON runs (platform, workspace, channel, created_at);
+      CREATE INDEX runs_by_status ON runs (status);
+      CREATE TABLE audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        command TEXT NOT NULL,
+        args_json TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        detail TEXT
+      );
+      CREATE INDEX audit_by_time ON audit (at);
+    `,
+  },
+  {
+    version: 2,
+    name: "run processes, run details, rate limits",
+    sql: `
+      ALTER TABLE runs ADD COLUMN backend TEXT NOT NULL DEFAULT 'local';
+      ALTER TABLE runs ADD COLUMN config_path TEXT;
+      ALTER TABLE runs ADD COLUMN wandb_project TEXT;
+      ALTER TABLE runs ADD COLUMN wandb_group TEXT;
+      ALTER TABLE runs ADD COLUMN wandb_run_name TEXT;
+      ALTER TABLE runs ADD COLUMN total_steps INTEGER;
+      ALTER TABLE runs ADD COLUMN failed_component TEXT;
+      ALTER TABLE runs ADD COLUMN stopped_by TEXT;
+      ALTER TABLE runs ADD COLUMN job_id TEXT;
+      CREATE TABLE run_processes (
+        run_id TEXT NOT NULL REFERENCES runs (id),
+        component TEXT NOT NULL,
+        pid INTEGER,
+        start_time TEXT,
+        log_path TEXT NOT NULL,
+        state TEXT NOT NULL,
+        exit_code INTEGER,
+        signal TEXT,
+        started_at INTEGER,
+        ended_at INTEGER,
+        PRIMARY KEY (run_id, component)
+      );
+      CREATE TABLE rate_limits (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: "outbox, digest state, conversations, inference tests",
+    sql: `
+      CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        dedupe_key TEXT NOT NULL UNIQUE,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        thread TEXT,
+        kind TEXT NOT NULL,
+        run_id TEXT,
+        reply_json TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        sent_at INTEGER,
+        message_id TEXT
+      );
+      CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+      CREATE TABLE digest_state (
+        run_id TEXT PRIMARY KEY REFERENCES runs (id),
+        muted INTEGER NOT NULL DEFAULT 0,
+        last_digest_at INTEGER,
+        last_reward REAL,
+        last_percent_correct REAL,
+        best_reward REAL,
+        last_step INTEGER,
+        last_step_at INTEGER,
+        stall_alerted INTEGER NOT NULL DEFAULT 0,
+        regression_alerted INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE conversations (
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        thread TEXT NOT NULL DEFAULT '',
+        seq INTEGER NOT NULL,
+        message_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace, channel, thread, seq)
+      );
+      CREATE TABLE inference_tests (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        status TEXT NOT NULL,
+        result_json TEXT
+      );
+    `,
+  },
+];

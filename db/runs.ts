@@ -1,0 +1,181 @@
+// Training runs: what was started where and by whom, its config, status, and outcome; survives restarts.
+import type { ChannelKey } from "./channel-key.ts";
+import type { Db } from "./open-database.ts";
+
+export const RUN_STATUSES = ["queued", "starting", "running", "stopping", "stopped", "completed", "failed", "lost"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const ACTIVE_STATUSES: readonly RunStatus[] = ["queued", "starting", "running", "stopping"];
+
+export interface RunRow {
+  id: string;
+  channel: ChannelKey;
+  thread?: string;
+  environment: string;
+  config: Record<string, unknown>;
+  status: RunStatus;
+  error?: string;
+  createdBy: string;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  updatedAt: number;
+  backend: "local" | "slurm";
+  configPath?: string;
+  wandbProject?: string;
+  wandbGroup?: string;
+  wandbRunName?: string;
+  totalSteps?: number;
+  failedComponent?: string;
+  stoppedBy?: string;
+  /** The Slurm job id, for runs on the slurm backend. */
+  jobId?: string;
+}
+
+export interface NewRun {
+  id: string;
+  channel: ChannelKey;
+  thread?: string;
+  environment: string;
+  config: Record<string, unknown>;
+  status: RunStatus;
+  createdBy: string;
+  backend?: "local" | "slurm";
+}
+
+type Patchable = "status" | "error" | "startedAt" | "endedAt" | "thread" | "configPath" | "wandbProject" | "wandbGroup" | "wandbRunName" | "totalSteps" | "failedComponent" | "stoppedBy" | "jobId";
+export type RunPatch = Partial<Pick<RunRow, Patchable>>;
+
+interface RawRun {
+  id: string;
+  platform: string;
+  workspace: string;
+  channel: string;
+  thread: string | null;
+  environment: string;
+  config_json: string;
+  status: RunStatus;
+  error: string | null;
+  created_by: string;
+  created_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+  updated_at: number;
+  backend: "local" | "slurm";
+  config_path: string | null;
+  wandb_project: string | null;
+  wandb_group: string | null;
+  wandb_run_name: string | null;
+  total_steps: number | null;
+  failed_component: string | null;
+  stopped_by: string | null;
+  job_id: string | null;
+}
+
+export interface RunsRepo {
+  insert(run: NewRun): RunRow;
+  get(id: string): RunRow | undefined;
+  update(id: string, patch: RunPatch): RunRow;
+  /** Compare-and-set: apply `patch` only while the run's status is one of `from`; undefined when it was not. */
+  transition(id: string, from: readonly RunStatus[], patch: RunPatch): RunRow | undefined;
+  countByStatus(statuses: readonly RunStatus[]): number;
+  /** Newest first. */
+  listByChannel(channel: ChannelKey, limit: number): RunRow[];
+  listAll(limit: number): RunRow[];
+  listByStatus(statuses: readonly RunStatus[]): RunRow[];
+  /** Ids of runs whose id starts with `prefix`, for autocomplete and short ids. */
+  idsLike(prefix: string, limit: number): string[];
+}
+
+function toRow(r: RawRun): RunRow {
+  return {
+    id: r.id,
+    channel: { platform: r.platform, workspace: r.workspace, channel: r.channel },
+    thread: r.thread ?? undefined,
+    environment: r.environment,
+    config: JSON.parse(r.config_json) as Record<string, unknown>,
+    status: r.status,
+    error: r.error ?? undefined,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    startedAt: r.started_at ?? undefined,
+    endedAt: r.ended_at ?? undefined,
+    updatedAt: r.updated_at,
+    backend: r.backend,
+    configPath: r.config_path ?? undefined,
+    wandbProject: r.wandb_project ?? undefined,
+    wandbGroup: r.wandb_group ?? undefined,
+    wandbRunName: r.wandb_run_name ?? undefined,
+    totalSteps: r.total_steps ?? undefined,
+    failedComponent: r.failed_component ?? undefined,
+    stoppedBy: r.stopped_by ?? undefined,
+    jobId: r.job_id ?? undefined,
+  };
+}
+
+const COLUMNS: Record<keyof RunPatch, string> = {
+  status: "status",
+  error: "error",
+  startedAt: "started_at",
+  endedAt: "ended_at",
+  thread: "thread",
+  configPath: "config_path",
+  wandbProject: "wandb_project",
+  wandbGroup: "wandb_group",
+  wandbRunName: "wandb_run_name",
+  totalSteps: "total_steps",
+  failedComponent: "failed_component",
+  stoppedBy: "stopped_by",
+  jobId: "job_id",
+};
+
+export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
+  const insert = db.prepare(
+    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const get = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE id = ?");
+  const byChannel = db.prepare<[string, string, string, number], RawRun>(
+    "SELECT * FROM runs WHERE platform = ? AND workspace = ? AND channel = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+  );
+  const all = db.prepare<[number], RawRun>("SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?");
+  const like = db.prepare<[string, number], { id: string }>("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?");
+
+  const repo: RunsRepo = {
+    insert: (run) => {
+      const t = now();
+      insert.run(run.id, run.channel.platform, run.channel.workspace, run.channel.channel, run.thread ?? null, run.environment, JSON.stringify(run.config), run.status, run.createdBy, t, t, run.backend ?? "local");
+      return repo.get(run.id)!;
+    },
+    get: (id) => {
+      const r = get.get(id);
+      return r ? toRow(r) : undefined;
+    },
+    update: (id, patch) => {
+      const keys = Object.keys(patch) as Array<keyof RunPatch>;
+      const sets = keys.map((k) => `${COLUMNS[k]} = ?`);
+      db.prepare(`UPDATE runs SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(...keys.map((k) => patch[k] ?? null), now(), id);
+      const row = repo.get(id);
+      if (!row) throw new Error(`run ${id} vanished during update`);
+      return row;
+    },
+    transition: (id, from, patch) => {
+      const keys = Object.keys(patch) as Array<keyof RunPatch>;
+      const sets = [...keys.map((k) => `${COLUMNS[k]} = ?`), "updated_at = ?"];
+      const result = db
+        .prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ? AND status IN (${from.map(() => "?").join(", ")})`)
+        .run(...keys.map((k) => patch[k] ?? null), now(), id, ...from);
+      return result.changes === 1 ? repo.get(id) : undefined;
+    },
+    countByStatus: (statuses) =>
+      (db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")})`).get(...statuses) as { n: number }).n,
+    listByChannel: (c, limit) => byChannel.all(c.platform, c.workspace, c.channel, limit).map(toRow),
+    listAll: (limit) => all.all(limit).map(toRow),
+    listByStatus: (statuses) =>
+      db
+        .prepare<string[], RawRun>(`SELECT * FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at, rowid`)
+        .all(...statuses)
+        .map(toRow),
+    idsLike: (prefix, limit) => like.all(`${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`, limit).map((r) => r.id),
+  };
+  return repo;
+}

@@ -1,0 +1,1 @@
+"""Environment base classes (see base.py)."""

@@ -1,0 +1,1 @@
+"""Inference server configs and the client that talks to them."""

@@ -1,0 +1,1 @@
+"""Helpers shared by environments and the demo trainer."""

@@ -1,0 +1,1 @@
+"""The demo's stand-in for the tinker_atropos package (environments live in environments/)."""

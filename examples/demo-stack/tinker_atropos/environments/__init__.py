@@ -1,0 +1,1 @@
+"""Demo environments, discovered statically by the bot (never imported by it)."""

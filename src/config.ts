@@ -1,0 +1,211 @@
+// Every setting, read once from the environment and an optional YAML file, validated with zod, failing early.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { RlError } from "./errors.ts";
+
+/** The folder this package lives in (the demo stack and defaults are found from here). */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const DEMO_STACK_ROOT = path.join(PACKAGE_ROOT, "examples", "demo-stack");
+
+const bool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ["1", "0", "true", "false", "yes", "no", "on", "off"].includes(v), "expected true or false")
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, "expected a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+const port = int(0, 65535);
+const url = z.string().trim().url("expected a URL such as http://127.0.0.1:8080");
+const text = z.string().trim().min(1);
+const list = z
+  .string()
+  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+
+/** Variable name -> schema and default. The names are the documented settings (see .env.example). */
+const settings = {
+  RL_TRAINING_ROOT: text.optional(),
+  RL_ENVIRONMENTS_DIR: text.optional(),
+  RL_SCAN_RECURSIVE: bool.default(false),
+  RL_SCAN_MAX_FILE_BYTES: int(1_000, 100_000_000).default(1_000_000),
+  RL_DATA_DIR: text.default("./data"),
+  RL_LOCKED_FIELDS: text.optional(),
+  RL_PYTHON: text.optional(),
+  RL_API_COMMAND: text.optional(),
+  RL_TRAINER_COMMAND: text.optional(),
+  RL_BACKEND: z.enum(["local", "slurm"]).default("local"),
+  RL_MAX_CONCURRENT_RUNS: int(1, 64).default(1),
+  RL_READY_TIMEOUT_SECONDS: int(1, 3600).default(180),
+  RL_STOP_GRACE_SECONDS: int(0, 600).default(10),
+  RL_ADMINS: list.default([]),
+  RL_OPERATORS: list.default([]),
+  RL_DEFAULT_ROLE: z.enum(["none", "read", "operate", "admin"]).default("read"),
+  RL_CHANNEL_ALLOWLIST: list.default([]),
+  RL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  TINKER_API_KEY: text.optional(),
+  WANDB_API_KEY: text.optional(),
+  WANDB_BASE_URL: url.default("https://api.wandb.ai"),
+  WANDB_APP_URL: url.optional(),
+  WANDB_ENTITY: text.optional(),
+  WANDB_PROJECT: text.default("atropos-tinker"),
+  OPENROUTER_API_KEY: text.optional(),
+  SLACK_BOT_TOKEN: text.optional(),
+  SLACK_APP_TOKEN: text.optional(),
+  SLACK_SIGNING_SECRET: text.optional(),
+  SLACK_PORT: port.default(3000),
+  SLACK_API_URL: url.default("https://slack.com/api/"),
+  DISCORD_TOKEN: text.optional(),
+  DISCORD_GUILD_ID: text.optional(),
+  DISCORD_API_URL: url.optional(),
+  LLM_BASE_URL: url.optional(),
+  LLM_API_KEY: text.optional(),
+  LLM_MODEL: text.optional(),
+} as const;
+
+export type SettingName = keyof typeof settings;
+export const SETTING_NAMES = Object.keys(settings) as SettingName[];
+/** Settings whose values must never be shown anywhere. */
+export const SECRET_SETTINGS: readonly SettingName[] = [
+  "TINKER_API_KEY",
+  "WANDB_API_KEY",
+  "OPENROUTER_API_KEY",
+  "SLACK_BOT_TOKEN",
+  "SLACK_APP_TOKEN",
+  "SLACK_SIGNING_SECRET",
+  "DISCORD_TOKEN",
+  "LLM_API_KEY",
+];
+
+type Raw = { [K in SettingName]: z.output<(typeof settings)[K]> };
+
+export interface Config {
+  trainingRoot: string;
+  isDemoStack: boolean;
+  environmentsDir: string;
+  scanRecursive: boolean;
+  scanMaxFileBytes: number;
+  dataDir: string;
+  databasePath: string;
+  logsDir: string;
+  runConfigsDir: string;
+  lockedFieldsPath: string | undefined;
+  python: string;
+  apiCommand: string[];
+  trainerCommand: string[];
+  backend: "local" | "slurm";
+  maxConcurrentRuns: number;
+  readyTimeoutMs: number;
+  stopGraceMs: number;
+  policy: { admins: string[]; operators: string[]; defaultRole: "none" | "read" | "operate" | "admin"; channelAllowlist: string[] };
+  logLevel: Raw["RL_LOG_LEVEL"];
+  keys: { tinker?: string; wandb?: string; openrouter?: string };
+  wandb: { baseUrl: string; appUrl?: string; entity?: string; project: string };
+  slack: { botToken?: string; appToken?: string; signingSecret?: string; port: number; apiUrl: string };
+  discord: { token?: string; guildId?: string; apiUrl?: string };
+  llm: { baseUrl?: string; apiKey?: string; model?: string };
+  /** Every secret value in force, so output can be redacted. */
+  secrets: string[];
+}
+
+/** Read the optional YAML file: a flat map of the same names as the environment variables. */
+function readConfigFile(env: NodeJS.ProcessEnv, cwd: string): Record<string, string> {
+  const explicit = env.RL_CONFIG;
+  const file = path.resolve(cwd, explicit ?? "rl-chatops.yaml");
+  if (!existsSync(file)) {
+    if (explicit) throw new RlError("CONFIG", `RL_CONFIG points to ${file}, which does not exist. Fix RL_CONFIG or create the file.`);
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new RlError("CONFIG", `${file} is not valid YAML (${(err as Error).message}). Fix the file named by RL_CONFIG.`, { cause: err });
+  }
+  if (parsed == null) return {};
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new RlError("CONFIG", `${file} must be a mapping of setting names to values, e.g. "RL_DATA_DIR: ./data".`);
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(SETTING_NAMES as string[]).includes(key)) {
+      throw new RlError("CONFIG", `${file}: unknown setting "${key}". Known settings are listed in .env.example.`);
+    }
+    out[key] = Array.isArray(value) ? value.join(",") : String(value);
+  }
+  return out;
+}
+
+function splitCommand(value: string): string[] {
+  return value.split(/\s+/).filter(Boolean);
+}
+
+/** Load and validate every setting; a bad value throws an RlError naming the variable to fix. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const merged: Record<string, string | undefined> = { ...readConfigFile(env, cwd) };
+  for (const name of SETTING_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value !== "") merged[name] = value;
+  }
+  const raw = {} as Record<string, unknown>;
+  for (const name of SETTING_NAMES) {
+    const result = settings[name].safeParse(merged[name]);
+    if (!result.success) {
+      const issue = result.error.issues[0]?.message ?? "invalid value";
+      throw new RlError("CONFIG", `${name} has a bad value: ${issue}. Set ${name} in the environment or in the RL_CONFIG file.`);
+    }
+    raw[name] = result.data;
+  }
+  const r = raw as Raw;
+  const trainingRoot = path.resolve(cwd, r.RL_TRAINING_ROOT ?? DEMO_STACK_ROOT);
+  const isDemoStack = trainingRoot === DEMO_STACK_ROOT;
+  const dataDir = path.resolve(cwd, r.RL_DATA_DIR);
+  const python = r.RL_PYTHON ?? (isDemoStack ? "python3" : "python");
+  const lockedDefault = isDemoStack ? path.join(DEMO_STACK_ROOT, "locked-fields.yaml") : undefined;
+  const secrets = SECRET_SETTINGS.map((n) => r[n]).filter((v): v is string => typeof v === "string" && v.length > 0);
+  return {
+    trainingRoot,
+    isDemoStack,
+    environmentsDir: path.resolve(trainingRoot, r.RL_ENVIRONMENTS_DIR ?? path.join("tinker_atropos", "environments")),
+    scanRecursive: r.RL_SCAN_RECURSIVE,
+    scanMaxFileBytes: r.RL_SCAN_MAX_FILE_BYTES,
+    dataDir,
+    databasePath: path.join(dataDir, "rl-chatops.db"),
+    logsDir: path.join(dataDir, "logs"),
+    runConfigsDir: path.join(dataDir, "run-configs"),
+    lockedFieldsPath: r.RL_LOCKED_FIELDS ? path.resolve(cwd, r.RL_LOCKED_FIELDS) : lockedDefault,
+    python,
+    apiCommand: splitCommand(r.RL_API_COMMAND ?? (isDemoStack ? `${python} run_api.py` : "run-api")),
+    trainerCommand: splitCommand(r.RL_TRAINER_COMMAND ?? `${python} launch_training.py`),
+    backend: r.RL_BACKEND,
+    maxConcurrentRuns: r.RL_MAX_CONCURRENT_RUNS,
+    readyTimeoutMs: r.RL_READY_TIMEOUT_SECONDS * 1000,
+    stopGraceMs: r.RL_STOP_GRACE_SECONDS * 1000,
+    policy: {
+      admins: r.RL_ADMINS,
+      operators: r.RL_OPERATORS,
+      defaultRole: r.RL_DEFAULT_ROLE,
+      channelAllowlist: r.RL_CHANNEL_ALLOWLIST,
+    },
+    logLevel: r.RL_LOG_LEVEL,
+    keys: { tinker: r.TINKER_API_KEY, wandb: r.WANDB_API_KEY, openrouter: r.OPENROUTER_API_KEY },
+    wandb: { baseUrl: r.WANDB_BASE_URL, appUrl: r.WANDB_APP_URL, entity: r.WANDB_ENTITY, project: r.WANDB_PROJECT },
+    slack: {
+      botToken: r.SLACK_BOT_TOKEN,
+      appToken: r.SLACK_APP_TOKEN,
+      signingSecret: r.SLACK_SIGNING_SECRET,
+      port: r.SLACK_PORT,
+      apiUrl: r.SLACK_API_URL,
+    },
+    discord: { token: r.DISCORD_TOKEN, guildId: r.DISCORD_GUILD_ID, apiUrl: r.DISCORD_API_URL },
+    llm: { baseUrl: r.LLM_BASE_URL, apiKey: r.LLM_API_KEY, model: r.LLM_MODEL },
+    secrets,
+  };
+}

@@ -1,0 +1,92 @@
+// Builds an environment's config fields: BaseEnvConfig's, then its config classes' own, then config_init() overrides and locks.
+import { BASE_ENV_CONFIG_FIELDS } from "./base-env-config.ts";
+import { parseAnnotation } from "./parse-annotation.ts";
+import type { ClassDecl, ConfigInitDecl, FieldDecl } from "./python-file-summary.ts";
+import { isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
+import type { ValueResolver } from "./resolve-values.ts";
+import type { ConfigField } from "./types.ts";
+
+export interface ConfigFieldsRequest {
+  /** Where `env_config_cls` was written and what it names; undefined means plain BaseEnvConfig. */
+  configClass?: { file: SummarizedFile; path: string[] };
+  /** The config_init() that applies and the file it is written in. */
+  configInit?: { file: SummarizedFile; decl: ConfigInitDecl };
+  lockedEnv: Record<string, unknown>;
+}
+
+export interface ConfigFieldsResult {
+  fields: ConfigField[];
+  /** Problems worth telling the user, e.g. a config class that is not in the folder. */
+  problems: string[];
+}
+
+const MAX_DEPTH = 16;
+
+export function resolveConfigFields(
+  symbols: SymbolResolver,
+  values: ValueResolver,
+  request: ConfigFieldsRequest,
+): ConfigFieldsResult {
+  const fields = new Map<string, ConfigField>();
+  const problems: string[] = [];
+  for (const base of BASE_ENV_CONFIG_FIELDS) {
+    fields.set(base.name, { ...structuredClone(base), locked: false });
+  }
+
+  // Map insertion order keeps a redefined field where its ancestor put it, as pydantic does.
+  const visited = new Set<ClassDecl>();
+  function addClass(file: SummarizedFile, cls: ClassDecl, depth: number): void {
+    if (visited.has(cls) || depth > MAX_DEPTH) return;
+    visited.add(cls);
+    for (const base of [...cls.bases].reverse()) {
+      if (!base) continue;
+      const found = symbols.resolve(file, base, cls.order);
+      if (found.kind === "class") addClass(found.file, found.cls, depth + 1);
+    }
+    for (const decl of cls.fields) fields.set(decl.name, toConfigField(file, decl, fields.get(decl.name)));
+  }
+
+  function toConfigField(file: SummarizedFile, decl: FieldDecl, inherited: ConfigField | undefined): ConfigField {
+    const field: ConfigField = {
+      name: decl.name,
+      type: decl.annotation,
+      fieldType: parseAnnotation(decl.annotation, (name) => values.enumValues(file, name)),
+      default: values.toJs(file, decl.default),
+      // A redefinition without a description still means the same setting; keep the ancestor's words.
+      description: decl.description ?? inherited?.description ?? "",
+      locked: false,
+    };
+    const min = decl.ge ?? decl.gt;
+    const max = decl.le ?? decl.lt;
+    if (min !== undefined) field.min = min;
+    if (decl.ge === undefined && decl.gt !== undefined) field.minExclusive = true;
+    if (max !== undefined) field.max = max;
+    if (decl.le === undefined && decl.lt !== undefined) field.maxExclusive = true;
+    return field;
+  }
+
+  const configClass = request.configClass;
+  if (configClass) {
+    const found = symbols.resolve(configClass.file, configClass.path);
+    if (found.kind === "class") addClass(found.file, found.cls, 0);
+    else if (!isAtroposName(found, "BaseEnvConfig")) {
+      problems.push(`config class ${configClass.path.join(".")} is not defined in the scanned folder; only BaseEnvConfig fields are listed`);
+    }
+  }
+
+  if (request.configInit) {
+    const { file, decl } = request.configInit;
+    for (const override of decl.overrides) {
+      const field = fields.get(override.name);
+      if (field) field.default = values.toJs(file, override.value);
+    }
+  }
+
+  for (const field of fields.values()) {
+    if (Object.hasOwn(request.lockedEnv, field.name)) {
+      field.locked = true;
+      field.lockedValue = request.lockedEnv[field.name];
+    }
+  }
+  return { fields: [...fields.values()], problems };
+}

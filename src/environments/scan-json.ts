@@ -1,0 +1,43 @@
+// The stable snake_case JSON shape of a scan, printed by `rl-chatops scan DIR --json`.
+import type { ScanResult } from "./types.ts";
+
+export interface ScanJsonField {
+  name: string;
+  type: string;
+  default: unknown;
+  description: string;
+  locked: boolean;
+}
+
+export interface ScanJson {
+  environments: Array<{
+    name: string;
+    class_name: string;
+    file_path: string;
+    description: string;
+    config_class: string;
+    fields: ScanJsonField[];
+  }>;
+  warnings: Array<{ file_path: string; message: string }>;
+}
+
+export function toScanJson(result: ScanResult): ScanJson {
+  return {
+    environments: result.environments.map((env) => ({
+      name: env.name,
+      class_name: env.className,
+      file_path: env.filePath,
+      description: env.description,
+      config_class: env.configClass,
+      fields: env.fields.map((field) => ({
+        name: field.name,
+        type: field.type,
+        // JSON has no undefined: "not known statically" and Python None both print as null.
+        default: field.default === undefined ? null : field.default,
+        description: field.description,
+        locked: field.locked,
+      })),
+    })),
+    warnings: result.warnings.map((warning) => ({ file_path: warning.filePath, message: warning.message })),
+  };
+}

@@ -1,0 +1,50 @@
+// Remembers each file's summary so a rescan skips unchanged files: by mtime+size without reading, else by sha1 without parsing.
+import path from "node:path";
+import type { FileOutcome } from "./python-file-summary.ts";
+
+interface FileStamp {
+  mtimeMs: number;
+  size: number;
+  sha1: string;
+}
+
+export interface SummaryCache {
+  /** The outcome for a file whose mtime and size are unchanged since it was last read. */
+  byStamp(filePath: string, mtimeMs: number, size: number): FileOutcome | undefined;
+  /** The outcome for content already seen (here or under another path); records the file's new stamp. */
+  byContent(filePath: string, stamp: FileStamp): FileOutcome | undefined;
+  store(filePath: string, stamp: FileStamp, outcome: FileOutcome): void;
+  /** Forget files under `dir` that were not seen in its latest scan, and summaries no file uses. */
+  prune(dir: string, seen: ReadonlySet<string>): void;
+}
+
+export function createSummaryCache(): SummaryCache {
+  const stamps = new Map<string, FileStamp>();
+  // Keyed by content alone: summaries hold nothing path-specific, so copies of a file share one.
+  const outcomes = new Map<string, FileOutcome>();
+
+  return {
+    byStamp(filePath, mtimeMs, size) {
+      const stamp = stamps.get(filePath);
+      if (!stamp || stamp.mtimeMs !== mtimeMs || stamp.size !== size) return undefined;
+      return outcomes.get(stamp.sha1);
+    },
+    byContent(filePath, stamp) {
+      const outcome = outcomes.get(stamp.sha1);
+      if (outcome) stamps.set(filePath, stamp);
+      return outcome;
+    },
+    store(filePath, stamp, outcome) {
+      stamps.set(filePath, stamp);
+      outcomes.set(stamp.sha1, outcome);
+    },
+    prune(dir, seen) {
+      const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+      for (const filePath of stamps.keys()) {
+        if (filePath.startsWith(prefix) && !seen.has(filePath)) stamps.delete(filePath);
+      }
+      const used = new Set([...stamps.values()].map((stamp) => stamp.sha1));
+      for (const sha1 of outcomes.keys()) if (!used.has(sha1)) outcomes.delete(sha1);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Wiring: config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
+import { runConsole } from "../adapters/console.ts";
+import { createSlackAdapter } from "../adapters/slack.ts";
+import type { Config } from "./config.ts";
+import { createServices, type Services } from "./services.ts";
+
+export interface BotOptions {
+  /** Start the terminal console even when platform tokens are set. */
+  console?: boolean;
+}
+
+export interface Bot {
+  services: Services;
+  /** Resolves when the bot has stopped (console closed, or a signal). */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startBot(config: Config, options: BotOptions = {}): Promise<Bot> {
+  const services = createServices(config);
+  const stoppers: Array<() => Promise<void>> = [];
+  const platforms = [config.slack.botToken && "slack", config.discord.token && "discord"].filter(Boolean);
+  const useConsole = options.console === true || platforms.length === 0;
+
+  let stopped = false;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    for (const s of stoppers.reverse()) {
+      await s().catch((err: unknown) => services.log.error("shutdown step failed", { err }));
+    }
+    await services.close();
+    resolveDone();
+  };
+
+  await services.manager.recover();
+  // Runs started by another process (rl-chatops exec) are picked up and watched too.
+  const reconcileTimer = setInterval(() => {
+    for (const run of services.runs.listByStatus(["starting", "running", "stopping"])) {
+      void services.manager.reconcile(run, true).catch((err: unknown) => services.log.error("reconcile failed", { runId: run.id, err }));
+    }
+  }, 5000);
+  reconcileTimer.unref();
+  stoppers.push(async () => clearInterval(reconcileTimer));
+
+  try {
+    if (config.slack.botToken) {
+      const slack = await createSlackAdapter(services, {
+        onAnchor: (runId, _channel, ts) => {
+          services.runs.update(runId, { thread: ts });
+        },
+      });
+      await slack.start();
+      stoppers.push(() => slack.stop());
+    }
+  } catch (err) {
+    // A bad token or a busy port: close the database before failing start-up.
+    await stop();
+    throw err;
+  }
+
+  if (useConsole) {
+    void runConsole(services).then(stop, async (err: unknown) => {
+      services.log.error("console failed", { err });
+      await stop();
+    });
+  }
+  services.log.info("rl-chatops started", { platforms, console: useConsole, trainingRoot: config.trainingRoot });
+  return { services, done, stop };
+}

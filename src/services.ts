@@ -1,0 +1,92 @@
+// Builds the core from a Config: database, repositories, discovery, operations, logger. Knows no chat platform.
+import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
+import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
+import { createRateLimitsRepo, type RateLimitsRepo } from "../db/rate-limits.ts";
+import { createRunProcessesRepo, type RunProcessesRepo } from "../db/run-processes.ts";
+import { createRunsRepo, type RunsRepo } from "../db/runs.ts";
+import { openDatabase, type Db } from "../db/open-database.ts";
+import type { Config } from "./config.ts";
+import { createEnvironmentCatalog, type EnvironmentCatalog } from "./environments/catalog.ts";
+import { createEnvironmentScanner } from "./environments/scanner.ts";
+import { createEnvironmentOps, type EnvironmentOps } from "./environment-ops.ts";
+import { loadLockedFields, type LockedFields } from "./locked-fields.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { createWandbClient } from "./metrics/wandb-client.ts";
+import { createWandbLookup } from "./metrics/wandb-lookup.ts";
+import { createRedactor, type Redactor } from "./redact.ts";
+import { createLocalSupervisor } from "./training/local-supervisor.ts";
+import { createRunManager, type RunManager } from "./training/run-manager.ts";
+import { createRunReport, type RunReport } from "./training/run-report.ts";
+
+export interface Services {
+  config: Config;
+  db: Db;
+  log: Logger;
+  redact: Redactor;
+  lockedFields: LockedFields;
+  channels: ChannelsRepo;
+  audit: AuditRepo;
+  catalog: EnvironmentCatalog;
+  env: EnvironmentOps;
+  runs: RunsRepo;
+  processes: RunProcessesRepo;
+  rateLimits: RateLimitsRepo;
+  manager: RunManager;
+  report: RunReport;
+  now: () => number;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  now?: () => number;
+  log?: Logger;
+  /** The environment training processes inherit (tests add fault settings). */
+  processEnv?: NodeJS.ProcessEnv;
+  fetch?: typeof globalThis.fetch;
+}
+
+export function createServices(config: Config, options: ServiceOptions = {}): Services {
+  const now = options.now ?? Date.now;
+  const redact = createRedactor(config.secrets);
+  const log = options.log ?? createLogger(config.logLevel, redact);
+  const lockedFields = loadLockedFields(config.lockedFieldsPath);
+  const db = openDatabase(config.databasePath);
+  const channels = createChannelsRepo(db, now);
+  const audit = createAuditRepo(db, now);
+  const scanner = createEnvironmentScanner({
+    lockedEnv: lockedFields.env,
+    recursive: config.scanRecursive,
+    maxFileBytes: config.scanMaxFileBytes,
+  });
+  const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
+  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack });
+  const runs = createRunsRepo(db, now);
+  const processes = createRunProcessesRepo(db);
+  const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
+  const manager = createRunManager({ config, locked: lockedFields, runs, processes, channels, env, catalog, supervisor, log, now, processEnv: options.processEnv });
+  const wandbClient = config.keys.wandb
+    ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
+    : undefined;
+  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
+  return {
+    config,
+    db,
+    log,
+    redact,
+    lockedFields,
+    channels,
+    audit,
+    catalog,
+    env,
+    runs,
+    processes,
+    rateLimits: createRateLimitsRepo(db),
+    manager,
+    report,
+    now,
+    close: async () => {
+      await manager.shutdown();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// The environment a training process gets: the bot's environment minus every chat secret, plus what it needs.
+import path from "node:path";
+import { SECRET_SETTINGS } from "../config.ts";
+
+export function childEnv(base: NodeJS.ProcessEnv, trainingRoot: string, extra: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  for (const name of SECRET_SETTINGS) delete env[name];
+  // The training root on the import path, as an installed atroposlib would be on the real stack.
+  env.PYTHONPATH = [trainingRoot, base.PYTHONPATH].filter(Boolean).join(path.delimiter);
+  env.PYTHONUNBUFFERED = "1";
+  for (const [k, v] of Object.entries(extra)) if (v) env[k] = v;
+  return env;
+}

@@ -1,0 +1,199 @@
+// Starts, watches and stops a run's processes on this machine: no shell, one process group each, logs to files.
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import type { Component, ProcessRow, RunProcessesRepo } from "../../db/run-processes.ts";
+import { RlError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { isSameProcess, processStartTime, signalGroup } from "./process-info.ts";
+import { delay } from "./wait-until.ts";
+
+export interface ExitInfo {
+  /** undefined when the process was not our child (re-attached after a restart) so its code is unknown. */
+  exitCode?: number;
+  signal?: string;
+  /** The process never started (command not found, ...). */
+  spawnError?: string;
+}
+
+export interface SpawnPlan {
+  component: Component;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  logPath: string;
+}
+
+interface Live {
+  pid?: number;
+  startTime?: string;
+  exited: Promise<ExitInfo>;
+  done: boolean;
+  /** Lets a re-attached watcher stop polling. */
+  stopWatching?: () => void;
+  unref?: () => void;
+}
+
+export interface LocalSupervisorDeps {
+  processes: RunProcessesRepo;
+  log: Logger;
+  now: () => number;
+  stopGraceMs: number;
+  /** How often re-attached processes (not our children) are checked. */
+  pollMs?: number;
+}
+
+export function createLocalSupervisor(deps: LocalSupervisorDeps) {
+  const live = new Map<string, Map<Component, Live>>();
+  const pollMs = deps.pollMs ?? 500;
+
+  const entry = (runId: string) => {
+    let m = live.get(runId);
+    if (!m) live.set(runId, (m = new Map()));
+    return m;
+  };
+
+  const recordExit = (runId: string, component: Component, info: ExitInfo) => {
+    deps.processes.markExited(runId, component, info.exitCode, info.signal, deps.now());
+  };
+
+  /** Spawn one component; the returned promise of its exit resolves once it is reaped. */
+  function spawn(runId: string, plan: SpawnPlan): Live {
+    mkdirSync(path.dirname(plan.logPath), { recursive: true });
+    const fd = openSync(plan.logPath, "a");
+    // The log file's descriptor goes straight to the child (no pipe through the bot), so the process keeps
+    // writing its log when the bot restarts. execa passes any fd through; its types only list 3-9.
+    const logFd = fd as 3;
+    let sub;
+    try {
+      sub = execa(plan.command, plan.args, {
+        cwd: plan.cwd,
+        env: plan.env,
+        extendEnv: false,
+        detached: true,
+        stdin: "ignore",
+        stdout: logFd,
+        stderr: logFd,
+        reject: false,
+        cleanup: false,
+      });
+    } finally {
+      closeSync(fd);
+    }
+    const pid = sub.pid;
+    const startTime = pid === undefined ? undefined : processStartTime(pid);
+    deps.processes.upsert({ runId, component: plan.component, pid, startTime, logPath: plan.logPath, state: "starting", startedAt: deps.now() });
+    const item: Live = {
+      pid,
+      startTime,
+      done: false,
+      exited: sub.then((r) => {
+        const info: ExitInfo =
+          pid === undefined
+            ? { spawnError: r.shortMessage ?? r.message ?? "could not start" }
+            : { exitCode: r.exitCode, signal: r.signal ?? undefined };
+        item.done = true;
+        recordExit(runId, plan.component, info);
+        return info;
+      }),
+      unref: () => sub.unref(),
+    };
+    entry(runId).set(plan.component, item);
+    return item;
+  }
+
+  /** Watch a process from an earlier bot by polling pid + start time (it is not our child). */
+  function attach(row: ProcessRow): Live {
+    let stop = () => {};
+    const item: Live = {
+      pid: row.pid,
+      startTime: row.startTime,
+      done: false,
+      exited: new Promise<ExitInfo>((resolve) => {
+        const timer = setInterval(() => {
+          if (isSameProcess(row.pid, row.startTime)) return;
+          clearInterval(timer);
+          item.done = true;
+          recordExit(row.runId, row.component, {});
+          resolve({});
+        }, pollMs);
+        // Watching must not keep a one-shot command (rl-chatops exec) alive.
+        timer.unref();
+        stop = () => clearInterval(timer);
+      }),
+    };
+    item.stopWatching = () => stop();
+    entry(row.runId).set(row.component, item);
+    return item;
+  }
+
+  /** Resolves when the process is gone: our child is reaped, an attached one no longer matches its pid + start time. */
+  async function gone(item: Live): Promise<void> {
+    if (!item.stopWatching) {
+      await item.exited;
+      return;
+    }
+    // Polled with referenced timers so a one-shot command waits for the stop to finish.
+    while (isSameProcess(item.pid, item.startTime)) await delay(50);
+  }
+
+  async function stopComponent(runId: string, component: Component): Promise<void> {
+    const item = live.get(runId)?.get(component);
+    if (!item || item.done || item.pid === undefined) return;
+    // Never signal a pid that is no longer the process we started.
+    if (isSameProcess(item.pid, item.startTime)) {
+      signalGroup(item.pid, "SIGTERM");
+      const graceful = await Promise.race([gone(item).then(() => true), delay(deps.stopGraceMs).then(() => false)]);
+      if (!graceful && isSameProcess(item.pid, item.startTime)) {
+        deps.log.warn("component ignored SIGTERM; killing", { runId, component });
+        signalGroup(item.pid, "SIGKILL");
+      }
+      await gone(item);
+      // Children of the component share its group: make sure none outlived it.
+      signalGroup(item.pid, "SIGKILL");
+    }
+    if (item.stopWatching) {
+      item.stopWatching();
+      item.done = true;
+      recordExit(runId, component, {});
+    }
+  }
+
+  return {
+    spawn,
+    attach,
+    stopComponent,
+    exited(runId: string, component: Component): Promise<ExitInfo> {
+      const item = live.get(runId)?.get(component);
+      if (!item) throw new RlError("INTERNAL", `no ${component} process is tracked for run ${runId}`);
+      return item.exited;
+    },
+    /** This process watches the run (spawned or attached it). */
+    isTracked(runId: string): boolean {
+      return live.has(runId);
+    },
+    isAlive(runId: string, component: Component): boolean {
+      const item = live.get(runId)?.get(component);
+      return !!item && !item.done;
+    },
+    pid(runId: string, component: Component): number | undefined {
+      return live.get(runId)?.get(component)?.pid;
+    },
+    forget(runId: string): void {
+      for (const item of live.get(runId)?.values() ?? []) item.stopWatching?.();
+      live.delete(runId);
+    },
+    /** Bot shutdown: leave running processes alone (they are re-attached on the next start), stop watching. */
+    detachAll(): void {
+      for (const m of live.values()) {
+        for (const item of m.values()) {
+          item.stopWatching?.();
+          item.unref?.();
+        }
+      }
+    },
+  };
+}
+
+export type LocalSupervisor = ReturnType<typeof createLocalSupervisor>;

@@ -1,0 +1,100 @@
+// Writes a run's YAML in the trainer's layout (env / openai / tinker / slurm / testing): locked fields on top.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { stringify } from "yaml";
+import { RlError } from "../errors.ts";
+import type { LockedFields } from "../locked-fields.ts";
+
+export interface RunConfigInput {
+  runId: string;
+  environment: string;
+  /** The channel's changed values for the environment's fields. */
+  values: Record<string, unknown>;
+  locked: LockedFields;
+  wandbProject: string;
+}
+
+export interface RunConfig {
+  env: Record<string, unknown>;
+  openai: Array<Record<string, unknown>>;
+  tinker: Record<string, unknown>;
+  slurm: boolean;
+  testing: boolean;
+}
+
+export interface RunNames {
+  wandbProject: string;
+  wandbGroup: string;
+  wandbRunName: string;
+}
+
+export function runNames(environment: string, runId: string, wandbProject: string): RunNames {
+  const name = `${environment}-${runId}`;
+  return { wandbProject, wandbGroup: name, wandbRunName: name };
+}
+
+export function buildRunConfig(input: RunConfigInput): RunConfig {
+  const names = runNames(input.environment, input.runId, input.wandbProject);
+  const env: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input.values)) if (v !== undefined && v !== "") env[k] = v;
+  // The environment's own WandB runs share the trainer's group and say which run they belong to.
+  env.wandb_name ??= names.wandbRunName;
+  Object.assign(env, input.locked.env);
+  return {
+    env,
+    openai: structuredClone(input.locked.openai),
+    tinker: {
+      ...structuredClone(input.locked.tinker),
+      wandb_project: names.wandbProject,
+      wandb_group: names.wandbGroup,
+      wandb_run_name: names.wandbRunName,
+    },
+    slurm: input.locked.slurm,
+    testing: input.locked.testing,
+  };
+}
+
+/** Serialise and write; refuses if any secret value would end up in the file. */
+export function writeRunConfig(dir: string, runId: string, config: RunConfig, secrets: readonly string[]): string {
+  const text = `# rl-chatops run ${runId}: written by the bot; locked fields come from the locked fields file.\n${stringify(config)}`;
+  if (secrets.some((s) => s.length >= 4 && text.includes(s))) {
+    throw new RlError("INVALID_VALUE", "A config value contains one of the bot's API keys; remove it (keys are passed to the trainer through its environment, never the run config).");
+  }
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `run_${runId}.yaml`);
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+}
+
+export function portOf(url: unknown, fallback: number): number {
+  if (typeof url !== "string") return fallback;
+  try {
+    const u = new URL(url);
+    return u.port ? Number(u.port) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The trajectory API's and the trainer's inference server's addresses, from the locked fields. */
+export function stackAddresses(locked: LockedFields): { apiUrl: string; apiPort: number; trainerUrl: string; trainerPort: number } {
+  const apiRaw = typeof locked.env.rollout_server_url === "string" ? locked.env.rollout_server_url : "http://localhost:8000";
+  const base = locked.openai[0]?.base_url;
+  const trainerRaw = typeof base === "string" ? base : "http://localhost:8001/v1";
+  const apiPort = portOf(apiRaw, 8000);
+  const trainerPort = portOf(trainerRaw, 8001);
+  const host = (raw: string) => {
+    try {
+      const h = new URL(raw).hostname;
+      return h === "localhost" || h === "0.0.0.0" ? "127.0.0.1" : h;
+    } catch {
+      return "127.0.0.1";
+    }
+  };
+  return {
+    apiUrl: `http://${host(apiRaw)}:${apiPort}`,
+    apiPort,
+    trainerUrl: `http://${host(trainerRaw)}:${trainerPort}`,
+    trainerPort,
+  };
+}

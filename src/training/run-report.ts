@@ -1,0 +1,145 @@
+// What status, results, runs and logs answer: process states, progress from run-api and the trainer log, WandB.
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { COMPONENTS, type Component, type ProcessRow, type RunProcessesRepo } from "../../db/run-processes.ts";
+import type { RunRow, RunsRepo } from "../../db/runs.ts";
+import { RlError } from "../errors.ts";
+import { readTailBytes, readTailLines } from "../metrics/log-tail.ts";
+import { parseTrainerLog } from "../metrics/trainer-log.ts";
+import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
+import { isSameProcess } from "./process-info.ts";
+import type { RunManager } from "./run-manager.ts";
+
+export interface RunStatusView {
+  run_id: string;
+  status: RunRow["status"];
+  environment: string;
+  created_by: string;
+  created_at: string;
+  started_at?: string;
+  ended_at?: string;
+  running_time_minutes: number;
+  processes: Record<Component, string>;
+  step: number | null;
+  total_steps: number | null;
+  queue_size: number | null;
+  reward_mean: number | null;
+  loss: number | null;
+  step_errors: string[];
+  error?: string;
+  failed_component?: string;
+  stopped_by?: string;
+  wandb: WandbView;
+  wandb_project?: string;
+  wandb_run_name?: string;
+  logs: Record<Component, string>;
+}
+
+export interface RunResultsView extends RunStatusView {
+  reward_history: Array<{ step: number; value: number }>;
+  percent_correct_history: Array<{ step: number; value: number }>;
+  final_weights?: string;
+  failed_log_tail?: string[];
+  history_note?: string;
+}
+
+const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
+
+function processState(p: ProcessRow | undefined): string {
+  if (!p) return "not started";
+  if (p.state === "exited") {
+    if (p.signal) return `killed (${p.signal})`;
+    return p.exitCode === undefined ? "exited" : `exited (${p.exitCode})`;
+  }
+  if (!isSameProcess(p.pid, p.startTime)) return "gone";
+  return p.state === "ready" ? "running" : "starting";
+}
+
+export interface RunReportDeps {
+  runs: RunsRepo;
+  processes: RunProcessesRepo;
+  manager: RunManager;
+  wandb: WandbLookup;
+  now: () => number;
+}
+
+export function createRunReport(deps: RunReportDeps) {
+  const { runs, manager } = deps;
+
+  /** The run called `id` (a unique prefix is enough); NOT_FOUND otherwise — never rate-limited. */
+  function find(id: string): RunRow {
+    const exact = runs.get(id);
+    if (exact) return exact;
+    const ids = id.length >= 3 ? runs.idsLike(id, 2) : [];
+    if (ids.length === 1) return runs.get(ids[0]!)!;
+    throw new RlError("NOT_FOUND", `No run "${id}".${ids.length > 1 ? " That prefix matches several runs; give more of the id." : ""} See /rl runs.`);
+  }
+
+  function latest(channel: ChannelKey): RunRow {
+    const run = runs.listByChannel(channel, 1)[0];
+    if (!run) throw new RlError("NOT_FOUND", "No runs in this channel yet. Start one with /rl start.");
+    return run;
+  }
+
+  async function status(input: RunRow): Promise<RunStatusView> {
+    const run = await manager.reconcile(input, false);
+    const procs = deps.processes.list(run.id);
+    const byComponent = Object.fromEntries(COMPONENTS.map((c) => [c, processState(procs.find((p) => p.component === c))])) as Record<Component, string>;
+    const trainer = parseTrainerLog(await readTailBytes(manager.logPath(run.id, "trainer"), 512 * 1024));
+    const api = manager.isLive(run) ? await manager.apiStatus() : undefined;
+    const end = run.endedAt ?? deps.now();
+    return {
+      run_id: run.id,
+      status: run.status,
+      environment: run.environment,
+      created_by: run.createdBy,
+      created_at: iso(run.createdAt)!,
+      started_at: iso(run.startedAt),
+      ended_at: iso(run.endedAt),
+      running_time_minutes: run.startedAt ? Math.round(((end - run.startedAt) / 60_000) * 10) / 10 : 0,
+      processes: byComponent,
+      step: trainer.step ?? api?.current_step ?? null,
+      total_steps: run.totalSteps ?? trainer.totalSteps ?? null,
+      queue_size: api?.queue_size ?? null,
+      reward_mean: trainer.rewardMean ?? null,
+      loss: trainer.loss ?? null,
+      step_errors: trainer.stepErrors.slice(-3),
+      error: run.error,
+      failed_component: run.failedComponent,
+      stopped_by: run.stoppedBy,
+      wandb: await deps.wandb.view(run),
+      wandb_project: run.wandbProject,
+      wandb_run_name: run.wandbRunName,
+      logs: Object.fromEntries(COMPONENTS.map((c) => [c, manager.logPath(run.id, c)])) as Record<Component, string>,
+    };
+  }
+
+  async function results(run: RunRow): Promise<RunResultsView> {
+    const base = await status(run);
+    const trainer = parseTrainerLog(await readTailBytes(manager.logPath(run.id, "trainer"), 8 * 1024 * 1024));
+    const history = await deps.wandb.history(runs.get(run.id)!);
+    const fromWandb = "reward" in history && history.reward.length > 0;
+    return {
+      ...base,
+      reward_history: fromWandb ? history.reward : trainer.rewardHistory,
+      percent_correct_history: "percentCorrect" in history ? history.percentCorrect : [],
+      final_weights: trainer.finalWeights,
+      failed_log_tail: base.failed_component ? await readTailLines(manager.logPath(run.id, base.failed_component as Component), 20) : undefined,
+      history_note: "note" in history ? `${history.note} Reward history is from the trainer log.` : undefined,
+    };
+  }
+
+  return {
+    find,
+    latest,
+    status,
+    results,
+    list(channel: ChannelKey | undefined, limit = 20): RunRow[] {
+      return channel ? runs.listByChannel(channel, limit) : runs.listAll(limit);
+    },
+    async logs(run: RunRow, component: Component, lines: number): Promise<string[]> {
+      return readTailLines(manager.logPath(run.id, component), lines);
+    },
+  };
+}
+
+export type RunReport = ReturnType<typeof createRunReport>;

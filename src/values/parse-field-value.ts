@@ -1,0 +1,178 @@
+// Turns the text a person typed into a value of the config field's type, or says exactly what was expected.
+import { RlError } from "../errors.ts";
+import type { ConfigField, FieldType } from "../environments/types.ts";
+
+export const MAX_VALUE_LENGTH = 4_000;
+export const MAX_LIST_ITEMS = 256;
+
+const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
+const FALSE_WORDS = new Set(["false", "no", "off", "0"]);
+const NULL_WORDS = new Set(["none", "null", "~"]);
+
+/** A short human description of a type, used in error messages. */
+export function describeType(type: FieldType): string {
+  switch (type.kind) {
+    case "int":
+      return "a whole number";
+    case "float":
+      return "a number";
+    case "bool":
+      return "true or false";
+    case "str":
+      return "text";
+    case "optional":
+      return `${describeType(type.inner)}, or none`;
+    case "list":
+      return `a list of ${describeType(type.item)} (comma-separated or a JSON array)`;
+    case "enum":
+      return `one of ${type.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "dict":
+      return "a JSON object";
+    case "any":
+      return "any value";
+  }
+}
+
+class ValueError extends Error {}
+
+function unquote(text: string): string {
+  const t = text.trim();
+  if (t.length >= 2 && ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'")))) return t.slice(1, -1);
+  return t;
+}
+
+function parseNumber(text: string, integer: boolean): number {
+  const t = text.trim().replace(/(?<=\d)_(?=\d)/g, "");
+  const pattern = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+  if (!pattern.test(t)) throw new ValueError();
+  const n = Number(t);
+  if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) throw new ValueError();
+  return n;
+}
+
+function splitList(text: string): unknown[] {
+  const t = text.trim();
+  if (t.startsWith("[")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(t);
+    } catch {
+      throw new ValueError();
+    }
+    if (!Array.isArray(parsed)) throw new ValueError();
+    return parsed;
+  }
+  if (t === "") return [];
+  return t.split(",").map((s) => s.trim());
+}
+
+function convert(raw: unknown, type: FieldType): unknown {
+  const text = typeof raw === "string" ? raw : JSON.stringify(raw);
+  switch (type.kind) {
+    case "int":
+    case "float":
+      if (typeof raw === "number") {
+        if (type.kind === "int" && !Number.isSafeInteger(raw)) throw new ValueError();
+        return raw;
+      }
+      return parseNumber(unquote(text), type.kind === "int");
+    case "bool": {
+      if (typeof raw === "boolean") return raw;
+      const word = unquote(text).toLowerCase();
+      if (TRUE_WORDS.has(word)) return true;
+      if (FALSE_WORDS.has(word)) return false;
+      throw new ValueError();
+    }
+    case "str":
+      if (typeof raw !== "string") throw new ValueError();
+      return unquote(raw);
+    case "optional":
+      if (raw === null || (typeof raw === "string" && NULL_WORDS.has(unquote(raw).toLowerCase()))) return null;
+      return convert(raw, type.inner);
+    case "list": {
+      const items = Array.isArray(raw) ? raw : splitList(text);
+      if (items.length > MAX_LIST_ITEMS) throw new RlError("INVALID_VALUE", `A list may hold at most ${MAX_LIST_ITEMS} items; this one has ${items.length}.`);
+      return items.map((item) => convert(typeof item === "string" ? item : item, type.item));
+    }
+    case "enum": {
+      const word = typeof raw === "string" ? unquote(raw) : raw;
+      const hit = type.values.find((v) => v === word || String(v) === String(word));
+      if (hit === undefined) throw new ValueError();
+      return hit;
+    }
+    case "dict": {
+      if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) return raw;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ValueError();
+      }
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new ValueError();
+      return parsed;
+    }
+    case "any":
+      if (typeof raw !== "string") return raw;
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        return unquote(raw);
+      }
+  }
+}
+
+function checkBounds(value: unknown, field: ConfigField): void {
+  if (typeof value !== "number") return;
+  if (field.min !== undefined && (field.minExclusive ? value <= field.min : value < field.min)) {
+    const bound = field.minExclusive ? `more than ${field.min}` : `at least ${field.min}`;
+    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, { details: { field: field.name } });
+  }
+  if (field.max !== undefined && (field.maxExclusive ? value >= field.max : value > field.max)) {
+    const bound = field.maxExclusive ? `less than ${field.max}` : `at most ${field.max}`;
+    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, { details: { field: field.name } });
+  }
+}
+
+/** Parse `raw` (typed text, or a JSON value from the LLM) as a value of `field`; throws INVALID_VALUE with the expected type. */
+export function parseFieldValue(raw: unknown, field: ConfigField): unknown {
+  if (typeof raw === "string" && raw.length > MAX_VALUE_LENGTH) {
+    throw new RlError("INVALID_VALUE", `The value for ${field.name} is ${raw.length} characters long; the limit is ${MAX_VALUE_LENGTH}.`);
+  }
+  let value: unknown;
+  try {
+    value = convert(raw, field.fieldType);
+  } catch (err) {
+    if (err instanceof RlError) throw err;
+    const shown = typeof raw === "string" ? raw : JSON.stringify(raw);
+    throw new RlError(
+      "INVALID_VALUE",
+      `${field.name} expects ${describeType(field.fieldType)} (${field.type}); "${shown.slice(0, 80)}" is not one. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`,
+      { details: { field: field.name, expected: field.type } },
+    );
+  }
+  checkBounds(value, field);
+  return value;
+}
+
+function exampleFor(type: FieldType): string {
+  switch (type.kind) {
+    case "int":
+      return "8";
+    case "float":
+      return "0.5";
+    case "bool":
+      return "true";
+    case "str":
+      return "my-value";
+    case "optional":
+      return exampleFor(type.inner);
+    case "list":
+      return `${exampleFor(type.item)},${exampleFor(type.item)}`;
+    case "enum":
+      return String(type.values[0] ?? "");
+    case "dict":
+      return '{"key": 1}';
+    case "any":
+      return "value";
+  }
+}

@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { dispatch } from "../../commands/dispatch.ts";
+import { COMMANDS } from "../../commands/index.ts";
+import { defineCommand, type CommandContext } from "../../commands/types.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createServices, type Services } from "../../src/services.ts";
+import { tempDir } from "../helpers/test-services.ts";
+
+const opened: Services[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+function services(env: Record<string, string> = {}, cwd = tempDir(), now?: () => number): Services {
+  const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent", ...env }, cwd), { now });
+  opened.push(s);
+  return s;
+}
+
+const slack = { platform: "slack", workspace: "T1", channel: "C1" };
+const ctx = (s: Services, userId: string, via: CommandContext["via"] = "slash"): CommandContext => ({ channel: slack, user: { id: userId }, via, services: s });
+
+describe("dispatch", () => {
+  it("refuses a command above the person's role, says who may, and audits the refusal", async () => {
+    const s = services({ RL_OPERATORS: "slack:U2", RL_ADMINS: "U9" });
+    const refused = await dispatch({ text: "/rl select arithmetic" }, ctx(s, "U1"));
+    expect(refused.ok).toBe(false);
+    expect(refused.reply.error?.code).toBe("FORBIDDEN");
+    expect(refused.reply.text).toMatch(/needs the operate permission; you have read/);
+    expect(refused.reply.text).toContain("slack:U2");
+    const allowed = await dispatch({ text: "/rl select arithmetic" }, ctx(s, "U2"));
+    expect(allowed.ok).toBe(true);
+    expect(s.audit.latest(5).map((a) => [a.userId, a.outcome])).toEqual([
+      ["U2", "ok"],
+      ["U1", "refused"],
+    ]);
+  });
+
+  it("asks to confirm start, and runs nothing until confirmed", async () => {
+    const s = services({ RL_DEFAULT_ROLE: "operate" });
+    await dispatch({ text: "/rl select arithmetic" }, ctx(s, "U1"));
+    await dispatch({ text: "/rl set num_choices 3" }, ctx(s, "U1"));
+    const first = await dispatch({ text: "/rl start" }, ctx(s, "U1"));
+    expect(first.needsConfirmation).toBe(true);
+    expect(first.reply.title).toBe("Start training arithmetic?");
+    expect(first.reply.fields?.find((f) => f.label === "Changed fields")?.value).toBe("num_choices = 3");
+    expect(first.reply.buttons?.map((b) => [b.label, b.confirmed ?? false, b.action ?? null])).toEqual([
+      ["Confirm", true, null],
+      ["Cancel", false, "cancel"],
+    ]);
+    expect(s.runs.listAll(5)).toEqual([]);
+  });
+
+  it("turns anything a command throws into a reply, never a throw", async () => {
+    const s = services();
+    const broken = defineCommand({
+      name: "broken",
+      summary: "b",
+      description: "b",
+      args: z.object({}),
+      permission: "read",
+      run: async () => {
+        throw new TypeError("cannot read x of undefined");
+      },
+    });
+    const result = await dispatch({ text: "/rl broken" }, ctx(s, "U1"), { commands: [...COMMANDS, broken] });
+    expect(result.ok).toBe(false);
+    expect(result.reply.error?.code).toBe("INTERNAL");
+  });
+
+  it("validates arguments given as JSON (the LLM's path) with the usage", async () => {
+    const s = services();
+    const result = await dispatch({ name: "rl_get_logs", args: { run: "x", lines: 5000 } }, ctx(s, "U1"));
+    expect(result.reply.error?.code).toBe("USAGE");
+    expect(result.reply.text).toContain("Usage: /rl logs");
+  });
+
+  it("limits chat-mode status checks per run for 30 minutes, persisted, but never for a mistyped id", async () => {
+    let t = 1_000_000;
+    const cwd = tempDir();
+    const s = services({}, cwd, () => t);
+    s.runs.insert({ id: "abcd1234", channel: slack, environment: "arithmetic", config: {}, status: "completed", createdBy: "U1" });
+    const typo = await dispatch({ text: "/rl status abcd9999" }, ctx(s, "U1", "chat"));
+    expect(typo.reply.error?.code).toBe("NOT_FOUND");
+    expect((await dispatch({ text: "/rl status abcd1234" }, ctx(s, "U1", "chat"))).ok).toBe(true);
+    t += 10 * 60_000;
+    const again = await dispatch({ text: "/rl status abcd1234" }, ctx(s, "U1", "chat"));
+    expect(again.reply.error).toMatchObject({ code: "RATE_LIMITED", details: { next_check_in_seconds: 20 * 60 } });
+    // A person's /rl status is never limited.
+    expect((await dispatch({ text: "/rl status abcd1234" }, ctx(s, "U1", "slash"))).ok).toBe(true);
+    // Nor is the limit forgotten by a restart.
+    const restarted = services({}, cwd, () => t);
+    expect((await dispatch({ text: "/rl status abcd1234" }, ctx(restarted, "U1", "chat"))).reply.error?.code).toBe("RATE_LIMITED");
+    t += 21 * 60_000;
+    expect((await dispatch({ text: "/rl status abcd1234" }, ctx(restarted, "U1", "chat"))).ok).toBe(true);
+  });
+
+  it("lets only the starter or an admin stop a run", async () => {
+    const s = services({ RL_DEFAULT_ROLE: "operate", RL_ADMINS: "slack:UADMIN" });
+    s.runs.insert({ id: "feed0001", channel: slack, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
+    const other = await dispatch({ text: "/rl stop feed0001" }, ctx(s, "U2"), { confirmed: true });
+    expect(other.reply.error?.code).toBe("FORBIDDEN");
+    expect(other.reply.text).toMatch(/started by U1/);
+    const admin = await dispatch({ text: "/rl stop feed0001" }, ctx(s, "UADMIN"), { confirmed: true });
+    expect(admin.ok).toBe(true);
+    expect(s.runs.get("feed0001")!.status).toBe("stopped");
+  });
+});

@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEMO_STACK_ROOT, PACKAGE_ROOT, SETTING_NAMES, loadConfig } from "../src/config.ts";
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), "rl-config-"));
+
+describe("loadConfig", () => {
+  it("defaults to the bundled demo stack and ./data", () => {
+    const cwd = tmp();
+    const config = loadConfig({}, cwd);
+    expect(config.trainingRoot).toBe(DEMO_STACK_ROOT);
+    expect(config.isDemoStack).toBe(true);
+    expect(config.environmentsDir).toBe(path.join(DEMO_STACK_ROOT, "tinker_atropos", "environments"));
+    expect(config.dataDir).toBe(path.join(cwd, "data"));
+    expect(config.lockedFieldsPath).toBe(path.join(DEMO_STACK_ROOT, "locked-fields.yaml"));
+    expect(config.apiCommand).toEqual(["python3", "run_api.py"]);
+  });
+
+  it("uses the real stack's commands and the seed's locked fields for another training root", () => {
+    const config = loadConfig({ RL_TRAINING_ROOT: "/opt/tinker-atropos" }, tmp());
+    expect(config.isDemoStack).toBe(false);
+    expect(config.apiCommand).toEqual(["run-api"]);
+    expect(config.trainerCommand).toEqual(["python", "launch_training.py"]);
+    expect(config.lockedFieldsPath).toBeUndefined();
+  });
+
+  it("names the variable when a value is bad", () => {
+    expect(() => loadConfig({ SLACK_PORT: "eighty" }, tmp())).toThrow(/SLACK_PORT/);
+    expect(() => loadConfig({ RL_MAX_CONCURRENT_RUNS: "0" }, tmp())).toThrow(/RL_MAX_CONCURRENT_RUNS/);
+    expect(() => loadConfig({ RL_SCAN_RECURSIVE: "maybe" }, tmp())).toThrow(/RL_SCAN_RECURSIVE/);
+    expect(() => loadConfig({ WANDB_BASE_URL: "not a url" }, tmp())).toThrow(/WANDB_BASE_URL/);
+  });
+
+  it("reads the YAML file, and the environment wins over it", () => {
+    const cwd = tmp();
+    writeFileSync(path.join(cwd, "rl-chatops.yaml"), "RL_MAX_CONCURRENT_RUNS: 3\nRL_ADMINS: [slack:U1, discord:2]\nSLACK_PORT: 4000\n");
+    const config = loadConfig({ SLACK_PORT: "5000" }, cwd);
+    expect(config.maxConcurrentRuns).toBe(3);
+    expect(config.policy.admins).toEqual(["slack:U1", "discord:2"]);
+    expect(config.slack.port).toBe(5000);
+  });
+
+  it("refuses unknown keys in the file and a missing RL_CONFIG file", () => {
+    const cwd = tmp();
+    writeFileSync(path.join(cwd, "custom.yaml"), "RL_DATADIR: ./x\n");
+    expect(() => loadConfig({ RL_CONFIG: "custom.yaml" }, cwd)).toThrow(/unknown setting "RL_DATADIR"/);
+    expect(() => loadConfig({ RL_CONFIG: "nope.yaml" }, cwd)).toThrow(/RL_CONFIG/);
+  });
+
+  it("collects the secrets in force so output can be redacted", () => {
+    const config = loadConfig({ TINKER_API_KEY: "tk-secret-1", SLACK_BOT_TOKEN: "xoxb-secret" }, tmp());
+    expect(config.secrets).toEqual(expect.arrayContaining(["tk-secret-1", "xoxb-secret"]));
+  });
+
+  it("documents every setting in .env.example", () => {
+    const example = readFileSync(path.join(PACKAGE_ROOT, ".env.example"), "utf8");
+    const missing = SETTING_NAMES.filter((name) => !new RegExp(`^${name}=`, "m").test(example));
+    expect(missing).toEqual([]);
+  });
+});

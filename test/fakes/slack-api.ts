@@ -1,0 +1,249 @@
+// A local fake Slack Web API on 127.0.0.1: records every call, keeps posted messages, serves response_urls and Socket Mode.
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { blockKitProblems } from "./slack-block-kit.ts";
+import { Recorder } from "./slack-recorder.ts";
+import { attachFakeSocketMode, type FakeSocketMode } from "./slack-socket.ts";
+
+export interface RecordedCall {
+  method: string;
+  /** The parameters, whether sent form-encoded (JSON-valued fields parsed) or as JSON. */
+  body: Record<string, unknown>;
+  token?: string;
+  /** What the fake answered: HTTP status and Slack's ok/error. */
+  status: number;
+  ok: boolean;
+  error?: string;
+}
+
+export interface RecordedResponse {
+  /** The <id> of /response/<id>. */
+  id: string;
+  body: Record<string, unknown>;
+}
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  text?: string;
+  blocks?: unknown;
+  thread_ts?: string;
+  deleted?: boolean;
+}
+
+/** 429 with Retry-After (seconds), a Slack error answered with ok:false, or a bare HTTP status. */
+export type SlackFault = { status: 429; retryAfter: number } | { error: string } | { status: number };
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  appToken?: string;
+  teamId?: string;
+  botUserId?: string;
+  botId?: string;
+}
+
+export interface FakeSlack {
+  /** Give this as SLACK_API_URL: http://127.0.0.1:PORT/api/ */
+  apiUrl: string;
+  baseUrl: string;
+  calls: Recorder<RecordedCall>;
+  responses: Recorder<RecordedResponse>;
+  /** Messages by "channel:ts", as chat.postMessage/update/delete left them. */
+  messages: Map<string, FakeMessage>;
+  /** A fresh response_url on this server (Slack allows 5 uses). */
+  responseUrl(): string;
+  /** The next `times` calls to `method` get `fault` instead of an answer. */
+  failNext(method: string, fault: SlackFault, times?: number): void;
+  /** chat.postMessage into this channel answers not_in_channel, as for a channel the bot was not invited to. */
+  notMember(channel: string): void;
+  waitForCall(method: string, match?: (call: RecordedCall) => boolean): Promise<RecordedCall>;
+  waitForResponse(match?: (response: RecordedResponse) => boolean): Promise<RecordedResponse>;
+  socket: FakeSocketMode;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 2 * 1024 * 1024;
+const RESPONSE_URL_USES = 5;
+
+function parseBody(text: string, contentType: string | undefined): Record<string, unknown> {
+  if (contentType?.includes("application/json")) {
+    const parsed: unknown = text ? JSON.parse(text) : {};
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    // The WebClient sends nested values (blocks, view) as JSON strings inside the form.
+    if (/^\s*[[{]/.test(value)) {
+      try {
+        out[key] = JSON.parse(value);
+        continue;
+      } catch {
+        // not JSON after all: keep the string
+      }
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+  const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  res.writeHead(status, { "content-type": typeof payload === "string" ? "text/plain" : "application/json; charset=utf-8", ...headers });
+  res.end(body);
+}
+
+export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const teamId = options.teamId ?? "T0FAKE";
+  const botUserId = options.botUserId ?? "U0BOT";
+  const botId = options.botId ?? "B0BOT";
+  const calls = new Recorder<RecordedCall>();
+  const responses = new Recorder<RecordedResponse>();
+  const messages = new Map<string, FakeMessage>();
+  const faults = new Map<string, SlackFault[]>();
+  const responseUses = new Map<string, number>();
+  const outsiders = new Set<string>();
+  let seq = 0;
+  let views = 0;
+  let baseUrl = "";
+  const nextTs = () => `${1_700_000_000 + ++seq}.${String(seq).padStart(6, "0")}`;
+
+  /** Slack's answer to one method call: the JSON body, or an error code. */
+  const answer = (method: string, body: Record<string, unknown>, token: string | undefined): Record<string, unknown> => {
+    const wantApp = method === "apps.connections.open";
+    const expected = wantApp ? options.appToken : options.botToken;
+    if (!token || (expected !== undefined && token !== expected)) return { ok: false, error: wantApp ? "not_allowed_token_type" : "invalid_auth" };
+    const channel = typeof body.channel === "string" ? body.channel : undefined;
+    const problems = blockKitProblems(body.blocks);
+    const stored = (ts: unknown) => (channel && typeof ts === "string" ? messages.get(`${channel}:${ts}`) : undefined);
+    switch (method) {
+      case "auth.test":
+        return { ok: true, url: "https://fake.slack.test/", team: "Fake Team", user: "rl-bot", team_id: teamId, user_id: botUserId, bot_id: botId, is_enterprise_install: false };
+      case "apps.connections.open":
+        return { ok: true, url: socket.url() };
+      case "chat.postMessage": {
+        if (!channel) return { ok: false, error: "channel_not_found" };
+        if (outsiders.has(channel)) return { ok: false, error: "not_in_channel" };
+        if (!body.text && body.blocks === undefined) return { ok: false, error: "no_text" };
+        if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
+        const ts = nextTs();
+        const message: FakeMessage = { channel, ts, text: body.text as string | undefined, blocks: body.blocks, thread_ts: body.thread_ts as string | undefined };
+        messages.set(`${channel}:${ts}`, message);
+        return { ok: true, channel, ts, message: { ...message, user: botUserId, bot_id: botId } };
+      }
+      case "chat.update": {
+        const message = stored(body.ts);
+        if (!message || message.deleted) return { ok: false, error: "message_not_found" };
+        if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
+        message.text = body.text as string | undefined;
+        message.blocks = body.blocks;
+        return { ok: true, channel, ts: message.ts, text: message.text };
+      }
+      case "chat.delete": {
+        const message = stored(body.ts);
+        if (!message || message.deleted) return { ok: false, error: "message_not_found" };
+        message.deleted = true;
+        return { ok: true, channel, ts: message.ts };
+      }
+      case "chat.postEphemeral":
+        if (!channel) return { ok: false, error: "channel_not_found" };
+        if (typeof body.user !== "string") return { ok: false, error: "user_not_in_channel" };
+        if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
+        return { ok: true, message_ts: nextTs() };
+      case "views.open":
+      case "views.push":
+      case "views.update":
+      case "views.publish":
+        return { ok: true, view: { id: `V${++views}`, team_id: teamId, ...(body.view as object | undefined) } };
+      default:
+        return { ok: false, error: "unknown_method" };
+    }
+  };
+
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, method: string): Promise<void> => {
+    const body = parseBody(await readBody(req), req.headers["content-type"]);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    const token = bearer ?? (typeof body.token === "string" ? body.token : undefined);
+    const fault = faults.get(method)?.shift();
+    if (fault) {
+      if ("error" in fault) {
+        calls.push({ method, body, token, status: 200, ok: false, error: fault.error });
+        return send(res, 200, { ok: false, error: fault.error });
+      }
+      calls.push({ method, body, token, status: fault.status, ok: false, error: fault.status === 429 ? "ratelimited" : "http_error" });
+      if ("retryAfter" in fault) return send(res, 429, { ok: false, error: "ratelimited" }, { "retry-after": String(fault.retryAfter) });
+      return send(res, fault.status, "fake failure");
+    }
+    const result = answer(method, body, token);
+    calls.push({ method, body, token, status: 200, ok: result.ok === true, ...(typeof result.error === "string" ? { error: result.error } : {}) });
+    send(res, 200, result);
+  };
+
+  const handleResponseUrl = async (req: IncomingMessage, res: ServerResponse, id: string): Promise<void> => {
+    const text = await readBody(req);
+    const uses = responseUses.get(id);
+    if (uses === undefined) return send(res, 404, "expired_url");
+    if (uses >= RESPONSE_URL_USES) return send(res, 404, "used_url");
+    responseUses.set(id, uses + 1);
+    responses.push({ id, body: parseBody(text, "application/json") });
+    send(res, 200, "ok");
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const api = /^\/api\/([\w.]+)$/.exec(url.pathname);
+    const response = /^\/response\/([\w-]+)$/.exec(url.pathname);
+    const work =
+      req.method === "POST" && api?.[1]
+        ? handleApi(req, res, api[1])
+        : req.method === "POST" && response?.[1]
+          ? handleResponseUrl(req, res, response[1])
+          : Promise.resolve(send(res, 404, "not found"));
+    work.catch((err: unknown) => {
+      if (!res.headersSent) send(res, 400, { ok: false, error: "invalid_form_data", detail: String(err) });
+    });
+  });
+  const socket = attachFakeSocketMode(server, () => baseUrl);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+  let responseIds = 0;
+
+  return {
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    calls,
+    responses,
+    messages,
+    responseUrl() {
+      const id = `r${++responseIds}`;
+      responseUses.set(id, 0);
+      return `${baseUrl}/response/${id}`;
+    },
+    failNext(method, fault, times = 1) {
+      const queue = faults.get(method) ?? [];
+      for (let i = 0; i < times; i++) queue.push(fault);
+      faults.set(method, queue);
+    },
+    notMember: (channel) => void outsiders.add(channel),
+    waitForCall: (method, match = () => true) => calls.waitFor((c) => c.method === method && match(c)),
+    waitForResponse: (match) => responses.waitFor(match),
+    socket,
+    async close() {
+      await socket.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

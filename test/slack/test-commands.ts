@@ -1,0 +1,141 @@
+// Commands defined only for the Slack tests: echo, a gated one, a slow confirm command with run buttons, a huge reply.
+import { z } from "zod";
+import help from "../../commands/help.ts";
+import { defineCommand, type AnyCommand } from "../../commands/types.ts";
+import { RlError } from "../../src/errors.ts";
+
+export interface Gate {
+  promise: Promise<void>;
+  open(): void;
+}
+
+export function createGate(): Gate {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+export interface TestCommands {
+  commands: AnyCommand[];
+  /** /rl wait answers only after this opens. */
+  gate: Gate;
+  /** Arguments each /rl launch run() received (it only runs once confirmed). */
+  launched: string[];
+}
+
+export function createTestCommands(): TestCommands {
+  const gate = createGate();
+  const launched: string[] = [];
+  const echo = defineCommand({
+    name: "echo",
+    summary: "Say the words back, publicly",
+    description: "Test command.",
+    args: z.object({ words: z.string().min(1).describe("What to say") }),
+    positional: ["words"],
+    restOfLine: true,
+    permission: "read",
+    async run({ words }, ctx) {
+      return { title: "Echo", text: words, fields: [{ label: "Asked by", value: ctx.user.name ?? ctx.user.id }] };
+    },
+  });
+  const wait = defineCommand({
+    name: "wait",
+    summary: "Answer when the test says so",
+    description: "Test command.",
+    args: z.object({}),
+    permission: "read",
+    async run() {
+      await gate.promise;
+      return { title: "Waited", text: "The gate opened." };
+    },
+  });
+  const launch = defineCommand({
+    name: "launch",
+    summary: "A slow command that asks for confirmation",
+    description: "Test command.",
+    args: z.object({ name: z.string().min(1).describe("Environment") }),
+    positional: ["name"],
+    permission: "operate",
+    slow: true,
+    confirm: true,
+    mutates: true,
+    async preview({ name }) {
+      return { title: `Launch ${name}?`, fields: [{ label: "Environment", value: name }] };
+    },
+    async run({ name }, ctx) {
+      launched.push(name);
+      await ctx.progress?.("processes are up");
+      return {
+        title: `Launched ${name}`,
+        text: "Run run-42 is training.",
+        anchorRunId: "run-42",
+        buttons: [
+          { label: "Status", command: "/rl echo status of run-42" },
+          { label: "Stop", command: "/rl halt run-42", style: "danger" },
+        ],
+      };
+    },
+  });
+  const halt = defineCommand({
+    name: "halt",
+    summary: "Stop a run (asks for confirmation)",
+    description: "Test command.",
+    args: z.object({ id: z.string().min(1).describe("Run id") }),
+    positional: ["id"],
+    permission: "operate",
+    confirm: true,
+    mutates: true,
+    async run({ id }) {
+      return { title: `Halted ${id}` };
+    },
+  });
+  const crunch = defineCommand({
+    name: "crunch",
+    summary: "A slow command without confirmation; 'fail' fails",
+    description: "Test command.",
+    args: z.object({ what: z.string().min(1).describe("What to crunch") }),
+    positional: ["what"],
+    permission: "read",
+    slow: true,
+    async run({ what }, ctx) {
+      // Not awaited on purpose: a late progress edit must not overwrite the answer.
+      void ctx.progress?.("half way");
+      await ctx.progress?.("almost done");
+      if (what === "fail") throw new RlError("NOT_FOUND", "Nothing called fail to crunch.");
+      return { title: `Crunched ${what}`, fields: [{ label: "Result", value: "42" }] };
+    },
+  });
+  const big = defineCommand({
+    name: "big",
+    summary: "A reply past every Block Kit limit",
+    description: "Test command.",
+    args: z.object({}),
+    permission: "read",
+    async run() {
+      return bigReply();
+    },
+  });
+  const leak = defineCommand({
+    name: "leak",
+    summary: "A reply that quotes the bot token",
+    description: "Test command.",
+    args: z.object({}),
+    permission: "read",
+    async run(_args, ctx) {
+      return { title: "Leak", text: `The token is ${ctx.services.config.slack.botToken ?? ""}.` };
+    },
+  });
+  return { commands: [help, echo, wait, launch, halt, crunch, big, leak], gate, launched };
+}
+
+/** 100 fields, a 20,000-character code block, 40 buttons and a 7,000-character text. */
+export function bigReply() {
+  return {
+    title: `A very long title ${"x".repeat(300)}`,
+    text: `${"Lorem ipsum dolor sit amet <b> & more. ".repeat(180)}`,
+    fields: Array.from({ length: 100 }, (_, i) => ({ label: `field_${i}`, value: `value ${i} ${"v".repeat(i === 0 ? 3000 : 10)}` })),
+    blocks: [{ kind: "code" as const, title: "trainer.log", content: Array.from({ length: 400 }, (_, i) => `step ${i}: ${"loss=0.1234 ".repeat(4)}`).join("\n").padEnd(20_000, "#") }],
+    buttons: Array.from({ length: 40 }, (_, i) => ({ label: `Button ${i} ${"long label ".repeat(10)}`, command: `/rl echo ${i}` })),
+    links: [{ label: "WandB run", url: "https://wandb.example/team/project/runs/abc?x=1|2" }],
+  };
+}

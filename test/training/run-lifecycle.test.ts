@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Component } from "../../db/run-processes.ts";
+import { processStartTime } from "../../src/training/process-info.ts";
+import { delay } from "../../src/training/wait-until.ts";
+import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+
+const stacks: DemoStack[] = [];
+afterEach(async () => {
+  for (const s of stacks.splice(0)) {
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    await s.services.close();
+  }
+});
+
+async function demo(options: Parameters<typeof startDemo>[0] = {}) {
+  const stack = await startDemo(options);
+  stacks.push(stack);
+  await stack.services.env.selectEnvironment(CONSOLE, "arithmetic");
+  return stack;
+}
+
+const pids = (stack: DemoStack, runId: string) => stack.services.db.prepare("SELECT component, pid FROM run_processes WHERE run_id = ?").all(runId) as Array<{ component: Component; pid: number }>;
+const running = (pid: number) => processStartTime(pid) !== undefined;
+
+async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (await check()) return;
+    await delay(50);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe("training runs on the demo stack", () => {
+  it("runs to completion with the reward rising, and leaves no process behind", async () => {
+    const stack = await demo({ totalSteps: 20 });
+    const { services } = stack;
+    const completed = nextEvent(services, "completed");
+    const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    expect(run.status).toBe("running");
+    const event = await completed;
+    expect(event.run.id).toBe(run.id);
+    const results = await services.report.results(services.runs.get(run.id)!);
+    expect(results.status).toBe("completed");
+    expect(results.final_weights).toMatch(/^tinker:\/\//);
+    const rewards = results.reward_history.map((p) => p.value);
+    expect(rewards.length).toBeGreaterThanOrEqual(10);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(rewards.slice(-3))).toBeGreaterThan(mean(rewards.slice(0, 3)));
+    for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
+  });
+
+  it("stops midway: env, trainer and API all gone", async () => {
+    const stack = await demo({ totalSteps: 400, stepSeconds: 0.1 });
+    const { services } = stack;
+    const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    await until(async () => ((await services.report.status(services.runs.get(run.id)!)).step ?? 0) >= 2, "two steps");
+    const stopped = await services.manager.stop(run.id, "alice");
+    expect(stopped.status).toBe("stopped");
+    expect(stopped.stoppedBy).toBe("alice");
+    const status = await services.report.status(stopped);
+    expect(Object.values(status.processes).every((s) => s.startsWith("exited") || s.startsWith("killed"))).toBe(true);
+    for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
+  });
+
+  it.each(["env", "trainer", "api"] as const)("fails naming the %s when it is killed, with its log tail", async (component) => {
+    const stack = await demo({ totalSteps: 400, stepSeconds: 0.1 });
+    const { services } = stack;
+    const failed = nextEvent(services, "failed");
+    const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    const victim = pids(stack, run.id).find((p) => p.component === component)!;
+    process.kill(victim.pid, "SIGKILL");
+    const event = await failed;
+    expect(event.component).toBe(component);
+    expect(event.signal).toBe("SIGKILL");
+    expect(event.message).toContain(component);
+    expect(event.logTail?.length).toBeGreaterThan(0);
+    expect(services.runs.get(run.id)).toMatchObject({ status: "failed", failedComponent: component });
+    for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
+  });
+
+  it("fails a run whose trainer prints 'Error in step' and still exits 0", async () => {
+    const stack = await demo({ totalSteps: 20, fault: "error_in_step:3" });
+    const failed = nextEvent(stack.services, "failed");
+    await stack.services.manager.start({ channel: CONSOLE, userId: "alice" });
+    const event = await failed;
+    expect(event.component).toBe("trainer");
+    expect(event.message).toMatch(/Error in step 3/);
+  });
+
+  it("fails a start whose trainer never becomes ready, within the readiness timeout", async () => {
+    const stack = await demo({ fault: "no_health", env: { RL_READY_TIMEOUT_SECONDS: "2" } });
+    const run = await stack.services.manager.start({ channel: CONSOLE, userId: "alice" });
+    expect(run.status).toBe("failed");
+    expect(run.failedComponent).toBe("trainer");
+    expect(run.error).toMatch(/not ready after 2 s/);
+    for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
+  });
+
+  it("queues a second run while the first holds the ports, then starts it", async () => {
+    const stack = await demo({ totalSteps: 400, stepSeconds: 0.1 });
+    const { services } = stack;
+    const first = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    const second = await services.manager.start({ channel: CONSOLE, userId: "bob" });
+    expect(second.status).toBe("queued");
+    const started = nextEvent(services, "started", second.id);
+    await services.manager.stop(first.id, "alice");
+    await started;
+    expect(services.runs.get(second.id)!.status).toBe("running");
+  });
+});

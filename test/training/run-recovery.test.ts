@@ -1,0 +1,60 @@
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { processStartTime } from "../../src/training/process-info.ts";
+import { CONSOLE, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+
+const stacks: DemoStack[] = [];
+const strays: number[] = [];
+afterEach(async () => {
+  for (const s of stacks.splice(0)) {
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    await s.services.close();
+  }
+  for (const pid of strays.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+
+describe("restart recovery", () => {
+  it("re-attaches to a running run after a restart, and the new process stops it", async () => {
+    const first = await startDemo({ totalSteps: 400, stepSeconds: 0.1 });
+    await first.services.env.selectEnvironment(CONSOLE, "arithmetic");
+    const run = await first.services.manager.start({ channel: CONSOLE, userId: "alice" });
+    const procs = first.services.db.prepare("SELECT pid FROM run_processes WHERE run_id = ?").all(run.id) as Array<{ pid: number }>;
+    await first.services.close(); // the bot goes away; the run carries on
+
+    for (const p of procs) expect(processStartTime(p.pid)).toBeDefined();
+    const second = await startDemo({ cwd: first.cwd, lockedFile: first.lockedFile });
+    stacks.push(second);
+    await second.services.manager.recover();
+    expect(second.services.runs.get(run.id)!.status).toBe("running");
+    const status = await second.services.report.status(second.services.runs.get(run.id)!);
+    expect(status.processes).toEqual({ api: "running", trainer: "running", env: "running" });
+
+    const stopped = await second.services.manager.stop(run.id, "alice");
+    expect(stopped.status).toBe("stopped");
+    for (const p of procs) expect(processStartTime(p.pid)).toBeUndefined();
+  });
+
+  it("marks a run lost when its pid now belongs to another process, and leaves that process alone", async () => {
+    const stack = await startDemo();
+    stacks.push(stack);
+    const { services } = stack;
+    const stranger = spawn("sleep", ["60"], { stdio: "ignore" });
+    strays.push(stranger.pid!);
+    services.runs.insert({ id: "deadbeef", channel: CONSOLE, environment: "arithmetic", config: {}, status: "running", createdBy: "alice" });
+    for (const component of ["api", "trainer", "env"] as const) {
+      // Same pid, but a start time from before: the run's process died and the pid was reused.
+      services.processes.upsert({ runId: "deadbeef", component, pid: stranger.pid!, startTime: "1", logPath: "/nonexistent", state: "ready" });
+    }
+    const lost = new Promise<string>((resolve) => services.manager.onEvent((e) => e.kind === "lost" && resolve(e.message)));
+    await services.manager.recover();
+    expect(services.runs.get("deadbeef")!.status).toBe("lost");
+    expect(await lost).toMatch(/lost track/);
+    expect(processStartTime(stranger.pid!)).toBeDefined();
+  });
+});
