@@ -487,10 +487,15 @@ class BaseEnv(ABC):
             self.jsonl_writer.close()
 
     async def _step_checks(self, new_step: int) -> None:
-        if self.config.steps_per_eval > 0 and (new_step // self.config.steps_per_eval) > (
-            self.curr_step // self.config.steps_per_eval
+        if (
+            self.config.steps_per_eval > 0
+            and new_step < self.config.total_steps  # at the end the trainer may already be gone
+            and (new_step // self.config.steps_per_eval) > (self.curr_step // self.config.steps_per_eval)
         ):
-            await self.evaluate()
+            try:
+                await self.evaluate()  # STOP_TRAIN: no rollouts while it runs
+            except InferenceError as e:
+                print(f"Evaluation failed: {e}", file=sys.stderr, flush=True)
         self.curr_step = new_step
         if self.items_sent_this_step >= self.config.min_items_sent_before_logging:
             self.items_sent_this_step = 0

@@ -1,9 +1,10 @@
 """Parity: is a number even or odd? Derives from ChoiceEnvBase (in _common.py), not BaseEnv directly."""
 
 import random
+from typing import Optional
 
 from atroposlib.envs.base import Field
-from tinker_atropos.environments._common import ChoiceEnvBase, ChoiceEnvConfig, ChoiceItem
+from tinker_atropos.environments._common import ChoiceEnvBase, ChoiceEnvConfig, ChoiceItem, score_choice
 
 
 class ParityEnvConfig(ChoiceEnvConfig):
@@ -25,6 +26,12 @@ class ParityEnv(ChoiceEnvBase):
         if self.config.shuffle_choices:
             rng.shuffle(choices)
         return ChoiceItem(question=f"Is {n} even or odd?", choices=choices, answer="even" if n % 2 == 0 else "odd")
+
+    def score(self, item: ChoiceItem, response: Optional[str]) -> float:
+        """1.0 for the right word ("odd", "Odd.", "odd number"), 0.0 otherwise."""
+        if isinstance(response, str) and response.strip().lower().endswith(" number"):
+            response = response.strip()[: -len(" number")]
+        return score_choice(response, item.answer)
 
 
 if __name__ == "__main__":
