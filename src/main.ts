@@ -1,5 +1,6 @@
 // Wiring: config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
 import { runConsole } from "../adapters/console.ts";
+import { createDiscordAdapter } from "../adapters/discord.ts";
 import { createSlackAdapter } from "../adapters/slack.ts";
 import type { Config } from "./config.ts";
 import { createServices, type Services } from "./services.ts";
@@ -54,6 +55,16 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       });
       await slack.start();
       stoppers.push(() => slack.stop());
+    }
+    if (config.discord.token) {
+      const discord = createDiscordAdapter(services, {
+        runIds: (channel) => services.runs.listByChannel(channel, 25).map((run) => run.id),
+        onAnchor: (runId, _channel, messageOrThreadId) => {
+          services.runs.update(runId, { thread: messageOrThreadId });
+        },
+      });
+      stoppers.push(() => discord.stop());
+      await discord.start();
     }
   } catch (err) {
     // A bad token or a busy port: close the database before failing start-up.

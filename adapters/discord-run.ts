@@ -1,0 +1,112 @@
+// Runs a command for a Discord interaction as the person who acted, answers it in time, and anchors run replies.
+import { MessageFlags } from "discord.js";
+import type { BaseInteraction, ButtonInteraction, RepliableInteraction } from "discord.js";
+import { dispatch, type CommandInput } from "../commands/dispatch.ts";
+import type { AnyCommand, CommandContext } from "../commands/types.ts";
+import type { ChannelKey } from "../db/channel-key.ts";
+import type { Reply } from "../src/reply.ts";
+import type { Services } from "../src/services.ts";
+import type { ButtonStore } from "./discord-buttons.ts";
+import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-context.ts";
+import { renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
+import { createResponder } from "./discord-responder.ts";
+
+export interface DiscordDeps {
+  services: Services;
+  commands: readonly AnyCommand[];
+  buttons: ButtonStore;
+  onAnchor?: (runId: string, channel: ChannelKey, messageOrThreadId: string) => void;
+  runIds?: (channel: ChannelKey) => readonly string[] | Promise<readonly string[]>;
+  chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
+}
+
+export type Via = CommandContext["via"];
+
+export function renderFor(reply: Reply, deps: DiscordDeps): DiscordMessage {
+  const message = renderDiscordReply(reply, { redact: deps.services.redact, buttonId: (b) => deps.buttons.idFor(b) });
+  if (message.trimmed.length) deps.services.log.info("discord: reply trimmed to fit Discord's limits", { title: reply.title, trimmed: message.trimmed });
+  return message;
+}
+
+export function whereOfInteraction(i: BaseInteraction): Where {
+  return whereOf(i.guildId, i.channel as ChannelLike | null, i.channelId);
+}
+
+/** The message (or, in a thread, the thread) that later notices about a run started here go to. */
+export function anchorReply(reply: Reply, where: Where, messageId: string | undefined, ephemeral: boolean, deps: DiscordDeps): void {
+  if (!reply.anchorRunId || !deps.onAnchor) return;
+  const id = where.thread ?? (ephemeral ? undefined : messageId);
+  if (!id) {
+    deps.services.log.warn("discord: no public message to anchor the run's notices to", { run: reply.anchorRunId });
+    return;
+  }
+  try {
+    deps.onAnchor(reply.anchorRunId, where.channel, id);
+  } catch (err) {
+    deps.services.log.error("discord: onAnchor failed", { run: reply.anchorRunId, err });
+  }
+}
+
+/** Slow work (command.slow) defers at once; a confirmation prompt comes back fast, so those do not. */
+export function isSlow(command: AnyCommand | undefined): boolean {
+  return command?.slow === true && command.confirm !== true;
+}
+
+/** The registry command a "/rl name ..." text names, if any. */
+export function commandOfText(text: string, commands: readonly AnyCommand[]): AnyCommand | undefined {
+  const name = /^\s*\/?rl\s+(\S+)/i.exec(text)?.[1]?.toLowerCase();
+  return commands.find((c) => c.name === name);
+}
+
+function contextFor(i: RepliableInteraction, where: Where, via: Via, deps: DiscordDeps, progress: (text: string) => Promise<void>): CommandContext {
+  return {
+    channel: where.channel,
+    ...(where.thread ? { thread: where.thread } : {}),
+    user: callerOf(i.user, i.member, i.guild),
+    via,
+    services: deps.services,
+    progress: (text) => progress(text).catch((err: unknown) => deps.services.log.warn("discord: progress update failed", { err })),
+  };
+}
+
+/** A typed /rl command or a reply button: run as the person, answer within 3 s, anchor a run's reply. */
+export async function runAndAnswer(i: RepliableInteraction, input: CommandInput, slow: boolean, via: Via, deps: DiscordDeps): Promise<void> {
+  const responder = createResponder(i, { log: deps.services.log, redact: deps.services.redact });
+  try {
+    const where = whereOfInteraction(i);
+    const ctx = contextFor(i, where, via, deps, responder.progress);
+    if (slow) await responder.defer(false);
+    const result = await dispatch(input, ctx, { commands: deps.commands });
+    const message = renderFor(result.reply, deps);
+    const id = await responder.finish(message);
+    anchorReply(result.reply, where, id, message.ephemeral, deps);
+  } finally {
+    responder.dispose();
+  }
+}
+
+/** Confirm on a prompt: close the prompt at once, run confirmed as the clicker, and post the result as a follow-up. */
+export async function confirmAndRun(i: ButtonInteraction, text: string, deps: DiscordDeps): Promise<void> {
+  const { redact } = deps.services;
+  const where = whereOfInteraction(i);
+  const who = i.user.globalName ?? i.user.username;
+  let progressed = false;
+  const ctx = contextFor(i, where, "button", deps, async (line) => {
+    progressed = true;
+    await i.editReply({ embeds: [statusEmbed(`⏳ ${line}`, redact)], components: [] });
+  });
+  await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, redact)], components: [] });
+  const result = await dispatch({ text }, ctx, { confirmed: true, commands: deps.commands });
+  const message = renderFor(result.reply, deps);
+  const sent = await i.followUp({
+    embeds: message.embeds,
+    components: message.components,
+    ...(message.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}),
+  });
+  if (progressed) {
+    await i
+      .editReply({ embeds: [statusEmbed(`${result.ok ? "Done" : "Failed"}: ${text} (confirmed by ${who})`, redact, !result.ok)] })
+      .catch((err: unknown) => deps.services.log.warn("discord: could not close the prompt", { err }));
+  }
+  anchorReply(result.reply, where, sent.id, message.ephemeral, deps);
+}

@@ -1,0 +1,80 @@
+// Autocomplete (type 4 -> callback type 8): environment names, config fields with values, run ids, policy.
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { BOB } from "../fakes/discord-gateway.ts";
+import { validateChoices } from "../fakes/discord-validate.ts";
+import { bodyOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+
+type Choice = { name: string; value: string };
+
+let h: Harness | undefined;
+
+afterEach(async () => {
+  await stopHarness(h);
+  h = undefined;
+});
+
+function choicesOf(call: Awaited<ReturnType<Harness["fake"]["waitForCall"]>>): Choice[] {
+  const body = bodyOf(call);
+  expect(body["type"]).toBe(8);
+  const choices = (body["data"] as { choices: Choice[] }).choices;
+  expect(validateChoices(choices)).toEqual([]);
+  return choices;
+}
+
+describe("autocomplete", () => {
+  it("suggests environment names from discovery", async () => {
+    h = await startHarness();
+    const choices = choicesOf(await h.fake.autocomplete("select", { name: "fo" }, "name").callback());
+    expect(choices).toEqual([{ name: "foo · Environment from foo_env.py", value: "foo" }]);
+    expect(choicesOf(await h.fake.autocomplete("select", { name: "zzz" }, "name").callback())).toEqual([]);
+  });
+
+  it("suggests config fields, configurable first with current values, locked after", async () => {
+    h = await startHarness();
+    await h.services.env.selectEnvironment(h.channel, "foo");
+    await h.services.env.editConfig(h.channel, "temperature", "0.9");
+    const choices = choicesOf(await h.fake.autocomplete("set", { field: "" }, "field").callback());
+    expect(choices.length).toBeLessThanOrEqual(25);
+    expect(choices[0]).toEqual({ name: "group_size = 4 (int)", value: "group_size" });
+    const temperature = choicesOf(await h.fake.autocomplete("set", { field: "temp" }, "field").callback());
+    expect(temperature[0]).toEqual({ name: "* temperature = 0.9 (float)", value: "temperature" });
+    const locked = choicesOf(await h.fake.autocomplete("reset", { field: "total_st" }, "field").callback());
+    expect(locked[0]).toEqual({ name: "total_steps = 2500 (locked)", value: "total_steps" });
+  });
+
+  it("offers nothing for fields when no environment is selected", async () => {
+    h = await startHarness();
+    expect(choicesOf(await h.fake.autocomplete("set", { field: "g" }, "field").callback())).toEqual([]);
+  });
+
+  it("suggests this channel's run ids from the runIds hook, newest first, at most 25", async () => {
+    const asked: ChannelKey[] = [];
+    const ids = Array.from({ length: 40 }, (_, i) => `run-${String(40 - i).padStart(2, "0")}`);
+    h = await startHarness({
+      adapter: {
+        runIds: (channel) => {
+          asked.push(channel);
+          return ids;
+        },
+      },
+    });
+    const all = choicesOf(await h.fake.autocomplete("halt", { run_id: "" }, "run_id").callback());
+    expect(all.map((c) => c.value)).toEqual(ids.slice(0, 25));
+    expect(asked[0]).toEqual(h.channel);
+    const some = choicesOf(await h.fake.autocomplete("halt", { run_id: "run-0" }, "run_id").callback());
+    expect(some.map((c) => c.value)).toEqual(["run-09", "run-08", "run-07", "run-06", "run-05", "run-04", "run-03", "run-02", "run-01"]);
+  });
+
+  it("suggests command names for /rl help", async () => {
+    h = await startHarness();
+    const choices = choicesOf(await h.fake.autocomplete("help", { command: "sel" }, "command").callback());
+    expect(choices[0]?.value).toBe("select");
+  });
+
+  it("shows nothing to someone the policy gives no access", async () => {
+    h = await startHarness({ env: { RL_DEFAULT_ROLE: "none" } });
+    expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name", { user: BOB }).callback())).toEqual([]);
+    expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name").callback()).map((c) => c.value)).toEqual(["foo"]);
+  });
+});

@@ -1,0 +1,147 @@
+// Starts the fake Discord, real services on a temp SQLite file and one environment, and the Discord adapter against them.
+import { EventEmitter } from "node:events";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createDiscordAdapter, type DiscordAdapter, type DiscordAdapterOptions } from "../../adapters/discord.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { createLogger } from "../../src/log.ts";
+import type { Services } from "../../src/services.ts";
+import { startFakeDiscord, type FakeDiscord, type RecordedCall } from "../fakes/discord-gateway.ts";
+import { tempDir, testServices } from "../helpers/test-services.ts";
+import { TEST_COMMANDS } from "./test-commands.ts";
+
+export const FOO_ENV = `from atroposlib.envs.base import BaseEnv, BaseEnvConfig
+from pydantic import Field
+
+
+class FooConfig(BaseEnvConfig):
+    temperature: float = Field(default=0.7, description="Sampling temperature")
+
+
+class FooEnv(BaseEnv):
+    name = "foo"
+    env_config_cls = FooConfig
+`;
+
+export interface LogEntry {
+  level: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+export interface Harness {
+  fake: FakeDiscord;
+  services: Services;
+  adapter: DiscordAdapter;
+  anchors: Anchor[];
+  /** Resolves once onAnchor was called for `runId` (it runs after Discord answered the post). */
+  anchored(runId: string): Promise<Anchor>;
+  logs: LogEntry[];
+  /** The channel key of #training, where the fake sends interactions by default. */
+  channel: ChannelKey;
+}
+
+export interface Anchor {
+  runId: string;
+  channel: ChannelKey;
+  id: string;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  /** Register globally instead of on the fake guild. */
+  global?: boolean;
+  adapter?: Omit<DiscordAdapterOptions, "onAnchor">;
+  heartbeatIntervalMs?: number;
+  /** Prepare the fake (faults, ...) before the adapter connects. */
+  beforeStart?: (fake: FakeDiscord) => void;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const fake = await startFakeDiscord({ heartbeatIntervalMs: options.heartbeatIntervalMs });
+  const root = tempDir("rl-discord-");
+  const envDir = path.join(root, "environments");
+  tempDirWith(envDir, "foo_env.py", FOO_ENV);
+  const logs: LogEntry[] = [];
+  const services = testServices(
+    {
+      RL_TRAINING_ROOT: root,
+      RL_ENVIRONMENTS_DIR: envDir,
+      RL_OPERATORS: "discord:role:operators",
+      RL_DEFAULT_ROLE: "read",
+      DISCORD_TOKEN: fake.token,
+      DISCORD_API_URL: fake.apiUrl,
+      ...(options.global ? {} : { DISCORD_GUILD_ID: fake.ids.guild }),
+      ...options.env,
+    },
+    { log: createLogger("debug", (s) => s, (line) => logs.push(JSON.parse(line) as LogEntry)) },
+  );
+  const anchors: Anchor[] = [];
+  const anchorEvents = new EventEmitter();
+  const adapter = createDiscordAdapter(services, {
+    commands: TEST_COMMANDS,
+    ...options.adapter,
+    onAnchor: (runId, channel, id) => {
+      anchors.push({ runId, channel, id });
+      anchorEvents.emit("anchor");
+    },
+  });
+  const anchored = (runId: string): Promise<Anchor> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        const found = anchors.find((a) => a.runId === runId);
+        if (!found) return;
+        anchorEvents.off("anchor", check);
+        resolve(found);
+      };
+      anchorEvents.on("anchor", check);
+      check();
+    });
+  options.beforeStart?.(fake);
+  await adapter.start();
+  return { fake, services, adapter, anchors, anchored, logs, channel: { platform: "discord", workspace: fake.ids.guild, channel: fake.ids.channel } };
+}
+
+function tempDirWith(dir: string, file: string, content: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, file), content);
+}
+
+export async function stopHarness(h: Harness | undefined): Promise<void> {
+  if (!h) return;
+  await h.adapter.stop();
+  await h.services.close();
+  await h.fake.close();
+}
+
+/** The JSON body the bot sent (callback bodies carry {type, data}). */
+export function bodyOf(call: RecordedCall): Record<string, unknown> {
+  return (call.body ?? {}) as Record<string, unknown>;
+}
+
+/** The embeds of a callback, followup, edit or channel message body. */
+export function embedsOf(call: RecordedCall): Array<Record<string, unknown>> {
+  const body = bodyOf(call);
+  const data = (typeof body["type"] === "number" ? body["data"] : body) as Record<string, unknown> | undefined;
+  return (data?.["embeds"] ?? []) as Array<Record<string, unknown>>;
+}
+
+/** The buttons (custom_id, label) of a message body. */
+export function buttonsOf(call: RecordedCall): Array<{ custom_id: string; label: string; style: number }> {
+  const body = bodyOf(call);
+  const data = (typeof body["type"] === "number" ? body["data"] : body) as Record<string, unknown> | undefined;
+  const rows = (data?.["components"] ?? []) as Array<{ components: Array<{ custom_id: string; label: string; style: number }> }>;
+  return rows.flatMap((r) => r.components);
+}
+
+/** The id of the message a call created or edited (from the fake's answer). */
+export function messageIdOf(call: RecordedCall): string {
+  const response = call.response as { id?: string; resource?: { message?: { id?: string } } } | undefined;
+  const id = response?.resource?.message?.id ?? response?.id;
+  if (!id) throw new Error(`${call.method} ${call.path} created no message`);
+  return id;
+}
+
+export const isCallback = (id: string) => (c: RecordedCall): boolean => c.method === "POST" && c.path.startsWith(`/interactions/${id}/`) && c.status < 300;
+export const isEditOriginal = (token: string) => (c: RecordedCall): boolean => c.method === "PATCH" && c.path.endsWith(`/${token}/messages/@original`) && c.status < 300;
+export const isFollowup = (token: string) => (c: RecordedCall): boolean => c.method === "POST" && c.path.endsWith(`/${token}`) && c.path.startsWith("/webhooks/") && c.status < 300;

@@ -1,0 +1,81 @@
+// Mentions of the bot (hint, chat mode, "/rl" text) and post() to channels, threads and anchor messages.
+import { afterEach, describe, expect, it } from "vitest";
+import type { CommandContext } from "../../commands/types.ts";
+import { ALICE, BOB, IDS } from "../fakes/discord-gateway.ts";
+import type { RecordedCall } from "../fakes/discord-gateway.ts";
+import { bodyOf, embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+
+let h: Harness | undefined;
+
+afterEach(async () => {
+  await stopHarness(h);
+  h = undefined;
+});
+
+/** The bot's reply to message `id` (POST /channels/:id/messages with message_reference). */
+const replyTo = (harness: Harness, id: string): Promise<RecordedCall> =>
+  harness.fake.waitForCall(
+    (c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages` && (bodyOf(c)["message_reference"] as { message_id?: string } | undefined)?.message_id === id,
+    `a reply to message ${id}`,
+  );
+
+describe("mentions", () => {
+  it("answers a mention with a hint listing the /rl commands until chat mode is given, ignoring other messages", async () => {
+    h = await startHarness();
+    h.fake.say(BOB, "just chatting", { mentionBot: false });
+    const asked = h.fake.say(ALICE, `<@${IDS.bot}> what can you do?`);
+    const reply = await replyTo(h, String(asked["id"]));
+    expect(String(embedsOf(reply)[0]?.["description"])).toContain("/rl help");
+    expect(bodyOf(reply)["allowed_mentions"]).toMatchObject({ parse: [] });
+    const replies = h.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`);
+    expect(replies.map((c) => (bodyOf(c)["message_reference"] as { message_id: string }).message_id)).toEqual([asked["id"]]);
+  });
+
+  it("hands the text (without the mention) to chat mode, as the author", async () => {
+    const seen: Array<{ text: string; ctx: CommandContext }> = [];
+    h = await startHarness({
+      adapter: {
+        chat: async (text, ctx) => {
+          seen.push({ text, ctx });
+          return { title: "Chat", text: `You said: ${text}` };
+        },
+      },
+    });
+    const asked = h.fake.say(ALICE, `<@${IDS.bot}> how is training going?`);
+    const reply = await replyTo(h, String(asked["id"]));
+    expect(embedsOf(reply)[0]?.["description"]).toBe("You said: how is training going?");
+    expect(seen[0]?.text).toBe("how is training going?");
+    expect(seen[0]?.ctx).toMatchObject({ via: "chat", channel: h.channel, user: { id: IDS.alice, roles: [IDS.operatorsRole, "operators"] } });
+  });
+
+  it("runs '/rl ...' text after a mention as a command", async () => {
+    h = await startHarness();
+    const asked = h.fake.say(ALICE, `<@${IDS.bot}> /rl envs`);
+    expect(embedsOf(await replyTo(h, String(asked["id"])))[0]?.["title"]).toBe("Environments (1)");
+  });
+});
+
+describe("post", () => {
+  it("posts a reply to a channel and anchors a run reply to the new message", async () => {
+    h = await startHarness();
+    const { id } = await h.adapter.post({ channel: h.channel }, { title: "Run r7 started", anchorRunId: "r7" });
+    expect(h.fake.message(id)?.["channel_id"]).toBe(IDS.channel);
+    expect(embedsOf(h.fake.calls.at(-1)!)[0]?.["title"]).toBe("Run r7 started");
+    expect(await h.anchored("r7")).toEqual({ runId: "r7", channel: h.channel, id });
+  });
+
+  it("posts into a thread", async () => {
+    h = await startHarness();
+    const { id } = await h.adapter.post({ channel: h.channel, thread: IDS.thread }, { title: "Step 10" });
+    expect(h.fake.message(id)?.["channel_id"]).toBe(IDS.thread);
+  });
+
+  it("answers the anchor message when the 'thread' is a message id", async () => {
+    h = await startHarness();
+    const anchor = await h.adapter.post({ channel: h.channel }, { title: "Run r8 started" });
+    const { id } = await h.adapter.post({ channel: h.channel, thread: anchor.id }, { title: "Step 10" });
+    const posted = h.fake.message(id);
+    expect(posted?.["channel_id"]).toBe(IDS.channel);
+    expect(posted?.["message_reference"]).toMatchObject({ message_id: anchor.id });
+  });
+});

@@ -1,0 +1,346 @@
+// The fake Discord REST API (/v10/...): gateway info, commands, interaction callbacks, webhooks, channel messages.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { BOT_USER, messageJson, nextSnowflake, userJson, type FakeUser, type FakeWorld, type Json } from "./discord-payloads.ts";
+import { validateChoices, validateCommands, validateMessageBody } from "./discord-validate.ts";
+
+export interface RecordedCall {
+  method: string;
+  /** The path after /v10, decoded ("/webhooks/1/tok/messages/@original"). */
+  path: string;
+  /** The path as sent ("/v10/webhooks/1/tok/messages/%40original"). */
+  rawPath: string;
+  query: Record<string, string>;
+  body: unknown;
+  status: number;
+  /** What the fake answered (for 4xx, Discord's error object). */
+  response: unknown;
+}
+
+export interface RestFault {
+  method?: string;
+  path: RegExp;
+  /** 429 answers with retry_after and Discord's rate-limit headers; other statuses with an error body. */
+  status: number;
+  /** Seconds, for 429. */
+  retryAfter?: number;
+  /** How many matching requests fail before the route answers normally again. */
+  times: number;
+}
+
+export interface InteractionRecord {
+  id: string;
+  token: string;
+  type: number;
+  channelId: string;
+  guildId?: string;
+  user: FakeUser;
+  /** For component interactions: the message the button is on. */
+  componentMessageId?: string;
+  /** The message @original names once a callback created (or chose) it. */
+  originalId?: string;
+  acknowledged: boolean;
+}
+
+export interface FakeRestState {
+  calls: RecordedCall[];
+  faults: RestFault[];
+  messages: Map<string, Json>;
+  interactions: Map<string, InteractionRecord>;
+  /** "global" or a guild id -> the command JSON the bot registered (bulk overwrite replaces, POST adds). */
+  commands: Map<string, Json[]>;
+  /** Channel and thread objects GET /channels/:id answers; posting elsewhere is "Unknown Channel". */
+  channels: Map<string, Json>;
+}
+
+export interface FakeRestOptions {
+  world: FakeWorld;
+  token: string;
+  applicationId: string;
+  gatewayUrl: () => string;
+  onCall: (call: RecordedCall) => void;
+}
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const MAX_BODY = 10 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === "") return undefined;
+  if (contentType?.includes("application/json")) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const error = (status: number, code: number, message: string, extra: Json = {}): Answer => ({ status, body: { message, code, ...extra } });
+const invalidForm = (problems: string[]): Answer => error(400, 50035, "Invalid Form Body", { errors: { _errors: problems.map((p) => ({ code: "INVALID", message: p })) } });
+
+export function createFakeRest(options: FakeRestOptions) {
+  const { world, token, applicationId } = options;
+  const state: FakeRestState = {
+    calls: [],
+    faults: [],
+    messages: new Map(),
+    interactions: new Map(),
+    commands: new Map(),
+    channels: new Map([...world.channels, ...world.threads].map((c) => [String(c["id"]), c])),
+  };
+  const commandIds = new Map<string, string>();
+
+  const withIds = (list: Json[], guildId?: string): Json[] =>
+    list.map((c) => {
+      const key = `${guildId ?? "global"}:${String(c["name"])}`;
+      const id = commandIds.get(key) ?? nextSnowflake();
+      commandIds.set(key, id);
+      return {
+        id,
+        application_id: applicationId,
+        version: nextSnowflake(),
+        type: 1,
+        default_member_permissions: null,
+        nsfw: false,
+        integration_types: [0],
+        name_localizations: null,
+        description_localizations: null,
+        ...c,
+        ...(guildId ? { guild_id: guildId } : {}),
+      };
+    });
+
+  const createMessage = (channelId: string, body: Record<string, unknown>, extra: { flags?: number; interaction?: InteractionRecord } = {}): Json => {
+    const id = nextSnowflake();
+    const message = messageJson(id, {
+      channelId,
+      guildId: state.channels.get(channelId)?.["guild_id"] as string | undefined,
+      author: BOT_USER,
+      content: typeof body["content"] === "string" ? body["content"] : "",
+      embeds: Array.isArray(body["embeds"]) ? body["embeds"] : [],
+      components: Array.isArray(body["components"]) ? body["components"] : [],
+      flags: extra.flags ?? (typeof body["flags"] === "number" ? body["flags"] : 0),
+      messageReference: body["message_reference"],
+      ...(extra.interaction
+        ? {
+            webhookId: applicationId,
+            applicationId,
+            interactionMetadata: { id: extra.interaction.id, type: extra.interaction.type, user: userJson(extra.interaction.user), authorizing_integration_owners: {} },
+          }
+        : {}),
+    });
+    state.messages.set(id, message);
+    return message;
+  };
+
+  const editMessage = (message: Json, body: Record<string, unknown>): Answer => {
+    const problems = validateMessageBody(body, { create: false });
+    if (problems.length) return invalidForm(problems);
+    for (const key of ["content", "embeds", "components"] as const) if (body[key] !== undefined) message[key] = body[key];
+    // An edit clears the "thinking..." state of a deferred reply.
+    message["flags"] = (Number(message["flags"]) & ~128) >>> 0;
+    message["edited_timestamp"] = new Date().toISOString();
+    if (validateMessageBody(message).length) return error(400, 50006, "Cannot send an empty message");
+    return { status: 200, body: message };
+  };
+
+  const callback = (interactionId: string, interactionToken: string, body: unknown, withResponse: boolean): Answer => {
+    const rec = state.interactions.get(interactionToken);
+    if (!rec || rec.id !== interactionId) return error(404, 10062, "Unknown interaction");
+    if (rec.acknowledged) return error(400, 40060, "Interaction has already been acknowledged.");
+    if (!isRecord(body) || typeof body["type"] !== "number") return invalidForm(["type: required"]);
+    const data = isRecord(body["data"]) ? body["data"] : {};
+    let message: Json | undefined;
+    switch (body["type"]) {
+      case 4: {
+        const problems = validateMessageBody(data);
+        if (problems.length) return invalidForm(problems);
+        message = createMessage(rec.channelId, data, { interaction: rec });
+        break;
+      }
+      case 5:
+        message = createMessage(rec.channelId, {}, { flags: ((typeof data["flags"] === "number" ? data["flags"] : 0) | 128) >>> 0, interaction: rec });
+        break;
+      case 6:
+      case 7: {
+        message = rec.componentMessageId ? state.messages.get(rec.componentMessageId) : undefined;
+        if (!message) return error(400, 50035, "Invalid Form Body", { errors: { type: "update needs a component interaction" } });
+        if (body["type"] === 7) {
+          const edited = editMessage(message, data);
+          if (edited.status !== 200) return edited;
+        }
+        break;
+      }
+      case 8: {
+        const problems = validateChoices(data["choices"]);
+        if (problems.length) return invalidForm(problems);
+        break;
+      }
+      default:
+        break;
+    }
+    rec.acknowledged = true;
+    if (message) rec.originalId = String(message["id"]);
+    if (!withResponse) return { status: 204 };
+    const flags = Number(message?.["flags"] ?? 0);
+    return {
+      status: 200,
+      body: {
+        interaction: {
+          id: rec.id,
+          type: rec.type,
+          response_message_id: message?.["id"],
+          response_message_loading: (flags & 128) !== 0,
+          response_message_ephemeral: (flags & 64) !== 0,
+        },
+        resource: message ? { type: body["type"], message } : { type: body["type"] },
+      },
+    };
+  };
+
+  const webhookMessage = (appId: string, interactionToken: string, messageId: string): Json | undefined => {
+    const rec = state.interactions.get(interactionToken);
+    if (!rec || appId !== applicationId) return undefined;
+    const id = messageId === "@original" ? rec.originalId : messageId;
+    return id ? state.messages.get(id) : undefined;
+  };
+
+  const route = (method: string, parts: string[], query: Record<string, string>, body: unknown, authed: boolean): Answer => {
+    const [a, b, c, d, e] = parts;
+    const needAuth = (): Answer | undefined => (authed ? undefined : error(401, 0, "401: Unauthorized"));
+    if (a === "gateway" && b === "bot" && method === "GET") {
+      return (
+        needAuth() ?? {
+          status: 200,
+          body: { url: options.gatewayUrl(), shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } },
+        }
+      );
+    }
+    if (a === "gateway" && b === undefined && method === "GET") return { status: 200, body: { url: options.gatewayUrl() } };
+    if (a === "users" && b === "@me" && method === "GET") return needAuth() ?? { status: 200, body: userJson(BOT_USER) };
+    if (a === "applications" && b === applicationId && (c === "commands" || (c === "guilds" && e === "commands"))) {
+      const denied = needAuth();
+      if (denied) return denied;
+      const guildId = c === "guilds" ? d : undefined;
+      const key = guildId ?? "global";
+      if (method === "GET") return { status: 200, body: state.commands.get(key) ?? [] };
+      const list = method === "PUT" ? body : [body];
+      const problems = validateCommands(list);
+      if (problems.length) return invalidForm(problems);
+      const stored = withIds(list as Json[], guildId);
+      if (method === "PUT") state.commands.set(key, stored);
+      else state.commands.set(key, [...(state.commands.get(key) ?? []).filter((x) => x["name"] !== stored[0]?.["name"]), ...stored]);
+      return { status: method === "PUT" ? 200 : 201, body: method === "PUT" ? stored : stored[0] };
+    }
+    if (a === "interactions" && b && c && d === "callback" && method === "POST") return callback(b, c, body, query["with_response"] === "true");
+    if (a === "webhooks" && b && c) {
+      if (d === undefined && method === "POST") {
+        const rec = state.interactions.get(c);
+        if (!rec || b !== applicationId) return error(404, 10015, "Unknown Webhook");
+        if (!rec.acknowledged) return error(400, 40060, "Interaction has not been acknowledged.");
+        const problems = validateMessageBody(body);
+        if (problems.length) return invalidForm(problems);
+        return { status: 200, body: createMessage(rec.channelId, body as Record<string, unknown>, { interaction: rec }) };
+      }
+      if (d === "messages" && e) {
+        const message = webhookMessage(b, c, e);
+        if (!message) return error(404, 10008, "Unknown Message");
+        if (method === "GET") return { status: 200, body: message };
+        if (method === "PATCH") return editMessage(message, isRecord(body) ? body : {});
+        if (method === "DELETE") {
+          state.messages.delete(String(message["id"]));
+          return { status: 204 };
+        }
+      }
+    }
+    if (a === "channels" && b) {
+      const denied = needAuth();
+      if (denied) return denied;
+      const channel = state.channels.get(b);
+      if (!channel) return error(404, 10003, "Unknown Channel");
+      if (c === undefined && method === "GET") return { status: 200, body: channel };
+      if (c === "typing" && method === "POST") return { status: 204 };
+      if (c === "messages" && d === undefined && method === "POST") {
+        const problems = validateMessageBody(body);
+        if (problems.length) return invalidForm(problems);
+        return { status: 200, body: createMessage(b, body as Record<string, unknown>) };
+      }
+      if (c === "messages" && d && method === "GET") {
+        const message = state.messages.get(d);
+        return message && message["channel_id"] === b ? { status: 200, body: message } : error(404, 10008, "Unknown Message");
+      }
+    }
+    return error(404, 0, "404: Not Found");
+  };
+
+  const faultFor = (method: string, path: string): Answer | undefined => {
+    const fault = state.faults.find((x) => x.times > 0 && (!x.method || x.method === method) && x.path.test(path));
+    if (!fault) return undefined;
+    fault.times--;
+    if (fault.status !== 429) return error(fault.status, 0, `${fault.status}: fake failure`);
+    const retryAfter = fault.retryAfter ?? 0.05;
+    return {
+      status: 429,
+      body: { message: "You are being rate limited.", retry_after: retryAfter, global: false },
+      headers: {
+        "retry-after": String(retryAfter),
+        "x-ratelimit-limit": "5",
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(Date.now() / 1000 + retryAfter),
+        "x-ratelimit-reset-after": String(retryAfter),
+        "x-ratelimit-bucket": "fakebucket0123456789",
+        "x-ratelimit-scope": "user",
+      },
+    };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = req.method ?? "GET";
+    let answer: Answer;
+    let body: unknown;
+    let path = url.pathname;
+    try {
+      body = parseBody(await readBody(req), req.headers["content-type"]);
+      if (!path.startsWith("/v10/")) answer = error(404, 0, "404: Not Found (the fake serves /v10 only)");
+      else {
+        path = decodeURIComponent(path.slice(4));
+        const parts = path.split("/").filter(Boolean);
+        const query = Object.fromEntries(url.searchParams);
+        answer = faultFor(method, path) ?? route(method, parts, query, body, req.headers.authorization === `Bot ${token}`);
+      }
+    } catch (err) {
+      answer = error(500, 0, `fake failure: ${(err as Error).message}`);
+    }
+    const call: RecordedCall = { method, path, rawPath: url.pathname, query: Object.fromEntries(url.searchParams), body, status: answer.status, response: answer.body };
+    state.calls.push(call);
+    const payload = answer.body === undefined ? "" : JSON.stringify(answer.body);
+    res.writeHead(answer.status, {
+      ...(payload ? { "content-type": "application/json" } : {}),
+      ...(answer.headers ?? {}),
+    });
+    res.end(payload);
+    options.onCall(call);
+  };
+
+  return { state, handle, createMessage };
+}
+
+export type FakeRest = ReturnType<typeof createFakeRest>;
