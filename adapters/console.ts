@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { dispatch } from "../commands/dispatch.ts";
 import type { CommandContext } from "../commands/types.ts";
+import type { Reply } from "../src/reply.ts";
 import type { Services } from "../src/services.ts";
 import { renderText } from "./render-text.ts";
 
@@ -12,7 +13,7 @@ export interface ConsoleOptions {
   input?: Readable;
   output?: Writable;
   /** Handles lines that are not /rl commands (chat mode); without it they get a hint. */
-  chat?: (text: string, ctx: CommandContext) => Promise<string>;
+  chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
   userName?: string;
 }
 
@@ -34,6 +35,8 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
       output.write(`… ${text}\n`);
     },
   };
+  // One conversation per console session: the model remembers this session's lines, not last week's.
+  const chatCtx: CommandContext = { ...ctx, via: "chat", thread: `session-${new Date(services.now()).toISOString()}` };
   if (interactive) {
     output.write(`rl-chatops console: environments in ${services.config.environmentsDir}. Type /rl help.\n`);
     rl.prompt();
@@ -66,7 +69,16 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
         } else output.write("Cancelled.\n");
       } else output.write(`${renderText(first.reply)}\n`);
     } else if (options.chat) {
-      output.write(`${await options.chat(line, ctx)}\n`);
+      const reply = await options.chat(line, chatCtx);
+      const proposals = reply.buttons?.filter((b) => b.confirmed) ?? [];
+      output.write(`${renderText(proposals.length ? { ...reply, buttons: undefined } : reply)}\n`);
+      // The model only proposed these: a person at a terminal says yes to each; piped input never does.
+      for (const proposal of proposals) {
+        if (interactive && (await ask(`Run ${proposal.command}?`))) {
+          const { reply: done } = await dispatch({ text: proposal.command }, ctx, { confirmed: true });
+          output.write(`${renderText(done)}\n`);
+        } else output.write(interactive ? "Cancelled.\n" : `Not run (needs a person's yes): ${proposal.command}\n`);
+      }
     } else {
       output.write(`${HINT}\n`);
     }

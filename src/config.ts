@@ -49,6 +49,11 @@ const settings = {
   RL_OPERATORS: list.default([]),
   RL_DEFAULT_ROLE: z.enum(["none", "read", "operate", "admin"]).default("read"),
   RL_CHANNEL_ALLOWLIST: list.default([]),
+  RL_DIGEST_CRON: text.default("*/30 * * * *"),
+  RL_DIGEST_INTERVAL_MINUTES: int(1, 24 * 60).default(30),
+  RL_CHANNEL_POSTS_PER_HOUR: int(1, 1000).default(6),
+  RL_STALL_MINUTES: int(1, 24 * 60).default(20),
+  RL_REGRESSION_FRACTION: z.string().trim().regex(/^(0(\.\d+)?|1(\.0+)?)$/, "expected a fraction between 0 and 1").transform(Number).default(0.3),
   RL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   TINKER_API_KEY: text.optional(),
   WANDB_API_KEY: text.optional(),
@@ -57,6 +62,15 @@ const settings = {
   WANDB_ENTITY: text.optional(),
   WANDB_PROJECT: text.default("atropos-tinker"),
   OPENROUTER_API_KEY: text.optional(),
+  RL_TEST_MODELS: list
+    .refine((ids) => ids.length > 0 && ids.every((id) => /^[A-Za-z0-9][\w.:@+/-]*$/.test(id)), "expected comma-separated model ids such as qwen/qwen3-8b")
+    .default(["qwen/qwen3-8b", "zhipu-ai/glm-4-flash", "minimax/minimax-m1"]),
+  RL_TEST_BASE_URL: url.default("https://openrouter.ai/api/v1"),
+  RL_TEST_STEPS: int(1, 50).default(3),
+  RL_TEST_GROUP_SIZE: int(1, 64).default(16),
+  RL_TEST_TIMEOUT_SECONDS: int(1, 24 * 3600).default(600),
+  RL_TEST_CONCURRENCY: int(1, 16).default(3),
+  RL_TEST_CORRECT_THRESHOLD: z.string().trim().regex(/^-?\d+(\.\d+)?$/, "expected a number such as 0.5").transform(Number).default(0.5),
   SLACK_BOT_TOKEN: text.optional(),
   SLACK_APP_TOKEN: text.optional(),
   SLACK_SIGNING_SECRET: text.optional(),
@@ -68,6 +82,9 @@ const settings = {
   LLM_BASE_URL: url.optional(),
   LLM_API_KEY: text.optional(),
   LLM_MODEL: text.optional(),
+  LLM_MAX_ITERATIONS: int(1, 50).default(8),
+  LLM_HISTORY_MESSAGES: int(0, 1000).default(40),
+  LLM_TIMEOUT_SECONDS: int(1, 600).default(60),
 } as const;
 
 export type SettingName = keyof typeof settings;
@@ -106,11 +123,14 @@ export interface Config {
   stopGraceMs: number;
   policy: { admins: string[]; operators: string[]; defaultRole: "none" | "read" | "operate" | "admin"; channelAllowlist: string[] };
   logLevel: Raw["RL_LOG_LEVEL"];
+  digests: { cron: string; intervalMs: number; channelPostsPerHour: number; stallMs: number; regressionFraction: number };
   keys: { tinker?: string; wandb?: string; openrouter?: string };
+  /** /rl test: the environment's process mode against several models (see src/inference/). */
+  inferenceTest: { models: string[]; baseUrl: string; steps: number; groupSize: number; timeoutMs: number; concurrency: number; correctThreshold: number };
   wandb: { baseUrl: string; appUrl?: string; entity?: string; project: string };
   slack: { botToken?: string; appToken?: string; signingSecret?: string; port: number; apiUrl: string };
   discord: { token?: string; guildId?: string; apiUrl?: string };
-  llm: { baseUrl?: string; apiKey?: string; model?: string };
+  llm: { baseUrl?: string; apiKey?: string; model?: string; maxIterations: number; historyMessages: number; timeoutMs: number };
   /** Every secret value in force, so output can be redacted. */
   secrets: string[];
 }
@@ -195,7 +215,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       channelAllowlist: r.RL_CHANNEL_ALLOWLIST,
     },
     logLevel: r.RL_LOG_LEVEL,
+    digests: {
+      cron: r.RL_DIGEST_CRON,
+      intervalMs: r.RL_DIGEST_INTERVAL_MINUTES * 60_000,
+      channelPostsPerHour: r.RL_CHANNEL_POSTS_PER_HOUR,
+      stallMs: r.RL_STALL_MINUTES * 60_000,
+      regressionFraction: r.RL_REGRESSION_FRACTION,
+    },
     keys: { tinker: r.TINKER_API_KEY, wandb: r.WANDB_API_KEY, openrouter: r.OPENROUTER_API_KEY },
+    inferenceTest: {
+      models: r.RL_TEST_MODELS,
+      baseUrl: r.RL_TEST_BASE_URL,
+      steps: r.RL_TEST_STEPS,
+      groupSize: r.RL_TEST_GROUP_SIZE,
+      timeoutMs: r.RL_TEST_TIMEOUT_SECONDS * 1000,
+      concurrency: r.RL_TEST_CONCURRENCY,
+      correctThreshold: r.RL_TEST_CORRECT_THRESHOLD,
+    },
     wandb: { baseUrl: r.WANDB_BASE_URL, appUrl: r.WANDB_APP_URL, entity: r.WANDB_ENTITY, project: r.WANDB_PROJECT },
     slack: {
       botToken: r.SLACK_BOT_TOKEN,
@@ -205,7 +241,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       apiUrl: r.SLACK_API_URL,
     },
     discord: { token: r.DISCORD_TOKEN, guildId: r.DISCORD_GUILD_ID, apiUrl: r.DISCORD_API_URL },
-    llm: { baseUrl: r.LLM_BASE_URL, apiKey: r.LLM_API_KEY, model: r.LLM_MODEL },
+    llm: {
+      baseUrl: r.LLM_BASE_URL,
+      apiKey: r.LLM_API_KEY,
+      model: r.LLM_MODEL,
+      maxIterations: r.LLM_MAX_ITERATIONS,
+      historyMessages: r.LLM_HISTORY_MESSAGES,
+      timeoutMs: r.LLM_TIMEOUT_SECONDS * 1000,
+    },
     secrets,
   };
 }

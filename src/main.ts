@@ -2,6 +2,7 @@
 import { runConsole } from "../adapters/console.ts";
 import { createDiscordAdapter } from "../adapters/discord.ts";
 import { createSlackAdapter } from "../adapters/slack.ts";
+import { createChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";
 import { createServices, type Services } from "./services.ts";
 
@@ -36,6 +37,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     resolveDone();
   };
 
+  const chat = createChatHandler(services);
   await services.manager.recover();
   // Runs started by another process (rl-chatops exec) are picked up and watched too.
   const reconcileTimer = setInterval(() => {
@@ -49,6 +51,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
   try {
     if (config.slack.botToken) {
       const slack = await createSlackAdapter(services, {
+        chat,
         onAnchor: (runId, _channel, ts) => {
           services.runs.update(runId, { thread: ts });
         },
@@ -58,6 +61,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     }
     if (config.discord.token) {
       const discord = createDiscordAdapter(services, {
+        chat,
         runIds: (channel) => services.runs.listByChannel(channel, 25).map((run) => run.id),
         onAnchor: (runId, _channel, messageOrThreadId) => {
           services.runs.update(runId, { thread: messageOrThreadId });
@@ -73,7 +77,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
   }
 
   if (useConsole) {
-    void runConsole(services).then(stop, async (err: unknown) => {
+    void runConsole(services, { chat }).then(stop, async (err: unknown) => {
       services.log.error("console failed", { err });
       await stop();
     });

@@ -1,0 +1,87 @@
+// The agent loop of one turn: ask the model, run the tools it calls in order, feed the results back, until it answers.
+import type { AnyCommand, CommandContext } from "../../commands/types.ts";
+import { asRlError, type RlError } from "../errors.ts";
+import type { AssistantMessage, ChatMessage, ToolDefinition } from "./chat-messages.ts";
+import type { LlmClient } from "./llm-client.ts";
+import { runToolCall, type ToolOutcome } from "./run-tool-call.ts";
+
+export interface TurnInput {
+  client: LlmClient;
+  tools: readonly ToolDefinition[];
+  system: string;
+  /** Earlier turns of this conversation, already repaired. */
+  history: readonly ChatMessage[];
+  userText: string;
+  /** The asking person's context with via "chat": tools run with their permissions in their channel. */
+  ctx: CommandContext;
+  commands: readonly AnyCommand[];
+  maxIterations: number;
+  maxResultChars: number;
+}
+
+export interface TurnResult {
+  /** This turn's messages, in order, to store: the person's, the model's (with tool calls), the tool results, the answer. */
+  turn: ChatMessage[];
+  outcomes: ToolOutcome[];
+  /** Requests made to the model. */
+  iterations: number;
+  /** The model's final answer, when it gave one. */
+  answer?: string;
+  /** Set when the model was still calling tools after maxIterations requests. */
+  limitReached?: boolean;
+  /** Set when the endpoint failed; the turn holds what happened before. */
+  error?: RlError;
+}
+
+/** A name the model wrote, made safe to show as progress. */
+function shownName(name: string): string {
+  return name.replace(/[^\w-]/g, "").slice(0, 64) || "a tool";
+}
+
+/** Providers occasionally repeat or omit ids; the results are matched by id, so they must be unique in a message. */
+function withUniqueIds(message: AssistantMessage): AssistantMessage {
+  const seen = new Set<string>();
+  const calls = message.tool_calls?.map((call, k) => {
+    const id = seen.has(call.id) ? `${call.id}_${k}` : call.id;
+    seen.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
+  return calls ? { ...message, tool_calls: calls } : message;
+}
+
+export async function runTurn(input: TurnInput): Promise<TurnResult> {
+  const { client, tools, system, history, ctx, commands, maxIterations, maxResultChars } = input;
+  const turn: ChatMessage[] = [{ role: "user", content: input.userText }];
+  const outcomes: ToolOutcome[] = [];
+  const { redact } = ctx.services;
+  const progress = async (text: string): Promise<void> => {
+    await ctx.progress?.(text);
+  };
+
+  for (let iteration = 1; iteration <= maxIterations; iteration++) {
+    await progress("Thinking…");
+    let message: AssistantMessage;
+    let finishReason: string | undefined;
+    try {
+      ({ message, finishReason } = await client([{ role: "system", content: system }, ...history, ...turn], tools));
+    } catch (err) {
+      return { turn, outcomes, iterations: iteration, error: asRlError(err) };
+    }
+    if (!message.tool_calls?.length) {
+      const answer = message.content?.trim() || `The model gave no answer${finishReason && finishReason !== "stop" ? ` (it stopped because of "${finishReason}")` : ""}.`;
+      turn.push({ role: "assistant", content: redact(answer) });
+      return { turn, outcomes, iterations: iteration, answer };
+    }
+    const request = withUniqueIds(message);
+    // What goes back to the provider (and into memory) carries no secret, even one the model wrote itself.
+    turn.push(JSON.parse(redact(JSON.stringify(request))) as AssistantMessage);
+    // In order, one at a time: later calls may depend on earlier ones (select, then read the config).
+    for (const call of request.tool_calls ?? []) {
+      await progress(`Running ${shownName(call.function.name)}…`);
+      const outcome = await runToolCall(call, { ctx, commands, maxResultChars });
+      outcomes.push(outcome);
+      turn.push({ role: "tool", tool_call_id: call.id, content: outcome.content });
+    }
+  }
+  return { turn, outcomes, iterations: maxIterations, limitReached: true };
+}

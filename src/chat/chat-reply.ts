@@ -1,0 +1,95 @@
+// Words a finished turn as the neutral Reply the person sees: the answer, what ran, and any Confirm/Cancel buttons.
+import type { RlError } from "../errors.ts";
+import type { Redactor } from "../redact.ts";
+import type { Reply, ReplyButton, ReplyField } from "../reply.ts";
+import type { TurnResult } from "./agent-loop.ts";
+import type { ToolOutcome } from "./run-tool-call.ts";
+
+/** More prompts than this in one answer is a model gone astray; the person can still type the commands. */
+const MAX_CONFIRMATIONS = 5;
+
+const ERROR_TITLES: Record<string, string> = {
+  RATE_LIMITED: "The language model is busy",
+  TIMEOUT: "The language model took too long",
+  USAGE: "Message not sent to the model",
+};
+
+/** The Confirm buttons of every prompt this turn raised (one per distinct command), and one Cancel. */
+function confirmationParts(outcomes: readonly ToolOutcome[]): Pick<Reply, "title" | "fields" | "buttons"> {
+  const prompts = new Map<string, Reply>();
+  for (const o of outcomes) {
+    const confirm = o.confirmation?.buttons?.find((b) => b.confirmed);
+    if (o.confirmation && confirm && !prompts.has(confirm.command) && prompts.size < MAX_CONFIRMATIONS) prompts.set(confirm.command, o.confirmation);
+  }
+  if (prompts.size === 0) return {};
+  const entries = [...prompts.entries()];
+  const buttons: ReplyButton[] = entries.map(([command, prompt]) => {
+    const confirm = prompt.buttons!.find((b) => b.confirmed)!;
+    return { ...confirm, label: entries.length === 1 ? confirm.label : `Confirm ${command}` };
+  });
+  buttons.push({ label: "Cancel", command: "", action: "cancel" });
+  if (entries.length === 1) {
+    const [, prompt] = entries[0]!;
+    return { title: prompt.title, fields: prompt.fields, buttons };
+  }
+  const fields: ReplyField[] = entries.map(([command, prompt]) => ({
+    label: prompt.title ?? command,
+    value: prompt.fields?.map((f) => `${f.label}: ${f.value}`).join("; ") || command,
+  }));
+  return { title: "Please confirm", fields, buttons };
+}
+
+function ranSoFar(outcomes: readonly ToolOutcome[]): string {
+  if (outcomes.length === 0) return "Nothing ran.";
+  const parts = outcomes.map((o) => `${o.name} (${o.confirmation ? "awaiting your confirmation" : o.ok ? "done" : (o.code ?? "failed")})`);
+  return `What ran: ${parts.join(", ")}.`;
+}
+
+function summary(result: TurnResult): Record<string, unknown> {
+  return {
+    answer: result.answer,
+    iterations: result.iterations,
+    tool_calls: result.outcomes.map((o) => ({ name: o.name, ok: o.ok, ...(o.code ? { code: o.code } : {}), ...(o.confirmation ? { awaiting_confirmation: true } : {}) })),
+  };
+}
+
+/** The text stored as the model's last word when the turn ended without an answer, so the next turn reads coherently. */
+export function closingNote(result: TurnResult, maxIterations: number): string | undefined {
+  if (result.error) return result.outcomes.length ? `(My answer was interrupted: ${result.error.message})` : undefined;
+  if (result.limitReached) return `(I stopped after ${maxIterations} steps without finishing.)`;
+  return undefined;
+}
+
+export function turnReply(result: TurnResult, maxIterations: number, redact: Redactor): Reply {
+  const confirmation = confirmationParts(result.outcomes);
+  if (result.error) {
+    const tail = result.outcomes.length ? `\n${ranSoFar(result.outcomes)}` : "";
+    return { ...chatErrorReply(result.error, redact), ...confirmation, text: redact(`${result.error.message}${tail}`), data: summary(result) };
+  }
+  if (result.limitReached) {
+    const message = `I stopped after ${maxIterations} steps without finishing (the limit is LLM_MAX_ITERATIONS=${maxIterations}). ${ranSoFar(result.outcomes)} Ask again more specifically, or use /rl commands.`;
+    return {
+      title: confirmation.title ?? "Stopped before finishing",
+      text: redact(message),
+      fields: confirmation.fields,
+      buttons: confirmation.buttons,
+      error: { code: "ITERATION_LIMIT", message: redact(message), details: { max_iterations: maxIterations } },
+      data: summary(result),
+    };
+  }
+  return { ...confirmation, text: redact(result.answer ?? ""), data: summary(result) };
+}
+
+/**
+ * A failure before or instead of an answer: said plainly, without secrets. Not ephemeral by default: after
+ * "Thinking…" has been posted, an ephemeral answer would leave that progress message standing in the thread.
+ */
+export function chatErrorReply(err: RlError, redact: Redactor, ephemeral = false): Reply {
+  const message = redact(err.message);
+  return {
+    title: ERROR_TITLES[err.code] ?? "Chat request failed",
+    text: message,
+    ...(ephemeral ? { ephemeral } : {}),
+    error: { code: err.code, message, ...(Object.keys(err.details).length ? { details: JSON.parse(redact(JSON.stringify(err.details))) as Record<string, unknown> } : {}) },
+  };
+}

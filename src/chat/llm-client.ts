@@ -1,0 +1,56 @@
+// One chat-completions request to any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, OpenAI) over fetch.
+import type { Redactor } from "../redact.ts";
+import type { ChatMessage, ToolDefinition } from "./chat-messages.ts";
+import { httpError, transportError } from "./llm-errors.ts";
+import { parseCompletion, type Completion } from "./parse-completion.ts";
+
+export interface LlmClientOptions {
+  /** e.g. https://openrouter.ai/api/v1; "/chat/completions" is appended. */
+  baseUrl: string;
+  /** Optional: local servers (vLLM, Ollama) often need none. */
+  apiKey?: string;
+  model: string;
+  fetch?: typeof globalThis.fetch;
+  /** Covers the whole exchange, reading the body included. */
+  timeoutMs: number;
+  redact: Redactor;
+  now?: () => number;
+}
+
+export type LlmClient = (messages: readonly ChatMessage[], tools: readonly ToolDefinition[]) => Promise<Completion>;
+
+export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fetch, timeoutMs, redact: redactSecrets, now = Date.now }: LlmClientOptions): LlmClient {
+  const endpoint = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const host = new URL(endpoint).host;
+  // The key is scrubbed here as well as by the service-wide redactor, so a client built with a key the
+  // config does not know (tests, a future per-channel key) cannot leak it through an error either.
+  const redact = (text: string): string => redactSecrets(apiKey && apiKey.length > 0 ? text.split(apiKey).join("[redacted]") : text);
+  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
+  if (apiKey) headers["Authorization"] = `Bearer ${apiKey}`;
+
+  return async (messages, tools) => {
+    const body = JSON.stringify({ model, messages, tools, tool_choice: "auto" });
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
+    } catch (err) {
+      throw scrub(transportError(err, host, timeoutMs), redact);
+    }
+    if (!response.ok) {
+      throw scrub(httpError({ status: response.status, retryAfter: response.headers.get("retry-after"), body: text, host, now: now() }), redact);
+    }
+    try {
+      return parseCompletion(text);
+    } catch (err) {
+      throw scrub(err, redact);
+    }
+  };
+}
+
+/** Provider text ends up in the message; make sure no secret survives in it. */
+function scrub<E>(err: E, redact: (t: string) => string): E {
+  if (err instanceof Error) err.message = redact(err.message);
+  return err;
+}
