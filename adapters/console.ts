@@ -17,6 +17,14 @@ export interface ConsoleOptions {
   userName?: string;
 }
 
+/** Notices and digests for console runs are printed on the console's output. */
+export function createConsolePoster(output: Writable = process.stdout) {
+  return async (_target: unknown, reply: Reply): Promise<{ id?: string }> => {
+    output.write(`${renderText(reply)}\n`);
+    return {};
+  };
+}
+
 const HINT = "Commands start with /rl (try /rl help). Plain-language requests need LLM_BASE_URL and LLM_MODEL set.";
 
 /** Runs until end of input; resolves when the input closes (Ctrl-D, or the end of piped lines). */

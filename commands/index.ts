@@ -1,5 +1,6 @@
 // The registry: every /rl subcommand, listed explicitly, in the order help shows them.
 import config from "./config.ts";
+import digest from "./digest.ts";
 import envs from "./envs.ts";
 import help from "./help.ts";
 import keys from "./keys.ts";
@@ -14,4 +15,4 @@ import status from "./status.ts";
 import stop from "./stop.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, start, status, stop, results, runs, logs];
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, start, status, stop, results, runs, logs, digest];

@@ -1,5 +1,5 @@
 // Wiring: config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
-import { runConsole } from "../adapters/console.ts";
+import { createConsolePoster, runConsole } from "../adapters/console.ts";
 import { createDiscordAdapter } from "../adapters/discord.ts";
 import { createSlackAdapter } from "../adapters/slack.ts";
 import { createChatHandler } from "./chat/create-chat-handler.ts";
@@ -58,6 +58,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       });
       await slack.start();
       stoppers.push(() => slack.stop());
+      services.digests.registerPoster("slack", async (target, reply) => ({ id: (await slack.post(target, reply)).ts }));
     }
     if (config.discord.token) {
       const discord = createDiscordAdapter(services, {
@@ -69,12 +70,16 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       });
       stoppers.push(() => discord.stop());
       await discord.start();
+      services.digests.registerPoster("discord", (target, reply) => discord.post(target, reply));
     }
   } catch (err) {
     // A bad token or a busy port: close the database before failing start-up.
     await stop();
     throw err;
   }
+
+  if (useConsole) services.digests.registerPoster("console", createConsolePoster());
+  services.digests.start();
 
   if (useConsole) {
     void runConsole(services, { chat }).then(stop, async (err: unknown) => {

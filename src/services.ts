@@ -1,11 +1,14 @@
 // Builds the core from a Config: database, repositories, discovery, operations, logger. Knows no chat platform.
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
+import { createDigestStateRepo } from "../db/digest-state.ts";
+import { createOutboxRepo, type OutboxRepo } from "../db/outbox.ts";
 import { createRateLimitsRepo, type RateLimitsRepo } from "../db/rate-limits.ts";
 import { createRunProcessesRepo, type RunProcessesRepo } from "../db/run-processes.ts";
 import { createRunsRepo, type RunsRepo } from "../db/runs.ts";
 import { openDatabase, type Db } from "../db/open-database.ts";
 import type { Config } from "./config.ts";
+import { createDigests, type Digests } from "./digests/digests.ts";
 import { createEnvironmentCatalog, type EnvironmentCatalog } from "./environments/catalog.ts";
 import { createEnvironmentScanner } from "./environments/scanner.ts";
 import { createEnvironmentOps, type EnvironmentOps } from "./environment-ops.ts";
@@ -33,6 +36,8 @@ export interface Services {
   rateLimits: RateLimitsRepo;
   manager: RunManager;
   report: RunReport;
+  outbox: OutboxRepo;
+  digests: Digests;
   now: () => number;
   close(): Promise<void>;
 }
@@ -67,6 +72,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const wandbClient = config.keys.wandb
     ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
     : undefined;
+  const outbox = createOutboxRepo(db);
+  const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact });
   const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
   return {
     config,
@@ -83,8 +90,11 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     rateLimits: createRateLimitsRepo(db),
     manager,
     report,
+    outbox,
+    digests,
     now,
     close: async () => {
+      await digests.stop();
       await manager.shutdown();
       db.close();
     },

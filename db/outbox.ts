@@ -1,0 +1,89 @@
+// The durable outbox: every notice and digest is written here before it is sent, and marked sent after.
+import type { ChannelKey } from "./channel-key.ts";
+import type { Db } from "./open-database.ts";
+
+export type OutboxKind = "notice" | "digest" | "alert";
+
+export interface OutboxMessage {
+  id: number;
+  dedupeKey: string;
+  target: { channel: ChannelKey; thread?: string };
+  kind: OutboxKind;
+  runId?: string;
+  reply: unknown;
+  attempts: number;
+  createdAt: number;
+}
+
+export interface NewOutboxMessage {
+  /** The same key is queued once, ever: a restart or a repeated event cannot post twice. */
+  dedupeKey: string;
+  target: { channel: ChannelKey; thread?: string };
+  kind: OutboxKind;
+  runId?: string;
+  reply: unknown;
+}
+
+interface RawOutbox {
+  id: number;
+  dedupe_key: string;
+  platform: string;
+  workspace: string;
+  channel: string;
+  thread: string | null;
+  kind: OutboxKind;
+  run_id: string | null;
+  reply_json: string;
+  attempts: number;
+  created_at: number;
+}
+
+export interface OutboxRepo {
+  /** True when queued now; false when the key was queued before. */
+  enqueue(message: NewOutboxMessage, at: number): boolean;
+  due(now: number, limit: number): OutboxMessage[];
+  markSent(id: number, messageId: string | undefined, at: number): void;
+  markRetry(id: number, error: string, nextAttemptAt: number): void;
+  markDead(id: number, error: string): void;
+  /** Posts of `kind` queued for a channel since `since` (rate limits count these). */
+  countSince(channel: ChannelKey, kind: OutboxKind, since: number): number;
+  pending(): number;
+}
+
+export function createOutboxRepo(db: Db): OutboxRepo {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, reply_json, next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const due = db.prepare<[number, number], RawOutbox>(
+    "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+  );
+  const sent = db.prepare("UPDATE outbox SET status = 'sent', sent_at = ?, message_id = ?, attempts = attempts + 1 WHERE id = ?");
+  const retry = db.prepare("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?");
+  const dead = db.prepare("UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?");
+  const count = db.prepare<[string, string, string, string, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM outbox WHERE platform = ? AND workspace = ? AND channel = ? AND kind = ? AND created_at >= ?",
+  );
+  const pending = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'");
+  return {
+    enqueue: (m, at) =>
+      insert.run(m.dedupeKey, m.target.channel.platform, m.target.channel.workspace, m.target.channel.channel, m.target.thread ?? null, m.kind, m.runId ?? null, JSON.stringify(m.reply), at, at)
+        .changes === 1,
+    due: (now, limit) =>
+      due.all(now, limit).map((r) => ({
+        id: r.id,
+        dedupeKey: r.dedupe_key,
+        target: { channel: { platform: r.platform, workspace: r.workspace, channel: r.channel }, thread: r.thread ?? undefined },
+        kind: r.kind,
+        runId: r.run_id ?? undefined,
+        reply: JSON.parse(r.reply_json) as unknown,
+        attempts: r.attempts,
+        createdAt: r.created_at,
+      })),
+    markSent: (id, messageId, at) => void sent.run(at, messageId ?? null, id),
+    markRetry: (id, error, next) => void retry.run(error, next, id),
+    markDead: (id, error) => void dead.run(error, id),
+    countSince: (c, kind, since) => count.get(c.platform, c.workspace, c.channel, kind, since)!.n,
+    pending: () => pending.get()!.n,
+  };
+}

@@ -1,0 +1,183 @@
+// One digest pass: per channel, the active runs' progress, rate, ETA, reward changes and WandB links, coalesced.
+import { channelLabel, type ChannelKey } from "../../db/channel-key.ts";
+import type { DigestStateRepo, DigestState } from "../../db/digest-state.ts";
+import type { OutboxRepo } from "../../db/outbox.ts";
+import type { RunRow, RunsRepo } from "../../db/runs.ts";
+import { asRlError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { readTailBytes } from "../metrics/log-tail.ts";
+import { parseTrainerLog } from "../metrics/trainer-log.ts";
+import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
+import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
+import type { Reply, ReplyField } from "../reply.ts";
+import { decideAlerts } from "./alerts.ts";
+
+export interface DigestSettings {
+  intervalMs: number;
+  channelPostsPerHour: number;
+  stallMs: number;
+  regressionFraction: number;
+}
+
+export interface DigestCycleDeps {
+  runs: RunsRepo;
+  states: DigestStateRepo;
+  outbox: OutboxRepo;
+  wandb?: WandbClient;
+  trainerLogPath: (runId: string) => string;
+  log: Logger;
+  now: () => number;
+  settings: DigestSettings;
+}
+
+export interface CycleOptions {
+  /** `/rl digest now`: ignore the per-run interval (the channel's hourly cap still applies). */
+  force?: boolean;
+  channel?: ChannelKey;
+  runId?: string;
+  /** Only look for stalls and regressions (the every-minute check). */
+  alertsOnly?: boolean;
+}
+
+export interface CycleResult {
+  runs: number;
+  messages: number;
+  alerts: number;
+  skippedChannels: number;
+}
+
+interface RunProgress {
+  run: RunRow;
+  state: DigestState;
+  step?: number;
+  total?: number;
+  reward?: number;
+  percentCorrect?: number;
+  evalPercentCorrect?: number;
+  url?: string;
+  rewardHistory: Array<{ step: number; value: number }>;
+}
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);
+const f3 = (v: number) => Number(v.toFixed(3)).toString();
+const change = (now: number | undefined, before: number | undefined) =>
+  now === undefined || before === undefined ? "" : ` (${now - before >= 0 ? "+" : ""}${f3(now - before)})`;
+
+function runLine(p: RunProgress, now: number): ReplyField {
+  const started = p.run.startedAt ?? p.run.createdAt;
+  const hours = Math.max((now - started) / 3_600_000, 1 / 3600);
+  const step = p.step ?? 0;
+  const rate = step / hours;
+  const parts = [`${p.run.status}, ${Math.round(hours * 60)} min`, `step ${step}/${p.total ?? "?"}`];
+  if (rate > 0) {
+    parts.push(`${rate >= 10 ? Math.round(rate) : f3(rate)} steps/h`);
+    if (p.total !== undefined && p.total > step) parts.push(`ETA ${Math.round(((p.total - step) / rate) * 60)} min`);
+  }
+  if (p.reward !== undefined) parts.push(`reward ${f3(p.reward)}${change(p.reward, p.state.lastReward)}`);
+  if (p.percentCorrect !== undefined) parts.push(`correct ${f3(p.percentCorrect)}${change(p.percentCorrect, p.state.lastPercentCorrect)}`);
+  if (p.evalPercentCorrect !== undefined) parts.push(`eval ${f3(p.evalPercentCorrect)}`);
+  return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
+}
+
+export function createDigestCycle(deps: DigestCycleDeps) {
+  const { runs, states, outbox, settings } = deps;
+
+  /** One query per WandB project for all its runs (never one per run). */
+  async function wandbRuns(active: RunRow[]): Promise<Map<string, WandbRun>> {
+    const found = new Map<string, WandbRun>();
+    if (!deps.wandb) return found;
+    const byProject = new Map<string, string[]>();
+    for (const r of active) if (r.wandbProject && r.wandbRunName) byProject.set(r.wandbProject, [...(byProject.get(r.wandbProject) ?? []), r.wandbRunName]);
+    for (const [project, names] of byProject) {
+      try {
+        for (const [name, run] of await deps.wandb.findTrainerRuns(project, names)) found.set(`${project}/${name}`, run);
+      } catch (err) {
+        deps.log.warn("WandB unavailable for digests", { project, err: asRlError(err).message });
+      }
+    }
+    return found;
+  }
+
+  async function progressOf(run: RunRow, wandb: Map<string, WandbRun>): Promise<RunProgress> {
+    const trainer = parseTrainerLog(await readTailBytes(deps.trainerLogPath(run.id), 64 * 1024));
+    const w = wandb.get(`${run.wandbProject}/${run.wandbRunName}`);
+    const metrics = w ? metricsFromSummary(w.summary) : undefined;
+    return {
+      run,
+      state: states.get(run.id),
+      step: trainer.step ?? num(metrics?.step),
+      total: run.totalSteps ?? trainer.totalSteps,
+      reward: trainer.rewardMean ?? num(metrics?.rewardMean),
+      percentCorrect: num(metrics?.percentCorrect),
+      evalPercentCorrect: num(metrics?.evalPercentCorrect),
+      url: w?.url,
+      rewardHistory: trainer.rewardHistory,
+    };
+  }
+
+  return async function runCycle(options: CycleOptions = {}): Promise<CycleResult> {
+    const now = deps.now();
+    let active = runs.listByStatus(["starting", "running"]);
+    if (options.channel) active = active.filter((r) => channelLabel(r.channel) === channelLabel(options.channel!));
+    if (options.runId) active = active.filter((r) => r.id === options.runId);
+    const result: CycleResult = { runs: 0, messages: 0, alerts: 0, skippedChannels: 0 };
+    if (active.length === 0) return result;
+    const wandb = await wandbRuns(active);
+
+    const byChannel = new Map<string, RunProgress[]>();
+    for (const run of active) {
+      const p = await progressOf(run, wandb);
+      // Alerts are checked on every pass, muted or not: they are about trouble, not routine.
+      const decision = decideAlerts({ state: p.state, step: p.step, rewardMean: p.reward, now, stallMs: settings.stallMs, regressionFraction: settings.regressionFraction });
+      for (const alert of run.status === "running" ? decision.alerts : []) {
+        const queued = outbox.enqueue(
+          {
+            dedupeKey: `alert:${alert.key}`,
+            target: { channel: run.channel, thread: run.thread },
+            kind: "alert",
+            runId: run.id,
+            reply: { title: `⚠️ Run ${run.id} (${run.environment}): ${alert.kind === "stall" ? "stalled" : "reward regression"}`, text: alert.message, buttons: [{ label: "Status", command: `/rl status ${run.id}` }] } satisfies Reply,
+          },
+          now,
+        );
+        if (queued) result.alerts++;
+      }
+      p.state = run.status === "running" ? decision.state : p.state;
+      states.save(p.state);
+      if (options.alertsOnly) continue;
+      const due = options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs;
+      if (!due || (p.state.muted && !options.runId)) continue;
+      const key = channelLabel(run.channel);
+      byChannel.set(key, [...(byChannel.get(key) ?? []), p]);
+    }
+
+    for (const [key, list] of byChannel) {
+      const channel = list[0]!.run.channel;
+      if (outbox.countSince(channel, "digest", now - 3_600_000) >= settings.channelPostsPerHour) {
+        result.skippedChannels++;
+        continue;
+      }
+      const links = list.filter((p) => p.url).map((p) => ({ label: `WandB ${p.run.id}`, url: p.url! }));
+      const chartSource = list.find((p) => p.rewardHistory.length > 1);
+      const reply: Reply = {
+        title: list.length === 1 ? `📈 Digest: run ${list[0]!.run.id}` : `📈 Digest: ${list.length} runs`,
+        fields: list.map((p) => runLine(p, now)),
+        links,
+        chart: chartSource ? { title: `Reward mean, run ${chartSource.run.id}`, points: chartSource.rewardHistory.map((h) => ({ x: h.step, y: h.value })) } : undefined,
+        buttons: list.length === 1 ? [{ label: "Status", command: `/rl status ${list[0]!.run.id}` }] : undefined,
+      };
+      // A single-run channel's digest goes to the run's thread; several runs share the channel.
+      const thread = list.length === 1 ? list[0]!.run.thread : undefined;
+      const queued = outbox.enqueue({ dedupeKey: `digest:${key}:${now}`, target: { channel, thread }, kind: "digest", reply }, now);
+      if (!queued) continue;
+      result.messages++;
+      for (const p of list) {
+        states.save({ ...p.state, lastDigestAt: now, lastReward: p.reward ?? p.state.lastReward, lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect });
+        result.runs++;
+      }
+    }
+    return result;
+  };
+}
+
+export type DigestCycle = ReturnType<typeof createDigestCycle>;

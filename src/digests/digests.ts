@@ -1,0 +1,78 @@
+// Notices and digests together: run events -> outbox, node-cron digest passes, alert checks, and delivery.
+import cron, { type ScheduledTask } from "node-cron";
+import type { DigestStateRepo } from "../../db/digest-state.ts";
+import type { OutboxRepo } from "../../db/outbox.ts";
+import type { Config } from "../config.ts";
+import { RlError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { WandbClient } from "../metrics/wandb-client.ts";
+import type { RunManager } from "../training/run-manager.ts";
+import type { RunsRepo } from "../../db/runs.ts";
+import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
+import { createOutboxSender, type Poster } from "./outbox-sender.ts";
+import { createNoticeWriter } from "./run-notices.ts";
+
+export interface DigestsDeps {
+  config: Config;
+  runs: RunsRepo;
+  states: DigestStateRepo;
+  outbox: OutboxRepo;
+  manager: RunManager;
+  wandb?: WandbClient;
+  log: Logger;
+  now: () => number;
+  redact: (text: string) => string;
+}
+
+export function createDigests(deps: DigestsDeps) {
+  if (!cron.validate(deps.config.digests.cron)) {
+    throw new RlError("CONFIG", `RL_DIGEST_CRON "${deps.config.digests.cron}" is not a valid cron expression (e.g. "*/30 * * * *"). Fix RL_DIGEST_CRON.`);
+  }
+  const sender = createOutboxSender({ outbox: deps.outbox, log: deps.log, now: deps.now });
+  const cycle = createDigestCycle({
+    runs: deps.runs,
+    states: deps.states,
+    outbox: deps.outbox,
+    wandb: deps.wandb,
+    trainerLogPath: (runId) => deps.manager.logPath(runId, "trainer"),
+    log: deps.log,
+    now: deps.now,
+    settings: deps.config.digests,
+  });
+  // Notices are queued from the moment the core exists, so none is lost even before a platform connects.
+  deps.manager.onEvent(createNoticeWriter(deps.outbox, deps.now, deps.redact, () => sender.kick()));
+  const tasks: ScheduledTask[] = [];
+
+  const pass = async (options: CycleOptions = {}): Promise<CycleResult> => {
+    const result = await cycle(options);
+    if (result.messages + result.alerts > 0) sender.kick();
+    return result;
+  };
+  const safely = (options: CycleOptions) => () => {
+    void pass(options).catch((err: unknown) => deps.log.error("digest pass failed", { err }));
+  };
+
+  return {
+    registerPoster: (platform: string, poster: Poster) => sender.register(platform, poster),
+    runNow: pass,
+    drain: () => sender.drain(),
+    mute(runId: string, muted: boolean): void {
+      deps.states.save({ ...deps.states.get(runId), muted });
+    },
+    isMuted: (runId: string) => deps.states.get(runId).muted,
+    /** Start the schedules and delivery (the bot does; one-shot commands do not). */
+    start(): void {
+      tasks.push(cron.schedule(deps.config.digests.cron, safely({}), { noOverlap: true }));
+      // Stalls and regressions are looked for every minute, independently of the digest schedule.
+      tasks.push(cron.schedule("* * * * *", safely({ alertsOnly: true }), { noOverlap: true }));
+      sender.start();
+      sender.kick();
+    },
+    async stop(): Promise<void> {
+      for (const t of tasks.splice(0)) await t.destroy();
+      sender.stop();
+    },
+  };
+}
+
+export type Digests = ReturnType<typeof createDigests>;

@@ -1,0 +1,152 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { loadConfig } from "../../src/config.ts";
+import type { Reply } from "../../src/reply.ts";
+import { createServices, type Services } from "../../src/services.ts";
+import { startFakeWandb, type FakeWandb } from "../fakes/wandb-server.ts";
+import { tempDir } from "../helpers/test-services.ts";
+
+const opened: Services[] = [];
+const fakes: FakeWandb[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+  for (const f of fakes.splice(0)) await f.close();
+});
+
+const KEY = "wandb-test-key-0123456789";
+let clock = 0;
+const MIN = 60_000;
+
+function services(env: Record<string, string> = {}): Services {
+  const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent", ...env }, tempDir()), { now: () => clock });
+  opened.push(s);
+  return s;
+}
+
+const channel = (id: string): ChannelKey => ({ platform: "slack", workspace: "T1", channel: id });
+
+function addRun(s: Services, id: string, ch: ChannelKey, steps: Array<[number, number]>, total = 100): void {
+  s.runs.insert({ id, channel: ch, environment: "arithmetic", config: {}, status: "running", createdBy: "U1" });
+  s.runs.update(id, { startedAt: clock - 60 * MIN, totalSteps: total, wandbProject: "proj", wandbGroup: `arithmetic-${id}`, wandbRunName: `arithmetic-${id}` });
+  writeTrainerLog(s, id, steps, total);
+}
+
+function writeTrainerLog(s: Services, id: string, steps: Array<[number, number]>, total: number): void {
+  const file = s.manager.logPath(id, "trainer");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, steps.map(([step, reward]) => `Step ${step}/${total}\nLoss: 0.5\nReward/mean: ${reward}\nStep ${step} complete - Loss: 0.5\n`).join(""));
+}
+
+const digests = (s: Services) =>
+  (s.db.prepare("SELECT * FROM outbox WHERE kind = 'digest' ORDER BY id").all() as Array<{ channel: string; reply_json: string; thread: string | null }>).map((r) => ({
+    channel: r.channel,
+    thread: r.thread,
+    reply: JSON.parse(r.reply_json) as Reply,
+  }));
+
+describe("digest cycle", () => {
+  it("coalesces a channel's runs into one message with progress, rate, ETA and reward change", async () => {
+    clock = 10_000_000;
+    const s = services();
+    addRun(s, "aaaa0001", channel("C1"), [[0, 0.2], [9, 0.4]]);
+    addRun(s, "aaaa0002", channel("C1"), [[0, 0.1], [19, 0.3]]);
+    addRun(s, "aaaa0003", channel("C2"), [[4, 0.5]]);
+    const result = await s.digests.runNow();
+    expect(result).toMatchObject({ runs: 3, messages: 2 });
+    const posts = digests(s);
+    expect(posts.map((p) => p.channel).sort()).toEqual(["C1", "C2"]);
+    const c1 = posts.find((p) => p.channel === "C1")!.reply;
+    expect(c1.fields).toHaveLength(2);
+    expect(c1.fields![0]!.value).toContain("step 9/100");
+    expect(c1.fields![0]!.value).toContain("9 steps/h");
+    expect(c1.fields![0]!.value).toContain("ETA 607 min");
+
+    clock += 31 * MIN;
+    writeTrainerLog(s, "aaaa0003", [[4, 0.5], [8, 0.75]], 100);
+    await s.digests.runNow({ channel: channel("C2") });
+    const c2 = digests(s).filter((p) => p.channel === "C2").at(-1)!.reply;
+    expect(c2.fields![0]!.value).toContain("reward 0.75 (+0.25)");
+  });
+
+  it("posts at most one digest per run per interval, and the limit survives a restart", async () => {
+    clock = 20_000_000;
+    const cwd = tempDir();
+    const open = () => {
+      const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent" }, cwd), { now: () => clock });
+      opened.push(s);
+      return s;
+    };
+    const s = open();
+    addRun(s, "bbbb0001", channel("C1"), [[3, 0.2]]);
+    expect((await s.digests.runNow()).messages).toBe(1);
+    clock += 10 * MIN;
+    expect((await s.digests.runNow()).messages).toBe(0);
+    await s.close();
+    const restarted = open();
+    expect((await restarted.digests.runNow()).messages).toBe(0);
+    clock += 21 * MIN;
+    expect((await restarted.digests.runNow()).messages).toBe(1);
+  });
+
+  it("caps posts per channel per hour, and mutes a run's digests", async () => {
+    clock = 30_000_000;
+    const s = services({ RL_CHANNEL_POSTS_PER_HOUR: "2", RL_DIGEST_INTERVAL_MINUTES: "1" });
+    addRun(s, "cccc0001", channel("C1"), [[1, 0.1]]);
+    expect((await s.digests.runNow()).messages).toBe(1);
+    clock += 2 * MIN;
+    expect((await s.digests.runNow()).messages).toBe(1);
+    clock += 2 * MIN;
+    expect(await s.digests.runNow()).toMatchObject({ messages: 0, skippedChannels: 1 });
+    clock += 61 * MIN;
+    s.digests.mute("cccc0001", true);
+    expect((await s.digests.runNow()).messages).toBe(0);
+    s.digests.mute("cccc0001", false);
+    expect((await s.digests.runNow()).messages).toBe(1);
+  });
+
+  it("alerts once on a stall and once on a reward regression, and re-arms when the run recovers", async () => {
+    clock = 40_000_000;
+    const s = services({ RL_STALL_MINUTES: "10", RL_REGRESSION_FRACTION: "0.5" });
+    addRun(s, "dddd0001", channel("C1"), [[5, 0.8]]);
+    const alerts = () => s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert' ORDER BY id").all().map((r) => (JSON.parse((r as { reply_json: string }).reply_json) as Reply).title);
+    await s.digests.runNow({ alertsOnly: true });
+    clock += 11 * MIN;
+    await s.digests.runNow({ alertsOnly: true });
+    clock += 5 * MIN;
+    await s.digests.runNow({ alertsOnly: true });
+    expect(alerts()).toEqual(["⚠️ Run dddd0001 (arithmetic): stalled"]);
+
+    writeTrainerLog(s, "dddd0001", [[5, 0.8], [6, 0.3]], 100);
+    await s.digests.runNow({ alertsOnly: true });
+    await s.digests.runNow({ alertsOnly: true });
+    expect(alerts()).toHaveLength(2);
+    expect(alerts()[1]).toContain("reward regression");
+
+    writeTrainerLog(s, "dddd0001", [[5, 0.8], [6, 0.3], [7, 0.7]], 100);
+    await s.digests.runNow({ alertsOnly: true });
+    clock += 11 * MIN;
+    await s.digests.runNow({ alertsOnly: true });
+    expect(alerts()).toHaveLength(3);
+    expect(alerts()[2]).toContain("stalled");
+  });
+
+  it("asks WandB once per project for all runs and links each run", async () => {
+    clock = 50_000_000;
+    const wandb = await startFakeWandb({ apiKey: KEY });
+    fakes.push(wandb);
+    const s = services({ WANDB_API_KEY: KEY, WANDB_BASE_URL: wandb.url, WANDB_ENTITY: "team" });
+    for (let i = 0; i < 30; i++) {
+      const id = `eeee${String(i).padStart(4, "0")}`;
+      addRun(s, id, channel(`C${i % 3}`), [[2, 0.5]]);
+      wandb.addRun({ project: "proj", entity: "team", displayName: `arithmetic-${id}-trainer-x1`, name: `w${id}`, summary: { _step: 2, "reward/mean": 0.5 } });
+    }
+    const before = wandb.requests.length;
+    await s.digests.runNow();
+    const runsQueries = wandb.requests.slice(before).filter((r) => r.operationName === "Runs");
+    expect(runsQueries.length).toBe(1);
+    const post = digests(s)[0]!.reply;
+    expect(post.links?.[0]?.url).toMatch(/\/team\/proj\/runs\/weeee/);
+  });
+});
