@@ -1,5 +1,6 @@
 // Reads progress from the trainer's stdout lines: step of total, loss, reward mean, step errors, final weights.
 export interface TrainerProgress {
+  /** Steps completed. The trainer numbers steps from 0, so "Step 4 complete" means five are done. */
   step?: number;
   totalSteps?: number;
   loss?: number;
@@ -29,11 +30,11 @@ export function parseTrainerLog(text: string): TrainerProgress {
       current = Number(m[1]);
       progress.totalSteps = Number(m[2]);
     } else if ((m = line.match(STEP_DONE))) {
-      progress.step = Number(m[1]);
+      progress.step = Number(m[1]) + 1;
       const loss = Number(m[2]);
       if (Number.isFinite(loss)) {
         progress.loss = loss;
-        progress.lossHistory.push({ step: progress.step, value: loss });
+        progress.lossHistory.push({ step: Number(m[1]), value: loss });
       }
     } else if ((m = line.match(LOSS))) {
       const loss = Number(m[1]);

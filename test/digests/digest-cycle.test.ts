@@ -59,9 +59,9 @@ describe("digest cycle", () => {
     expect(posts.map((p) => p.channel).sort()).toEqual(["C1", "C2"]);
     const c1 = posts.find((p) => p.channel === "C1")!.reply;
     expect(c1.fields).toHaveLength(2);
-    expect(c1.fields![0]!.value).toContain("step 9/100");
-    expect(c1.fields![0]!.value).toContain("9 steps/h");
-    expect(c1.fields![0]!.value).toContain("ETA 607 min");
+    expect(c1.fields![0]!.value).toContain("step 10/100");
+    expect(c1.fields![0]!.value).toContain("10 steps/h");
+    expect(c1.fields![0]!.value).toContain("ETA 540 min");
 
     clock += 31 * MIN;
     writeTrainerLog(s, "aaaa0003", [[4, 0.5], [8, 0.75]], 100);
