@@ -28,7 +28,7 @@ export function createDigests(deps: DigestsDeps) {
   if (!cron.validate(deps.config.digests.cron)) {
     throw new RlError("CONFIG", `RL_DIGEST_CRON "${deps.config.digests.cron}" is not a valid cron expression (e.g. "*/30 * * * *"). Fix RL_DIGEST_CRON.`);
   }
-  const sender = createOutboxSender({ outbox: deps.outbox, log: deps.log, now: deps.now });
+  const sender = createOutboxSender({ outbox: deps.outbox, log: deps.log, now: deps.now, currentThread: (runId) => deps.runs.get(runId)?.thread });
   const cycle = createDigestCycle({
     runs: deps.runs,
     states: deps.states,

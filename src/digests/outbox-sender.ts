@@ -17,6 +17,8 @@ export interface OutboxSenderOptions {
   baseBackoffMs?: number;
   maxBackoffMs?: number;
   maxAttempts?: number;
+  /** The run's thread now: a start reply posted after the notice was queued becomes the run's thread. */
+  currentThread?: (runId: string) => string | undefined;
 }
 
 export function createOutboxSender(options: OutboxSenderOptions) {
@@ -33,7 +35,8 @@ export function createOutboxSender(options: OutboxSenderOptions) {
 
   async function send(message: OutboxMessage, poster: Poster): Promise<void> {
     try {
-      const { id } = await poster(message.target, message.reply as Reply);
+      const thread = (message.runId && options.currentThread?.(message.runId)) || message.target.thread;
+      const { id } = await poster({ channel: message.target.channel, thread }, message.reply as Reply);
       outbox.markSent(message.id, id, now());
     } catch (thrown) {
       const err = asRlError(thrown);

@@ -26,7 +26,9 @@ describe("run notices", () => {
     const { services } = stack;
     await services.env.selectEnvironment(slack, "parity");
     const failed = nextEvent(services, "failed");
-    const run = await services.manager.start({ channel: slack, thread: "1700000000.000100", userId: "U1" });
+    const run = await services.manager.start({ channel: slack, userId: "U1" });
+    // The start reply is posted after the run started and becomes its thread (as the Slack adapter does).
+    services.runs.update(run.id, { thread: "1700000000.000100" });
     const trainer = services.processes.list(run.id).find((p) => p.component === "trainer")!;
     process.kill(trainer.pid!, "SIGKILL");
     await failed;
