@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { invalidRequest, type ChatRequestBody } from "./llm-validate.ts";
+import { readBody, safeJson, send } from "./http-helpers.ts";
 
 export type { ChatRequestBody, FakeMessage, FakeTool, FakeToolCall } from "./llm-validate.ts";
 
@@ -48,7 +49,6 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 10 * 1024 * 1024;
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const queue: LlmAnswer[] = [];
@@ -106,7 +106,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/chat/completions")) {
       return send(res, 404, { error: { message: `Unknown request URL: ${req.method} ${path}`, type: "invalid_request_error", code: "unknown_url" } });
     }
-    const text = await readBody(req);
+    const text = await readBody(req, 10 * 1024 * 1024);
     const parsed = safeJson(text);
     const recorded: RecordedLlmRequest = { path, authorization: req.headers.authorization, body: parsed as ChatRequestBody, status: 0 };
     requests.push(recorded);
@@ -152,30 +152,4 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
-  if (res.writableEnded || res.destroyed) return;
-  const text = typeof payload === "string" ? payload : JSON.stringify(payload);
-  res.writeHead(status, { "Content-Type": typeof payload === "string" ? "text/plain" : "application/json", ...headers });
-  res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new Error("request body too large");
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

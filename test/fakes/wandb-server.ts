@@ -6,6 +6,7 @@ import { GqlSyntaxError, parseOperation } from "./wandb-graphql-parse.ts";
 import { bindVariables, execute } from "./wandb-execute.ts";
 import { FakeWandbStore } from "./wandb-store.ts";
 import type { FakeRun, FakeRunInput, HistoryRow } from "./wandb-store.ts";
+import { readBody, safeJson, send } from "./http-helpers.ts";
 
 export type { FakeRun, FakeRunInput, HistoryRow } from "./wandb-store.ts";
 
@@ -38,7 +39,6 @@ export interface FakeWandb {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 5 * 1024 * 1024;
 
 export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWandbOptions): Promise<FakeWandb> {
   const store = new FakeWandbStore(entity);
@@ -122,32 +122,6 @@ export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWan
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function send(res: ServerResponse, status: number, payload: unknown): void {
-  if (res.writableEnded || res.destroyed) return;
-  const text = typeof payload === "string" ? payload : JSON.stringify(payload);
-  res.writeHead(status, { "Content-Type": typeof payload === "string" ? "text/plain" : "application/json" });
-  res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new Error("request body too large");
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
