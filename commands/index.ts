@@ -13,6 +13,7 @@ import set from "./set.ts";
 import start from "./start.ts";
 import status from "./status.ts";
 import stop from "./stop.ts";
+import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, start, status, stop, results, runs, logs, digest];
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, status, stop, results, runs, logs, digest];

@@ -39,6 +39,8 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
 
   const chat = createChatHandler(services);
   await services.manager.recover();
+  const interrupted = services.inferenceTests.failInterrupted();
+  if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
   // Runs started by another process (rl-chatops exec) are picked up and watched too.
   const reconcileTimer = setInterval(() => {
     for (const run of services.runs.listByStatus(["starting", "running", "stopping"])) {

@@ -2,6 +2,7 @@
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
 import { createDigestStateRepo } from "../db/digest-state.ts";
+import { createInferenceTestsRepo, type InferenceTestsRepo } from "../db/inference-tests.ts";
 import { createOutboxRepo, type OutboxRepo } from "../db/outbox.ts";
 import { createRateLimitsRepo, type RateLimitsRepo } from "../db/rate-limits.ts";
 import { createRunProcessesRepo, type RunProcessesRepo } from "../db/run-processes.ts";
@@ -38,6 +39,7 @@ export interface Services {
   report: RunReport;
   outbox: OutboxRepo;
   digests: Digests;
+  inferenceTests: InferenceTestsRepo;
   now: () => number;
   close(): Promise<void>;
 }
@@ -92,6 +94,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     report,
     outbox,
     digests,
+    inferenceTests: createInferenceTestsRepo(db, now),
     now,
     close: async () => {
       await digests.stop();
