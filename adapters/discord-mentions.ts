@@ -5,7 +5,8 @@ import type { CommandContext } from "../commands/types.ts";
 import { asRlError } from "../src/errors.ts";
 import type { Reply } from "../src/reply.ts";
 import { callerOf, whereOf, type ChannelLike } from "./discord-context.ts";
-import { anchorReply, renderFor, type DiscordDeps } from "./discord-run.ts";
+import { filesOption, sendWithChart } from "./discord-chart.ts";
+import { anchorReply, renderWithChart, type DiscordDeps } from "./discord-run.ts";
 
 function hint(deps: DiscordDeps): Reply {
   const names = deps.commands.map((c) => `/rl ${c.name}`).join(", ");
@@ -40,8 +41,8 @@ export async function handleMention(message: Message, deps: DiscordDeps): Promis
       });
     } else reply = hint(deps);
     // A channel message cannot be private: an ephemeral reply is posted as a normal one, to the person who asked.
-    const rendered = renderFor(reply, deps);
-    const sent = await message.reply({ embeds: rendered.embeds, components: rendered.components });
+    const rendered = await renderWithChart(reply, deps);
+    const sent = await sendWithChart(rendered, (m) => message.reply({ embeds: m.embeds, components: m.components, ...filesOption(m) }), services.log);
     anchorReply(reply, where, sent.id, false, deps);
   } catch (err) {
     services.log.error("discord: answering a mention failed", { message: message.id, err });

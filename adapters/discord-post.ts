@@ -4,7 +4,9 @@ import type { APIMessage, Client } from "discord.js";
 import type { ChannelKey } from "../db/channel-key.ts";
 import { RlError } from "../src/errors.ts";
 import type { Reply } from "../src/reply.ts";
-import { anchorReply, renderFor, type DiscordDeps } from "./discord-run.ts";
+import { sendWithChart } from "./discord-chart.ts";
+import type { DiscordMessage } from "./discord-render.ts";
+import { anchorReply, renderWithChart, type DiscordDeps } from "./discord-run.ts";
 
 export interface PostTarget {
   channel: ChannelKey;
@@ -34,14 +36,21 @@ export async function postReply(client: Client, target: PostTarget, reply: Reply
       if (await isChannel(client, target.thread)) channelId = target.thread;
       else reference = { message_id: target.thread, fail_if_not_exists: false };
     }
-    const rendered = renderFor(reply, deps);
-    const body = {
-      embeds: rendered.embeds,
-      components: rendered.components,
-      allowed_mentions: { parse: [] },
-      ...(reference ? { message_reference: reference } : {}),
+    const rendered = await renderWithChart(reply, deps);
+    const send = async (m: DiscordMessage): Promise<APIMessage> => {
+      const files = m.files ?? [];
+      const body = {
+        embeds: m.embeds,
+        components: m.components,
+        allowed_mentions: { parse: [] },
+        ...(reference ? { message_reference: reference } : {}),
+        // Names the upload in files[0] (multipart), as discord.js does for its own messages.
+        ...(files.length ? { attachments: files.map((f, i) => ({ id: String(i), filename: f.name })) } : {}),
+      };
+      const raw = files.map((f) => ({ name: f.name, data: f.data, contentType: "image/png" }));
+      return (await client.rest.post(Routes.channelMessages(channelId), { body, ...(raw.length ? { files: raw } : {}) })) as APIMessage;
     };
-    const sent = (await client.rest.post(Routes.channelMessages(channelId), { body })) as APIMessage;
+    const sent = await sendWithChart(rendered, send, deps.services.log);
     anchorReply(reply, { channel: target.channel, ...(target.thread ? { thread: target.thread } : {}) }, sent.id, false, deps);
     return { id: sent.id };
   } catch (err) {

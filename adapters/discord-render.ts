@@ -1,11 +1,17 @@
 // Renders a neutral Reply as a Discord message (embeds and button rows), redacted and within every Discord limit.
 import { ButtonStyle, ComponentType } from "discord.js";
 import type { APIActionRowComponent, APIButtonComponentWithCustomId, APIEmbed, APIEmbedField } from "discord.js";
+import { extent } from "../src/metrics/render-chart-ticks.ts";
 import type { Reply, ReplyButton, ReplyChart } from "../src/reply.ts";
 import { clip, DISCORD, splitText } from "./discord-limits.ts";
 import { sparkline } from "./render-text.ts";
 
 export type ButtonRow = APIActionRowComponent<APIButtonComponentWithCustomId>;
+
+export interface DiscordFile {
+  name: string;
+  data: Buffer;
+}
 
 export interface DiscordMessage {
   embeds: APIEmbed[];
@@ -13,6 +19,10 @@ export interface DiscordMessage {
   ephemeral: boolean;
   /** What did not fit, for the log: nothing is ever sent over a limit, so a post never fails on size. */
   trimmed: string[];
+  /** The index in `embeds` of the chart's embed (its sparkline), when the reply has a chart and it fit. */
+  chartEmbed?: number;
+  /** Files uploaded with the message (the chart's PNG); embeds show them as attachment://name. */
+  files?: DiscordFile[];
 }
 
 export interface RenderOptions {
@@ -33,6 +43,8 @@ interface Draft {
   code?: string;
   fields: APIEmbedField[];
   color: number;
+  /** The chart's embed, where its image goes. */
+  chart?: boolean;
 }
 
 const fence = (code: string): string => "```\n" + code + "\n```";
@@ -71,7 +83,7 @@ const hasContent = (d: Draft): boolean => !!d.title || !!d.text || d.code !== un
 /** The same draft cut down to at most `budget` counted characters (or undefined when nothing useful fits). */
 function shrink(d: Draft, budget: number): Draft | undefined {
   let left = budget;
-  const out: Draft = { fields: [], color: d.color };
+  const out: Draft = { fields: [], color: d.color, chart: d.chart };
   if (d.title) {
     out.title = clip(d.title, Math.min(DISCORD.title, left));
     left -= out.title.length;
@@ -94,6 +106,7 @@ function shrink(d: Draft, budget: number): Draft | undefined {
 function chartText(chart: ReplyChart): string {
   const ys = chart.points.map((p) => p.y).filter(Number.isFinite);
   if (ys.length === 0) return "(no points yet)";
+  const [min, max] = extent(ys);
   // Average into at most SPARK_POINTS buckets so a long history still fits on one line.
   const buckets = Math.min(SPARK_POINTS, ys.length);
   const means: number[] = [];
@@ -102,7 +115,7 @@ function chartText(chart: ReplyChart): string {
     means.push(slice.reduce((s, y) => s + y, 0) / slice.length);
   }
   const fmt = (v: number): string => (Math.abs(v) >= 1000 || Number.isInteger(v) ? String(Math.round(v * 1000) / 1000) : v.toPrecision(4));
-  const stats = `min ${fmt(Math.min(...ys))} · max ${fmt(Math.max(...ys))} · last ${fmt(ys.at(-1) ?? 0)} · ${ys.length} points`;
+  const stats = `min ${fmt(min)} · max ${fmt(max)} · last ${fmt(ys.at(-1) ?? 0)} · ${ys.length} points`;
   return `${fence(sparkline(means) || "·")}\n${stats}`;
 }
 
@@ -155,28 +168,39 @@ function draftsOf(reply: Reply, r: (s: string) => string): Draft[] {
       drafts.push(block.kind === "code" ? { title: t, code: piece, fields: [], color: COLOR.code } : { title: t, text: piece || "\u200b", fields: [], color });
     });
   }
-  if (reply.chart) drafts.push({ title: r(reply.chart.title), text: chartText(reply.chart), fields: [], color });
+  if (reply.chart) drafts.push({ title: r(reply.chart.title), text: chartText(reply.chart), fields: [], color, chart: true });
   const kept = drafts.filter(hasContent);
   return kept.length ? kept : [{ text: "Done.", fields: [], color }];
 }
 
+interface Fitted {
+  embeds: APIEmbed[];
+  chartAt?: number;
+}
+
 /** Keep as much as fits in 10 embeds and 6,000 characters, in order; say what was left out. */
-function fit(drafts: Draft[], trimmed: string[]): APIEmbed[] {
+function fit(drafts: Draft[], trimmed: string[]): Fitted {
   const full = drafts.map(toEmbed);
   const total = full.reduce((n, e) => n + size(e), 0);
-  if (full.length <= DISCORD.embeds && total <= DISCORD.embedTotal) return full;
+  const chartIndex = drafts.findIndex((d) => d.chart);
+  if (full.length <= DISCORD.embeds && total <= DISCORD.embedTotal) return { embeds: full, ...(chartIndex >= 0 ? { chartAt: chartIndex } : {}) };
   let budget = DISCORD.embedTotal - NOTE_RESERVE;
   const out: APIEmbed[] = [];
+  let chartAt: number | undefined;
   for (const draft of drafts) {
     if (out.length === DISCORD.embeds) break;
     const embed = toEmbed(draft);
     if (size(embed) <= budget) {
+      if (draft.chart) chartAt = out.length;
       out.push(embed);
       budget -= size(embed);
       continue;
     }
     const part = shrink(draft, budget);
-    if (part) out.push(toEmbed(part));
+    if (part) {
+      if (part.chart) chartAt = out.length;
+      out.push(toEmbed(part));
+    }
     break;
   }
   const shown = out.reduce((n, e) => n + size(e), 0);
@@ -184,7 +208,7 @@ function fit(drafts: Draft[], trimmed: string[]): APIEmbed[] {
   const last = out.at(-1) ?? { color: COLOR.ok };
   if (out.length === 0) out.push(last);
   last.footer = { text: `Trimmed to fit Discord: ${total - shown} characters not shown.` };
-  return out;
+  return { embeds: out, ...(chartAt !== undefined ? { chartAt } : {}) };
 }
 
 function styleOf(b: ReplyButton): APIButtonComponentWithCustomId["style"] {
@@ -216,9 +240,9 @@ function rowsOf(buttons: readonly ReplyButton[], o: RenderOptions, trimmed: stri
 
 export function renderDiscordReply(reply: Reply, options: RenderOptions): DiscordMessage {
   const trimmed: string[] = [];
-  const embeds = fit(draftsOf(reply, options.redact), trimmed);
+  const { embeds, chartAt } = fit(draftsOf(reply, options.redact), trimmed);
   const components = rowsOf(reply.buttons ?? [], options, trimmed);
-  return { embeds, components, ephemeral: reply.ephemeral === true, trimmed };
+  return { embeds, components, ephemeral: reply.ephemeral === true, trimmed, ...(chartAt !== undefined ? { chartEmbed: chartAt } : {}) };
 }
 
 /** A one-line status embed (progress, "Cancelled."), redacted and clipped. */

@@ -2,6 +2,7 @@
 import { MessageFlags } from "discord.js";
 import type { RepliableInteraction } from "discord.js";
 import type { Logger } from "../src/log.ts";
+import { filesOption } from "./discord-chart.ts";
 import { DISCORD } from "./discord-limits.ts";
 import { statusEmbed, type DiscordMessage } from "./discord-render.ts";
 
@@ -58,7 +59,7 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
     finish: (message) =>
       serial(async () => {
         clearTimeout(timer);
-        const body = { embeds: message.embeds, components: message.components };
+        const body = { embeds: message.embeds, components: message.components, ...filesOption(message) };
         if (state === "none") {
           const response = await interaction.reply({ ...body, ...(message.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}), withResponse: true });
           state = "done";

@@ -4,9 +4,11 @@ import type { BaseInteraction, ButtonInteraction, RepliableInteraction } from "d
 import { dispatch, type CommandInput } from "../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../commands/types.ts";
 import type { ChannelKey } from "../db/channel-key.ts";
+import type { ChartRenderer } from "../src/metrics/render-chart.ts";
 import type { Reply } from "../src/reply.ts";
 import type { Services } from "../src/services.ts";
 import type { ButtonStore } from "./discord-buttons.ts";
+import { attachChart, filesOption, sendWithChart } from "./discord-chart.ts";
 import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-context.ts";
 import { renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
 import { createResponder } from "./discord-responder.ts";
@@ -18,6 +20,8 @@ export interface DiscordDeps {
   onAnchor?: (runId: string, channel: ChannelKey, messageOrThreadId: string) => void;
   runIds?: (channel: ChannelKey) => readonly string[] | Promise<readonly string[]>;
   chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
+  /** Draws a reply's chart as a PNG to attach. */
+  renderChart: ChartRenderer;
 }
 
 export type Via = CommandContext["via"];
@@ -26,6 +30,11 @@ export function renderFor(reply: Reply, deps: DiscordDeps): DiscordMessage {
   const message = renderDiscordReply(reply, { redact: deps.services.redact, buttonId: (b) => deps.buttons.idFor(b) });
   if (message.trimmed.length) deps.services.log.info("discord: reply trimmed to fit Discord's limits", { title: reply.title, trimmed: message.trimmed });
   return message;
+}
+
+/** renderFor plus the chart's PNG, when the reply has a chart and it could be drawn. */
+export function renderWithChart(reply: Reply, deps: DiscordDeps): Promise<DiscordMessage> {
+  return attachChart(renderFor(reply, deps), reply.chart, { renderChart: deps.renderChart, redact: deps.services.redact, log: deps.services.log });
 }
 
 export function whereOfInteraction(i: BaseInteraction): Where {
@@ -77,8 +86,8 @@ export async function runAndAnswer(i: RepliableInteraction, input: CommandInput,
     const ctx = contextFor(i, where, via, deps, responder.progress);
     if (slow) await responder.defer(false);
     const result = await dispatch(input, ctx, { commands: deps.commands });
-    const message = renderFor(result.reply, deps);
-    const id = await responder.finish(message);
+    const message = await renderWithChart(result.reply, deps);
+    const id = await sendWithChart(message, (m) => responder.finish(m), deps.services.log);
     anchorReply(result.reply, where, id, message.ephemeral, deps);
   } finally {
     responder.dispose();
@@ -97,12 +106,18 @@ export async function confirmAndRun(i: ButtonInteraction, text: string, deps: Di
   });
   await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, redact)], components: [] });
   const result = await dispatch({ text }, ctx, { confirmed: true, commands: deps.commands });
-  const message = renderFor(result.reply, deps);
-  const sent = await i.followUp({
-    embeds: message.embeds,
-    components: message.components,
-    ...(message.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}),
-  });
+  const message = await renderWithChart(result.reply, deps);
+  const sent = await sendWithChart(
+    message,
+    (m) =>
+      i.followUp({
+        embeds: m.embeds,
+        components: m.components,
+        ...filesOption(m),
+        ...(m.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}),
+      }),
+    deps.services.log,
+  );
   if (progressed) {
     await i
       .editReply({ embeds: [statusEmbed(`${result.ok ? "Done" : "Failed"}: ${text} (confirmed by ${who})`, redact, !result.ok)] })

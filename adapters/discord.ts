@@ -5,6 +5,7 @@ import type { ChannelKey } from "../db/channel-key.ts";
 import { COMMANDS } from "../commands/index.ts";
 import type { AnyCommand, CommandContext } from "../commands/types.ts";
 import { RlError } from "../src/errors.ts";
+import { renderChartPng, type ChartRenderer } from "../src/metrics/render-chart.ts";
 import type { Reply } from "../src/reply.ts";
 import type { Services } from "../src/services.ts";
 import { createButtonStore } from "./discord-buttons.ts";
@@ -25,6 +26,8 @@ export interface DiscordAdapterOptions {
   runIds?: (channel: ChannelKey) => readonly string[] | Promise<readonly string[]>;
   /** How long stop() lets in-flight answers finish before disconnecting (default 10 s). */
   drainMs?: number;
+  /** Draws a reply's chart as the PNG attached to it (default: the resvg renderer); tests pass one that fails. */
+  renderChart?: ChartRenderer;
 }
 
 export interface DiscordAdapter {
@@ -51,6 +54,7 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
     onAnchor: options.onAnchor,
     runIds: options.runIds,
     chat: options.chat,
+    renderChart: options.renderChart ?? ((chart) => renderChartPng(chart)),
   };
   const inflight = new Set<Promise<void>>();
   let client: Client | undefined;

@@ -4,12 +4,14 @@ import { COMMANDS } from "../commands/index.ts";
 import type { AnyCommand, CommandContext } from "../commands/types.ts";
 import type { ChannelKey } from "../db/channel-key.ts";
 import { asRlError } from "../src/errors.ts";
+import type { ChartRenderer } from "../src/metrics/render-chart.ts";
 import type { Reply } from "../src/reply.ts";
 import type { Services } from "../src/services.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
+import { shareChart } from "./slack-chart.ts";
 
 export type SlackChatHandler = (text: string, ctx: CommandContext) => Promise<Reply>;
 
@@ -19,6 +21,7 @@ export interface SlackChatDeps {
   chat?: SlackChatHandler;
   commands?: readonly AnyCommand[];
   onAnchor?: AnchorHandler;
+  renderChart: ChartRenderer;
 }
 
 export interface SlackChatMessage {
@@ -86,4 +89,5 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
   const posted = progressTs ? await messenger.update(channelId, progressTs, rendered) : await messenger.post(channelId, rendered, message.thread);
   const ts = progressTs && posted.ok ? progressTs : posted.ok ? posted.ts : undefined;
   if (ts && reply.anchorRunId) await recordAnchor(deps.onAnchor, services.log, reply.anchorRunId, message.channel, ts);
+  if (ts) await shareChart(reply.chart, { channel: channelId, thread: message.thread }, { messenger, renderChart: deps.renderChart, redact: services.redact, log: services.log });
 }

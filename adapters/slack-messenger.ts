@@ -13,6 +13,14 @@ export interface RespondHow {
   replace?: boolean;
 }
 
+export interface SlackFile {
+  data: Buffer;
+  filename: string;
+  title: string;
+  /** For screen readers. */
+  altText?: string;
+}
+
 export interface SlackMessenger {
   post(channel: string, message: SlackMessage, thread?: string): Promise<SendResult>;
   update(channel: string, ts: string, message: SlackMessage): Promise<SendResult>;
@@ -21,6 +29,11 @@ export interface SlackMessenger {
   respond(respond: RespondFn | undefined, message: SlackMessage, how?: RespondHow): Promise<SendResult>;
   /** Remove the message a response_url belongs to (a finished prompt). */
   dismiss(respond: RespondFn | undefined): Promise<SendResult>;
+  /**
+   * Shares a file into a channel or thread: files.getUploadURLExternal, the bytes to its upload_url, then
+   * files.completeUploadExternal (the WebClient's uploadV2). Needs the files:write scope.
+   */
+  upload(channel: string, file: SlackFile, thread?: string): Promise<SendResult>;
 }
 
 /** Slack's own error code ("not_in_channel", "invalid_blocks", ...) or the best short description. */
@@ -113,5 +126,24 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger, reda
         "response_url",
       ),
     dismiss: (respond) => respondWith(respond, { delete_original: true }, "response_url delete"),
+    upload: async (channel, file, thread) => {
+      const title = redact(file.title);
+      try {
+        await client.files.uploadV2({
+          file: file.data,
+          filename: file.filename,
+          title,
+          ...(file.altText ? { alt_text: redact(file.altText) } : {}),
+          ...(thread ? { channel_id: channel, thread_ts: thread } : { channel_id: channel }),
+        });
+        return { ok: true };
+      } catch (err) {
+        const error = slackErrorCode(err);
+        // missing_scope here means the app was installed without files:write: say so, since only a person can fix it.
+        const hint = error === "missing_scope" ? "add the files:write scope to the Slack app and reinstall it" : undefined;
+        log.warn("slack file upload failed", { channel, thread, filename: file.filename, error, ...(hint ? { hint } : {}), err });
+        return { ok: false, error };
+      }
+    },
   };
 }

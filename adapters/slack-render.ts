@@ -1,5 +1,6 @@
 // Renders a neutral Reply as a Block Kit message within Slack's limits, with a plain-text fallback; redacts secrets.
 import type { types } from "@slack/bolt";
+import { extent } from "../src/metrics/render-chart-ticks.ts";
 import type { Redactor } from "../src/redact.ts";
 import type { Reply, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../src/reply.ts";
 import { sparkline } from "./render-text.ts";
@@ -109,7 +110,8 @@ function chartSections(chart: ReplyChart | undefined): KnownBlock[] {
     return slice.reduce((a, b) => a + b, 0) / Math.max(1, slice.length);
   });
   const fmt = (v: number) => (Math.abs(v) >= 1000 || Number.isInteger(v) ? String(Math.round(v)) : v.toPrecision(3));
-  const stats = `min ${fmt(Math.min(...ys))} · max ${fmt(Math.max(...ys))} · last ${fmt(ys.at(-1) ?? 0)}`;
+  const [min, max] = extent(ys);
+  const stats = `min ${fmt(min)} · max ${fmt(max)} · last ${fmt(ys.at(-1) ?? 0)}`;
   return [section(`*${truncate(escapeMrkdwn(chart.title), 200)}*\n\`${sparkline(values)}\`  ${stats}`)];
 }
 

@@ -6,9 +6,11 @@ import { COMMANDS } from "../commands/index.ts";
 import { parseCommandText } from "../commands/parse-command-text.ts";
 import type { AnyCommand, Caller, CommandContext } from "../commands/types.ts";
 import { allows, roleOf } from "../src/policy.ts";
+import type { ChartRenderer } from "../src/metrics/render-chart.ts";
 import type { Reply } from "../src/reply.ts";
 import type { Services } from "../src/services.ts";
 import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
+import { shareChart } from "./slack-chart.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { escapeMrkdwn, truncate } from "./slack-mrkdwn.ts";
@@ -19,6 +21,7 @@ export interface SlackCommandDeps {
   messenger: SlackMessenger;
   commands?: readonly AnyCommand[];
   onAnchor?: AnchorHandler;
+  renderChart: ChartRenderer;
 }
 
 export interface SlackCommandSource {
@@ -135,6 +138,8 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
     if (ts) {
       if (reply.anchorRunId) await recordAnchor(deps.onAnchor, log, reply.anchorRunId, source.channel, ts);
       if (replacePrompt) await messenger.dismiss(source.respond);
+      // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one.
+      await shareChart(reply.chart, { channel: channelId }, { messenger, renderChart: deps.renderChart, redact, log });
       return;
     }
     // The bot cannot post here (not a member, or Slack is failing): response_url can still show the answer.

@@ -5,10 +5,12 @@ import type { webApi } from "@slack/bolt";
 import type { AnyCommand } from "../commands/types.ts";
 import type { ChannelKey } from "../db/channel-key.ts";
 import { RlError } from "../src/errors.ts";
+import { renderChartPng, type ChartRenderer } from "../src/metrics/render-chart.ts";
 import type { Reply } from "../src/reply.ts";
 import type { Services } from "../src/services.ts";
 import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
+import { shareChart } from "./slack-chart.ts";
 import { answerChat, type SlackChatHandler } from "./slack-chat.ts";
 import { createSlackLogger } from "./slack-logger.ts";
 import { createSlackMessenger, slackErrorCode } from "./slack-messenger.ts";
@@ -29,13 +31,18 @@ export interface SlackAdapterOptions {
   host?: string;
   /** Tests only: the command list dispatch uses instead of the registry. */
   commands?: readonly AnyCommand[];
+  /** Draws a reply's chart as the PNG shared after it (default: the resvg renderer); tests pass one that fails. */
+  renderChart?: ChartRenderer;
 }
 
 export interface SlackAdapter {
   readonly mode: "socket" | "http";
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Posts a reply into a channel or thread (notices, digests); throws an RlError("UPSTREAM") if Slack refuses. */
+  /**
+   * Posts a reply into a channel or thread (notices, digests); throws an RlError("UPSTREAM") if Slack refuses.
+   * A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
+   */
   post(target: { channel: ChannelKey; thread?: string }, reply: Reply): Promise<{ ts: string }>;
   /** The HTTP receiver's port once started (useful with SLACK_PORT=0); undefined in Socket Mode. */
   port(): number | undefined;
@@ -78,7 +85,8 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   }
 
   const messenger = createSlackMessenger(app.client, log, services.redact);
-  const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor };
+  const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
+  const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   const inFlight = new Set<Promise<void>>();
   /** Handlers are awaited by Bolt, but stop() also waits for them so the database is not closed under them. */
   const track = async (work: Promise<void>): Promise<void> => {
@@ -146,7 +154,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     }
   });
 
-  const chatDeps = { services, messenger, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor };
+  const chatDeps = { services, messenger, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   app.event("app_mention", async ({ event, body, context }) => {
     if (!event.user || event.bot_id) return;
     await track(
@@ -214,6 +222,10 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
         throw new RlError("UPSTREAM", `Slack did not accept the message for channel ${channelId} (${error}).`, { details: { slackError: error } });
       }
       if (reply.anchorRunId) await recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, sent.ts);
+      // Next to the message, in the same channel or thread; a failed upload leaves the sparkline and is only logged.
+      // Not awaited: the message is out, and an outbox that waited on a slow upload could post it twice after a crash.
+      // stop() still waits for it.
+      if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread: target.thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
       return { ts: sent.ts };
     },
     port: () => (server ? portOf(server) : undefined),

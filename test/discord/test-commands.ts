@@ -1,4 +1,4 @@
-// Extra /rl commands for the Discord tests: slow work, a confirm-first launch, a stop button target, every option type.
+// Extra /rl commands for the Discord tests: slow work, a confirm-first launch, a stop button target, every option type, charts.
 import { z } from "zod";
 import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand, type AnyCommand } from "../../commands/types.ts";
@@ -106,4 +106,36 @@ export const gated = defineCommand({
   },
 });
 
-export const TEST_COMMANDS: readonly AnyCommand[] = [...COMMANDS, slowpoke, launch, halt, typed, echo, gated];
+/** A reward curve as digests and /rl results carry it. */
+export function rewardChart(points = 40, title = "Reward mean by step") {
+  return { title, points: Array.from({ length: points }, (_, i) => ({ x: i * 10, y: 0.2 + 0.6 * (1 - Math.exp(-i / 12)) })) };
+}
+
+export const plot = defineCommand({
+  name: "plot",
+  summary: "A reply with a reward chart (test)",
+  description: "Answers with a chart of `points` points, privately when asked.",
+  args: z.object({
+    points: z.number().int().min(0).optional().describe("How many points"),
+    private: z.boolean().optional().describe("Answer privately"),
+  }),
+  permission: "read",
+  async run(args) {
+    return { title: "Results", text: "Reward so far.", chart: rewardChart(args.points ?? 40), ...(args.private ? { ephemeral: true } : {}) };
+  },
+});
+
+export const plotslow = defineCommand({
+  name: "plotslow",
+  summary: "A slow reply with a reward chart (test)",
+  description: "Defers, reports progress, then answers with a chart.",
+  args: z.object({}),
+  permission: "read",
+  slow: true,
+  async run(_args, ctx) {
+    await ctx.progress?.("reading the history");
+    return { title: "Slow results", chart: rewardChart() };
+  },
+});
+
+export const TEST_COMMANDS: readonly AnyCommand[] = [...COMMANDS, slowpoke, launch, halt, typed, echo, gated, plot, plotslow];

@@ -204,6 +204,7 @@ export interface MessageInit {
   author: FakeUser;
   content?: string;
   embeds?: unknown[];
+  attachments?: unknown[];
   components?: unknown[];
   flags?: number;
   mentions?: FakeUser[];
@@ -228,7 +229,7 @@ export function messageJson(id: string, m: MessageInit): Json {
     mention_everyone: false,
     mentions: (m.mentions ?? []).map(userJson),
     mention_roles: [],
-    attachments: [],
+    attachments: m.attachments ?? [],
     embeds: m.embeds ?? [],
     components: m.components ?? [],
     pinned: false,

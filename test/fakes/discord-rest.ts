@@ -1,5 +1,6 @@
-// The fake Discord REST API (/v10/...): gateway info, commands, interaction callbacks, webhooks, channel messages.
+// The fake Discord REST API (/v10/...): gateway info, commands, interaction callbacks, webhooks, channel messages, file uploads.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { attachmentsOf, parseMultipart, resolveEmbedImages, type RecordedFile } from "./discord-attachments.ts";
 import { BOT_USER, messageJson, nextSnowflake, userJson, type FakeUser, type FakeWorld, type Json } from "./discord-payloads.ts";
 import { validateChoices, validateCommands, validateMessageBody } from "./discord-validate.ts";
 
@@ -10,7 +11,10 @@ export interface RecordedCall {
   /** The path as sent ("/v10/webhooks/1/tok/messages/%40original"). */
   rawPath: string;
   query: Record<string, string>;
+  /** JSON bodies parsed; for multipart/form-data, the parsed payload_json. */
   body: unknown;
+  /** The files[n] parts of a multipart/form-data body ([] for JSON bodies). */
+  files: RecordedFile[];
   status: number;
   /** What the fake answered (for 4xx, Discord's error object). */
   response: unknown;
@@ -68,7 +72,7 @@ interface Answer {
 
 const MAX_BODY = 10 * 1024 * 1024;
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -76,19 +80,21 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY) throw new Error("body too large");
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text === "") return undefined;
+async function parseBody(bytes: Buffer, contentType: string | undefined): Promise<{ body: unknown; files: RecordedFile[] }> {
+  if (bytes.length === 0) return { body: undefined, files: [] };
+  if (contentType?.includes("multipart/form-data")) return parseMultipart(bytes, contentType);
+  const text = bytes.toString("utf8");
   if (contentType?.includes("application/json")) {
     try {
-      return JSON.parse(text) as unknown;
+      return { body: JSON.parse(text) as unknown, files: [] };
     } catch {
-      return text;
+      return { body: text, files: [] };
     }
   }
-  return text;
+  return { body: text, files: [] };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -127,14 +133,20 @@ export function createFakeRest(options: FakeRestOptions) {
       };
     });
 
-  const createMessage = (channelId: string, body: Record<string, unknown>, extra: { flags?: number; interaction?: InteractionRecord } = {}): Json => {
+  const createMessage = (
+    channelId: string,
+    body: Record<string, unknown>,
+    extra: { flags?: number; interaction?: InteractionRecord; files?: readonly RecordedFile[] } = {},
+  ): Json => {
     const id = nextSnowflake();
+    const attachments = attachmentsOf(extra.files ?? [], channelId);
     const message = messageJson(id, {
       channelId,
       guildId: state.channels.get(channelId)?.["guild_id"] as string | undefined,
       author: BOT_USER,
       content: typeof body["content"] === "string" ? body["content"] : "",
-      embeds: Array.isArray(body["embeds"]) ? body["embeds"] : [],
+      embeds: Array.isArray(body["embeds"]) ? (resolveEmbedImages(body["embeds"], attachments) as unknown[]) : [],
+      attachments,
       components: Array.isArray(body["components"]) ? body["components"] : [],
       flags: extra.flags ?? (typeof body["flags"] === "number" ? body["flags"] : 0),
       messageReference: body["message_reference"],
@@ -150,18 +162,25 @@ export function createFakeRest(options: FakeRestOptions) {
     return message;
   };
 
-  const editMessage = (message: Json, body: Record<string, unknown>): Answer => {
+  const editMessage = (message: Json, body: Record<string, unknown>, files: readonly RecordedFile[] = []): Answer => {
     const problems = validateMessageBody(body, { create: false });
     if (problems.length) return invalidForm(problems);
+    // Discord keeps the attachments an edit lists by id (all of them when it lists none) and adds the new uploads.
+    const existing = Array.isArray(message["attachments"]) ? (message["attachments"] as Json[]) : [];
+    const listed = Array.isArray(body["attachments"]) ? new Set((body["attachments"] as Json[]).map((a) => String(a["id"]))) : undefined;
+    const kept = listed ? existing.filter((a) => listed.has(String(a["id"]))) : existing;
+    message["attachments"] = [...kept, ...attachmentsOf(files, String(message["channel_id"]))];
     for (const key of ["content", "embeds", "components"] as const) if (body[key] !== undefined) message[key] = body[key];
+    message["embeds"] = resolveEmbedImages(message["embeds"], message["attachments"] as Json[]);
     // An edit clears the "thinking..." state of a deferred reply.
     message["flags"] = (Number(message["flags"]) & ~128) >>> 0;
     message["edited_timestamp"] = new Date().toISOString();
-    if (validateMessageBody(message).length) return error(400, 50006, "Cannot send an empty message");
+    const attached = Array.isArray(message["attachments"]) ? message["attachments"].length : 0;
+    if (validateMessageBody(message, { files: attached }).length) return error(400, 50006, "Cannot send an empty message");
     return { status: 200, body: message };
   };
 
-  const callback = (interactionId: string, interactionToken: string, body: unknown, withResponse: boolean): Answer => {
+  const callback = (interactionId: string, interactionToken: string, body: unknown, withResponse: boolean, files: readonly RecordedFile[]): Answer => {
     const rec = state.interactions.get(interactionToken);
     if (!rec || rec.id !== interactionId) return error(404, 10062, "Unknown interaction");
     if (rec.acknowledged) return error(400, 40060, "Interaction has already been acknowledged.");
@@ -170,9 +189,9 @@ export function createFakeRest(options: FakeRestOptions) {
     let message: Json | undefined;
     switch (body["type"]) {
       case 4: {
-        const problems = validateMessageBody(data);
+        const problems = validateMessageBody(data, { files: files.length });
         if (problems.length) return invalidForm(problems);
-        message = createMessage(rec.channelId, data, { interaction: rec });
+        message = createMessage(rec.channelId, data, { interaction: rec, files });
         break;
       }
       case 5:
@@ -183,7 +202,7 @@ export function createFakeRest(options: FakeRestOptions) {
         message = rec.componentMessageId ? state.messages.get(rec.componentMessageId) : undefined;
         if (!message) return error(400, 50035, "Invalid Form Body", { errors: { type: "update needs a component interaction" } });
         if (body["type"] === 7) {
-          const edited = editMessage(message, data);
+          const edited = editMessage(message, data, files);
           if (edited.status !== 200) return edited;
         }
         break;
@@ -222,7 +241,7 @@ export function createFakeRest(options: FakeRestOptions) {
     return id ? state.messages.get(id) : undefined;
   };
 
-  const route = (method: string, parts: string[], query: Record<string, string>, body: unknown, authed: boolean): Answer => {
+  const route = (method: string, parts: string[], query: Record<string, string>, body: unknown, files: readonly RecordedFile[], authed: boolean): Answer => {
     const [a, b, c, d, e] = parts;
     const needAuth = (): Answer | undefined => (authed ? undefined : error(401, 0, "401: Unauthorized"));
     if (a === "gateway" && b === "bot" && method === "GET") {
@@ -249,21 +268,21 @@ export function createFakeRest(options: FakeRestOptions) {
       else state.commands.set(key, [...(state.commands.get(key) ?? []).filter((x) => x["name"] !== stored[0]?.["name"]), ...stored]);
       return { status: method === "PUT" ? 200 : 201, body: method === "PUT" ? stored : stored[0] };
     }
-    if (a === "interactions" && b && c && d === "callback" && method === "POST") return callback(b, c, body, query["with_response"] === "true");
+    if (a === "interactions" && b && c && d === "callback" && method === "POST") return callback(b, c, body, query["with_response"] === "true", files);
     if (a === "webhooks" && b && c) {
       if (d === undefined && method === "POST") {
         const rec = state.interactions.get(c);
         if (!rec || b !== applicationId) return error(404, 10015, "Unknown Webhook");
         if (!rec.acknowledged) return error(400, 40060, "Interaction has not been acknowledged.");
-        const problems = validateMessageBody(body);
+        const problems = validateMessageBody(body, { files: files.length });
         if (problems.length) return invalidForm(problems);
-        return { status: 200, body: createMessage(rec.channelId, body as Record<string, unknown>, { interaction: rec }) };
+        return { status: 200, body: createMessage(rec.channelId, body as Record<string, unknown>, { interaction: rec, files }) };
       }
       if (d === "messages" && e) {
         const message = webhookMessage(b, c, e);
         if (!message) return error(404, 10008, "Unknown Message");
         if (method === "GET") return { status: 200, body: message };
-        if (method === "PATCH") return editMessage(message, isRecord(body) ? body : {});
+        if (method === "PATCH") return editMessage(message, isRecord(body) ? body : {}, files);
         if (method === "DELETE") {
           state.messages.delete(String(message["id"]));
           return { status: 204 };
@@ -278,9 +297,9 @@ export function createFakeRest(options: FakeRestOptions) {
       if (c === undefined && method === "GET") return { status: 200, body: channel };
       if (c === "typing" && method === "POST") return { status: 204 };
       if (c === "messages" && d === undefined && method === "POST") {
-        const problems = validateMessageBody(body);
+        const problems = validateMessageBody(body, { files: files.length });
         if (problems.length) return invalidForm(problems);
-        return { status: 200, body: createMessage(b, body as Record<string, unknown>) };
+        return { status: 200, body: createMessage(b, body as Record<string, unknown>, { files }) };
       }
       if (c === "messages" && d && method === "GET") {
         const message = state.messages.get(d);
@@ -316,20 +335,21 @@ export function createFakeRest(options: FakeRestOptions) {
     const method = req.method ?? "GET";
     let answer: Answer;
     let body: unknown;
+    let files: RecordedFile[] = [];
     let path = url.pathname;
     try {
-      body = parseBody(await readBody(req), req.headers["content-type"]);
+      ({ body, files } = await parseBody(await readBody(req), req.headers["content-type"]));
       if (!path.startsWith("/v10/")) answer = error(404, 0, "404: Not Found (the fake serves /v10 only)");
       else {
         path = decodeURIComponent(path.slice(4));
         const parts = path.split("/").filter(Boolean);
         const query = Object.fromEntries(url.searchParams);
-        answer = faultFor(method, path) ?? route(method, parts, query, body, req.headers.authorization === `Bot ${token}`);
+        answer = faultFor(method, path) ?? route(method, parts, query, body, files, req.headers.authorization === `Bot ${token}`);
       }
     } catch (err) {
       answer = error(500, 0, `fake failure: ${(err as Error).message}`);
     }
-    const call: RecordedCall = { method, path, rawPath: url.pathname, query: Object.fromEntries(url.searchParams), body, status: answer.status, response: answer.body };
+    const call: RecordedCall = { method, path, rawPath: url.pathname, query: Object.fromEntries(url.searchParams), body, files, status: answer.status, response: answer.body };
     state.calls.push(call);
     const payload = answer.body === undefined ? "" : JSON.stringify(answer.body);
     res.writeHead(answer.status, {

@@ -106,8 +106,8 @@ function checkComponents(components: unknown, problems: string[]): void {
   });
 }
 
-/** Problems Discord would refuse a message body for (create or edit); [] when valid. */
-export function validateMessageBody(body: unknown, { create = true }: { create?: boolean } = {}): string[] {
+/** Problems Discord would refuse a message body for (create or edit; `files` uploaded with it); [] when valid. */
+export function validateMessageBody(body: unknown, { create = true, files = 0 }: { create?: boolean; files?: number } = {}): string[] {
   const problems: string[] = [];
   if (!isRecord(body)) return ["body: not an object"];
   const content = str(body["content"]);
@@ -121,7 +121,8 @@ export function validateMessageBody(body: unknown, { create = true }: { create?:
   }
   if (total > DISCORD_LIMITS.embedTotal) problems.push(`embeds: ${total} characters > ${DISCORD_LIMITS.embedTotal}`);
   if (body["components"] !== undefined) checkComponents(body["components"], problems);
-  const empty = content.length === 0 && (!Array.isArray(embeds) || embeds.length === 0) && !(Array.isArray(body["components"]) && body["components"].length > 0);
+  const empty =
+    content.length === 0 && files === 0 && (!Array.isArray(embeds) || embeds.length === 0) && !(Array.isArray(body["components"]) && body["components"].length > 0);
   if (create && empty) problems.push("Cannot send an empty message");
   return problems;
 }

@@ -1,4 +1,4 @@
-// A local fake Slack Web API on 127.0.0.1: records every call, keeps posted messages, serves response_urls and Socket Mode.
+// A local fake Slack Web API on 127.0.0.1: records every call, keeps posted messages, serves response_urls, file uploads and Socket Mode.
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,6 +32,24 @@ export interface FakeMessage {
   deleted?: boolean;
 }
 
+/** A file shared through files.getUploadURLExternal -> POST upload_url -> files.completeUploadExternal. */
+export interface FakeUpload {
+  fileId: string;
+  filename: string;
+  /** The `length` given to files.getUploadURLExternal. */
+  declaredLength: number;
+  altText?: string;
+  /** The bytes POSTed to the upload_url (raw, or the file part of a multipart form). */
+  bytes: Buffer;
+  /** The bytes start with the PNG signature. */
+  isPng: boolean;
+  title?: string;
+  /** Where files.completeUploadExternal shared it (undefined: kept private). */
+  channel?: string;
+  thread_ts?: string;
+  initial_comment?: string;
+}
+
 /** 429 with Retry-After (seconds), a Slack error answered with ok:false, or a bare HTTP status. */
 export type SlackFault = { status: 429; retryAfter: number } | { error: string } | { status: number };
 
@@ -51,6 +69,8 @@ export interface FakeSlack {
   responses: Recorder<RecordedResponse>;
   /** Messages by "channel:ts", as chat.postMessage/update/delete left them. */
   messages: Map<string, FakeMessage>;
+  /** Files once files.completeUploadExternal shared them. */
+  uploads: Recorder<FakeUpload>;
   /** A fresh response_url on this server (Slack allows 5 uses). */
   responseUrl(): string;
   /** The next `times` calls to `method` get `fault` instead of an answer. */
@@ -65,6 +85,7 @@ export interface FakeSlack {
 
 const MAX_BODY = 2 * 1024 * 1024;
 const RESPONSE_URL_USES = 5;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function parseBody(text: string, contentType: string | undefined): Record<string, unknown> {
   if (contentType?.includes("application/json")) {
@@ -87,7 +108,7 @@ function parseBody(text: string, contentType: string | undefined): Record<string
   return out;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -95,7 +116,20 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY) throw new Error("body too large");
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+const readBody = async (req: IncomingMessage): Promise<string> => (await readBytes(req)).toString("utf8");
+
+/** What an upload_url received: Slack takes the raw bytes or a multipart form with the file in it. */
+async function uploadedBytes(body: Buffer, contentType: string | undefined): Promise<Buffer> {
+  if (!contentType?.includes("multipart/form-data")) return body;
+  // undici's multipart parser, the same one fetch uses: no hand-rolled boundary splitting.
+  const form = await new Response(body, { headers: { "content-type": contentType } }).formData();
+  for (const value of form.values()) {
+    if (typeof value !== "string") return Buffer.from(await value.arrayBuffer());
+  }
+  throw new Error("multipart upload without a file part");
 }
 
 function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
@@ -114,6 +148,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const faults = new Map<string, SlackFault[]>();
   const responseUses = new Map<string, number>();
   const outsiders = new Set<string>();
+  const uploads = new Recorder<FakeUpload>();
+  /** Files between files.getUploadURLExternal and files.completeUploadExternal. */
+  const pending = new Map<string, { filename: string; declaredLength: number; altText?: string; bytes?: Buffer }>();
+  let fileSeq = 0;
   let seq = 0;
   let views = 0;
   let baseUrl = "";
@@ -161,6 +199,42 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         if (typeof body.user !== "string") return { ok: false, error: "user_not_in_channel" };
         if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
         return { ok: true, message_ts: nextTs() };
+      case "files.getUploadURLExternal": {
+        const length = Number(body.length);
+        if (typeof body.filename !== "string" || !body.filename || !Number.isInteger(length) || length <= 0) return { ok: false, error: "invalid_arguments" };
+        const fileId = `F${String(++fileSeq).padStart(8, "0")}`;
+        pending.set(fileId, { filename: body.filename, declaredLength: length, ...(typeof body.alt_text === "string" ? { altText: body.alt_text } : {}) });
+        return { ok: true, upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
+      }
+      case "files.completeUploadExternal": {
+        const files = Array.isArray(body.files) ? (body.files as Array<{ id?: unknown; title?: unknown }>) : [];
+        if (files.length === 0) return { ok: false, error: "invalid_arguments" };
+        const target = typeof body.channel_id === "string" ? body.channel_id : undefined;
+        if (body.thread_ts !== undefined && !target) return { ok: false, error: "invalid_arguments" };
+        if (target && outsiders.has(target)) return { ok: false, error: "not_in_channel" };
+        const ready = files.map((f) => ({ id: String(f.id), title: typeof f.title === "string" ? f.title : undefined, file: pending.get(String(f.id)) }));
+        // Slack only completes files whose bytes reached the upload_url.
+        if (ready.some((r) => !r.file?.bytes)) return { ok: false, error: "file_not_found" };
+        const shared = ready.map(({ id, title, file }) => {
+          const bytes = file?.bytes ?? Buffer.alloc(0);
+          pending.delete(id);
+          const upload: FakeUpload = {
+            fileId: id,
+            filename: file?.filename ?? "",
+            declaredLength: file?.declaredLength ?? 0,
+            ...(file?.altText ? { altText: file.altText } : {}),
+            bytes,
+            isPng: bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE),
+            ...(title ? { title } : {}),
+            ...(target ? { channel: target } : {}),
+            ...(typeof body.thread_ts === "string" ? { thread_ts: body.thread_ts } : {}),
+            ...(typeof body.initial_comment === "string" ? { initial_comment: body.initial_comment } : {}),
+          };
+          uploads.push(upload);
+          return { id, name: upload.filename, title: title ?? upload.filename, mimetype: upload.isPng ? "image/png" : "application/octet-stream", size: bytes.length };
+        });
+        return { ok: true, files: shared };
+      }
       case "views.open":
       case "views.push":
       case "views.update":
@@ -190,6 +264,14 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     send(res, 200, result);
   };
 
+  const handleUpload = async (req: IncomingMessage, res: ServerResponse, fileId: string): Promise<void> => {
+    const bytes = await uploadedBytes(await readBytes(req), req.headers["content-type"]);
+    const file = pending.get(fileId);
+    if (!file) return send(res, 404, "unknown_upload");
+    file.bytes = bytes;
+    send(res, 200, `OK - ${bytes.length}`);
+  };
+
   const handleResponseUrl = async (req: IncomingMessage, res: ServerResponse, id: string): Promise<void> => {
     const text = await readBody(req);
     const uses = responseUses.get(id);
@@ -204,12 +286,15 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const api = /^\/api\/([\w.]+)$/.exec(url.pathname);
     const response = /^\/response\/([\w-]+)$/.exec(url.pathname);
+    const upload = /^\/upload\/(F\w+)$/.exec(url.pathname);
     const work =
       req.method === "POST" && api?.[1]
         ? handleApi(req, res, api[1])
         : req.method === "POST" && response?.[1]
           ? handleResponseUrl(req, res, response[1])
-          : Promise.resolve(send(res, 404, "not found"));
+          : req.method === "POST" && upload?.[1]
+            ? handleUpload(req, res, upload[1])
+            : Promise.resolve(send(res, 404, "not found"));
     work.catch((err: unknown) => {
       if (!res.headersSent) send(res, 400, { ok: false, error: "invalid_form_data", detail: String(err) });
     });
@@ -226,6 +311,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     calls,
     responses,
     messages,
+    uploads,
     responseUrl() {
       const id = `r${++responseIds}`;
       responseUses.set(id, 0);

@@ -1,4 +1,4 @@
-// The fake Slack Web API itself: form and JSON bodies, tokens, views, faults, response_url limits.
+// The fake Slack Web API itself: form and JSON bodies, tokens, views, faults, response_url limits, file uploads.
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeSlackApi, type FakeSlack } from "../fakes/slack-api.ts";
 
@@ -63,5 +63,41 @@ describe("fake Slack Web API", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 404]);
     expect(fake.responses.items.map((r) => r.body.text)).toEqual(["n0", "n1", "n2", "n3", "n4"]);
     expect((await fetch(`${fake.baseUrl}/response/unknown`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
+  it("takes a file in three steps (upload URL, raw or multipart bytes, complete) and completes only uploaded files", async () => {
+    fake = await startFakeSlackApi({ botToken: "xoxb-t" });
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("rest")]);
+    const urlFor = async (filename: string, length: number) =>
+      (await (await call(fake!, "files.getUploadURLExternal", new URLSearchParams({ filename, length: String(length) }).toString(), "application/x-www-form-urlencoded")).json()) as {
+        upload_url: string;
+        file_id: string;
+      };
+    const complete = (body: Record<string, unknown>) => call(fake!, "files.completeUploadExternal", JSON.stringify(body), "application/json");
+
+    const raw = await urlFor("a.png", png.length);
+    expect(raw.upload_url.startsWith(`${fake.baseUrl}/upload/`)).toBe(true);
+    // Completing before the bytes arrived is refused, as Slack does.
+    expect(await (await complete({ files: [{ id: raw.file_id }], channel_id: "C1" })).json()).toMatchObject({ ok: false, error: "file_not_found" });
+    expect((await fetch(raw.upload_url, { method: "POST", body: png })).status).toBe(200);
+    expect(await (await complete({ files: [{ id: raw.file_id, title: "A" }], channel_id: "C1", thread_ts: "1.2" })).json()).toMatchObject({
+      ok: true,
+      files: [{ id: raw.file_id, title: "A", mimetype: "image/png" }],
+    });
+
+    const text = Buffer.from("not a picture");
+    const multipart = await urlFor("b.txt", text.length);
+    const form = new FormData();
+    form.append("file", new Blob([text]), "b.txt");
+    expect((await fetch(multipart.upload_url, { method: "POST", body: form })).status).toBe(200);
+    await complete({ files: [{ id: multipart.file_id }] });
+
+    expect(fake.uploads.items.map((u) => ({ name: u.filename, png: u.isPng, bytes: u.bytes.toString("latin1"), channel: u.channel, thread: u.thread_ts }))).toEqual([
+      { name: "a.png", png: true, bytes: png.toString("latin1"), channel: "C1", thread: "1.2" },
+      { name: "b.txt", png: false, bytes: "not a picture", channel: undefined, thread: undefined },
+    ]);
+    expect(await (await complete({ files: [{ id: "F404" }] })).json()).toMatchObject({ ok: false, error: "file_not_found" });
+    expect((await fetch(`${fake.baseUrl}/upload/F404`, { method: "POST", body: "x" })).status).toBe(404);
+    expect(await (await complete({ files: [{ id: raw.file_id }], thread_ts: "1.2" })).json()).toMatchObject({ ok: false, error: "invalid_arguments" });
   });
 });

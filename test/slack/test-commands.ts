@@ -1,4 +1,4 @@
-// Commands defined only for the Slack tests: echo, a gated one, a slow confirm command with run buttons, a huge reply.
+// Commands defined only for the Slack tests: echo, a gated one, a slow confirm command with run buttons, a huge reply, a chart.
 import { z } from "zod";
 import help from "../../commands/help.ts";
 import { defineCommand, type AnyCommand } from "../../commands/types.ts";
@@ -125,7 +125,18 @@ export function createTestCommands(): TestCommands {
       return { title: "Leak", text: `The token is ${ctx.services.config.slack.botToken ?? ""}.` };
     },
   });
-  return { commands: [help, echo, wait, launch, halt, crunch, big, leak], gate, launched };
+  const plot = defineCommand({
+    name: "plot",
+    summary: "A reply with a reward chart; 'private' answers ephemerally",
+    description: "Test command.",
+    args: z.object({ mode: z.enum(["public", "private"]).optional().describe("Who sees it") }),
+    positional: ["mode"],
+    permission: "read",
+    async run({ mode }) {
+      return { title: "Results", chart: rewardChart(), ...(mode === "private" ? { ephemeral: true } : {}) };
+    },
+  });
+  return { commands: [help, echo, wait, launch, halt, crunch, big, leak, plot], gate, launched };
 }
 
 /** 100 fields, a 20,000-character code block, 40 buttons and a 7,000-character text. */
@@ -138,4 +149,9 @@ export function bigReply() {
     buttons: Array.from({ length: 40 }, (_, i) => ({ label: `Button ${i} ${"long label ".repeat(10)}`, command: `/rl echo ${i}` })),
     links: [{ label: "WandB run", url: "https://wandb.example/team/project/runs/abc?x=1|2" }],
   };
+}
+
+/** A reward curve as digests and /rl results carry it. */
+export function rewardChart(points = 40, title = "Reward mean by step") {
+  return { title, points: Array.from({ length: points }, (_, i) => ({ x: i * 10, y: 0.2 + 0.6 * (1 - Math.exp(-i / 12)) })) };
 }
