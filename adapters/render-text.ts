@@ -18,10 +18,22 @@ export function renderText(reply: Reply): string {
 
 const BARS = "▁▂▃▄▅▆▇█";
 
-export function sparkline(values: readonly number[]): string {
+/** A one-line chart; long series are averaged into at most `width` buckets so the line stays readable. */
+export function sparkline(values: readonly number[], width = 60): string {
   const finite = values.filter(Number.isFinite);
   if (finite.length === 0) return "";
-  const min = Math.min(...finite);
-  const span = Math.max(...finite) - min || 1;
-  return finite.map((v) => BARS[Math.min(BARS.length - 1, Math.floor(((v - min) / span) * BARS.length))]).join("");
+  const buckets = Math.min(width, finite.length);
+  const points: number[] = [];
+  for (let b = 0; b < buckets; b++) {
+    const slice = finite.slice(Math.floor((b * finite.length) / buckets), Math.floor(((b + 1) * finite.length) / buckets));
+    points.push(slice.reduce((a, v) => a + v, 0) / slice.length);
+  }
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of points) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const span = max - min || 1;
+  return points.map((v) => BARS[Math.min(BARS.length - 1, Math.floor(((v - min) / span) * BARS.length))]).join("");
 }
