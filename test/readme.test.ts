@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../commands/index.ts";
+import { PACKAGE_ROOT, SETTING_NAMES } from "../src/config.ts";
+
+const readme = readFileSync(path.join(PACKAGE_ROOT, "README.md"), "utf8");
+
+describe("README", () => {
+  it("gives the two set-up commands, and .ci/run runs the same test command", () => {
+    expect(readme).toContain("npm ci && npm start");
+    expect(readme).toContain("npm ci && npm test");
+    expect(readFileSync(path.join(PACKAGE_ROOT, ".ci/run"), "utf8")).toMatch(/^npm test$/m);
+  });
+
+  it("lists every /rl command in its commands table", () => {
+    const missing = COMMANDS.filter((c) => !readme.includes(`| \`/rl ${c.name}`));
+    expect(missing.map((c) => c.name)).toEqual([]);
+  });
+
+  it("covers every setting, in its table or by its family's pointer to .env.example", () => {
+    const missing = SETTING_NAMES.filter((name) => !readme.includes(name) && !(/^RL_(TEST|SLURM)_/.test(name) && readme.includes(`${name.split("_").slice(0, 2).join("_")}_*`)));
+    expect(missing).toEqual([]);
+  });
+});
