@@ -48,7 +48,9 @@ export default defineCommand({
       text:
         run.status === "queued"
           ? "Another run holds the training ports; this one starts when it ends."
-          : "All three processes are up. Notices and digests about this run will be posted here.",
+          : run.status === "starting"
+            ? "Submitted; waiting for the cluster to start it (see /rl status for the queue reason). A notice follows when it runs."
+            : "All three processes are up. Notices and digests about this run will be posted here.",
       fields: [
         { label: "Run", value: run.id },
         { label: "Steps", value: String(run.totalSteps ?? "?") },

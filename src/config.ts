@@ -26,6 +26,12 @@ const int = (min: number, max: number) =>
 const port = int(0, 65535);
 const url = z.string().trim().url("expected a URL such as http://127.0.0.1:8080");
 const text = z.string().trim().min(1);
+/** One sbatch option value: a partition, account or GPU spec, never spaces (each goes in its own argv element). */
+const slurmWord = z.string().trim().regex(/^[\w.:+-]+$/, "expected one word such as gpu, my-account or a100:1 (no spaces)");
+const slurmTime = z
+  .string()
+  .trim()
+  .regex(/^(\d+(-\d+)?(:\d+){0,2}|UNLIMITED|INFINITE)$/i, "expected a Slurm time limit such as 90 (minutes), 4:00:00 or 1-12:00:00");
 const list = z
   .string()
   .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
@@ -42,6 +48,13 @@ const settings = {
   RL_API_COMMAND: text.optional(),
   RL_TRAINER_COMMAND: text.optional(),
   RL_BACKEND: z.enum(["local", "slurm"]).default("local"),
+  RL_SLURM_PARTITION: slurmWord.optional(),
+  RL_SLURM_ACCOUNT: slurmWord.optional(),
+  RL_SLURM_TIME_LIMIT: slurmTime.optional(),
+  RL_SLURM_GPUS: slurmWord.optional(),
+  RL_SLURM_EXTRA_ARGS: z.string().optional(),
+  RL_SLURM_POLL_SECONDS: int(1, 600).default(5),
+  RL_SLURM_START_WAIT_SECONDS: int(0, 3600).default(10),
   RL_MAX_CONCURRENT_RUNS: int(1, 64).default(1),
   RL_READY_TIMEOUT_SECONDS: int(1, 3600).default(180),
   RL_STOP_GRACE_SECONDS: int(0, 600).default(10),
@@ -103,6 +116,18 @@ export const SECRET_SETTINGS: readonly SettingName[] = [
 
 type Raw = { [K in SettingName]: z.output<(typeof settings)[K]> };
 
+export interface SlurmSettings {
+  partition?: string;
+  account?: string;
+  timeLimit?: string;
+  gpus?: string;
+  /** Extra sbatch options, one argv element each. */
+  extraArgs: string[];
+  pollMs: number;
+  /** How long /rl start waits for a pending job before answering that it waits in the Slurm queue. */
+  startWaitMs: number;
+}
+
 export interface Config {
   trainingRoot: string;
   isDemoStack: boolean;
@@ -118,6 +143,7 @@ export interface Config {
   apiCommand: string[];
   trainerCommand: string[];
   backend: "local" | "slurm";
+  slurm: SlurmSettings;
   maxConcurrentRuns: number;
   readyTimeoutMs: number;
   stopGraceMs: number;
@@ -205,6 +231,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     apiCommand: splitCommand(r.RL_API_COMMAND ?? (isDemoStack ? `${python} run_api.py` : "run-api")),
     trainerCommand: splitCommand(r.RL_TRAINER_COMMAND ?? `${python} launch_training.py`),
     backend: r.RL_BACKEND,
+    slurm: {
+      partition: r.RL_SLURM_PARTITION,
+      account: r.RL_SLURM_ACCOUNT,
+      timeLimit: r.RL_SLURM_TIME_LIMIT,
+      gpus: r.RL_SLURM_GPUS,
+      extraArgs: splitCommand(r.RL_SLURM_EXTRA_ARGS ?? ""),
+      pollMs: r.RL_SLURM_POLL_SECONDS * 1000,
+      startWaitMs: r.RL_SLURM_START_WAIT_SECONDS * 1000,
+    },
     maxConcurrentRuns: r.RL_MAX_CONCURRENT_RUNS,
     readyTimeoutMs: r.RL_READY_TIMEOUT_SECONDS * 1000,
     stopGraceMs: r.RL_STOP_GRACE_SECONDS * 1000,

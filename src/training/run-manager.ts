@@ -18,6 +18,7 @@ import type { ExitInfo, LocalSupervisor, SpawnPlan } from "./local-supervisor.ts
 import { isSameProcess } from "./process-info.ts";
 import type { RunEvent, RunEventListener } from "./run-events.ts";
 import { buildRunConfig, runNames, stackAddresses, writeRunConfig } from "./run-config.ts";
+import { createSlurmBackend } from "./slurm/slurm-backend.ts";
 import { delay, httpAnswers, waitUntil } from "./wait-until.ts";
 
 export interface RunManagerDeps {
@@ -67,6 +68,20 @@ export function createRunManager(deps: RunManagerDeps) {
       }
     }
   };
+
+  // Runs on the slurm backend (run.backend, recorded at creation) are handed to it whatever RL_BACKEND says now.
+  const slurm = createSlurmBackend({
+    config,
+    runs,
+    log,
+    now: deps.now,
+    plan: (run, component) => planFor(run, component),
+    logPath: (runId, component) => logPathOf(config, runId, component),
+    emit,
+    onEnded: () => startQueued(),
+    addresses,
+    envSettleMs: settleMs,
+  });
 
   const tail = (runId: string, component: Component) => readTailLines(logPathOf(config, runId, component), LOG_TAIL_LINES);
 
@@ -175,6 +190,7 @@ export function createRunManager(deps: RunManagerDeps) {
   }
 
   async function launch(run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> {
+    if (run.backend === "slurm") return slurm.launch(run, progress);
     const abort = new AbortController();
     launching.set(run.id, abort);
     let component: Component = "api";
@@ -222,6 +238,7 @@ export function createRunManager(deps: RunManagerDeps) {
 
   /** Bring a run this process does not watch up to date: re-attach, or decide its outcome from what is left. */
   async function reconcile(run: RunRow, watchIt: boolean): Promise<RunRow> {
+    if (run.backend === "slurm") return LIVE.includes(run.status) ? slurm.reconcile(run, watchIt) : run;
     if (!LIVE.includes(run.status) || supervisor.isTracked(run.id) || launching.has(run.id)) return run;
     const rows = processes.list(run.id);
     const alive = rows.filter((p) => p.state !== "exited");
@@ -293,6 +310,7 @@ export function createRunManager(deps: RunManagerDeps) {
         config: values,
         status: queued ? "queued" : "starting",
         createdBy: request.userId,
+        backend: config.backend,
       });
       const run = runs.update(id, { configPath, totalSteps, ...names });
       if (queued) {
@@ -314,9 +332,12 @@ export function createRunManager(deps: RunManagerDeps) {
       const stopping = runs.transition(runId, ["starting", "running"], { status: "stopping", stoppedBy: by });
       if (!stopping) throw new RlError("CONFLICT", `Run ${runId} is not running (it is ${run.status}).`);
       launching.get(runId)?.abort(new RlError("PROCESS_FAILED", "stopped"));
-      if (!supervisor.isTracked(runId)) for (const p of processes.list(runId)) if (p.state !== "exited" && isSameProcess(p.pid, p.startTime)) supervisor.attach(p);
-      await stopComponents(runId);
-      supervisor.forget(runId);
+      if (run.backend === "slurm") await slurm.stop(stopping);
+      else {
+        if (!supervisor.isTracked(runId)) for (const p of processes.list(runId)) if (p.state !== "exited" && isSameProcess(p.pid, p.startTime)) supervisor.attach(p);
+        await stopComponents(runId);
+        supervisor.forget(runId);
+      }
       const stopped = runs.transition(runId, ["stopping"], { status: "stopped", endedAt: deps.now() });
       if (stopped) emit({ kind: "stopped", run: stopped, message: `Run ${runId} was stopped by ${by}.` });
       startQueued();
@@ -344,14 +365,17 @@ export function createRunManager(deps: RunManagerDeps) {
         }
       }
       supervisor.detachAll();
+      slurm.detachAll();
     },
 
     isLive: (run: RunRow) => LIVE.includes(run.status),
     apiStatus,
     logPath: (runId: string, component: Component) => logPathOf(config, runId, component),
+    /** A slurm run's job (state, pending reason, node) and its components' states from the job's status file. */
+    slurmView: (run: RunRow) => slurm.view(run),
     /** Resolves when nothing is starting any more (tests). */
     async settled(): Promise<void> {
-      while (launching.size > 0) await delay(50);
+      while (launching.size > 0 || slurm.busyCount() > 0) await delay(50);
     },
   };
 }

@@ -8,6 +8,7 @@ import { parseTrainerLog } from "../metrics/trainer-log.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "./process-info.ts";
 import type { RunManager } from "./run-manager.ts";
+import type { SlurmJobView } from "./slurm/slurm-backend.ts";
 
 export interface RunStatusView {
   run_id: string;
@@ -32,6 +33,8 @@ export interface RunStatusView {
   wandb_project?: string;
   wandb_run_name?: string;
   logs: Record<Component, string>;
+  /** Runs on the slurm backend: the batch job, with why it is pending or where it runs. */
+  slurm?: SlurmJobView;
 }
 
 export interface RunResultsView extends RunStatusView {
@@ -84,6 +87,8 @@ export function createRunReport(deps: RunReportDeps) {
     const run = await manager.reconcile(input, false);
     const procs = deps.processes.list(run.id);
     const byComponent = Object.fromEntries(COMPONENTS.map((c) => [c, processState(procs.find((p) => p.component === c))])) as Record<Component, string>;
+    // A slurm run's processes live on a compute node: the job's status file knows them, not this machine's /proc.
+    const slurm = run.backend === "slurm" ? await manager.slurmView(run) : undefined;
     const trainer = parseTrainerLog(await readTailBytes(manager.logPath(run.id, "trainer"), 512 * 1024));
     const api = manager.isLive(run) ? await manager.apiStatus() : undefined;
     const end = run.endedAt ?? deps.now();
@@ -96,7 +101,7 @@ export function createRunReport(deps: RunReportDeps) {
       started_at: iso(run.startedAt),
       ended_at: iso(run.endedAt),
       running_time_minutes: run.startedAt ? Math.round(((end - run.startedAt) / 60_000) * 10) / 10 : 0,
-      processes: byComponent,
+      processes: slurm?.processes ?? byComponent,
       step: trainer.step ?? api?.current_step ?? null,
       total_steps: run.totalSteps ?? trainer.totalSteps ?? null,
       queue_size: api?.queue_size ?? null,
@@ -110,6 +115,7 @@ export function createRunReport(deps: RunReportDeps) {
       wandb_project: run.wandbProject,
       wandb_run_name: run.wandbRunName,
       logs: Object.fromEntries(COMPONENTS.map((c) => [c, manager.logPath(run.id, c)])) as Record<Component, string>,
+      ...(slurm?.job ? { slurm: slurm.job } : {}),
     };
   }
 

@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+# rl-chatops in-job launcher: one Slurm batch job runs a training run's api, trainer and env (stdlib only).
+"""Start a run's components in order, with the bot's readiness rules, watch them, and exit with the outcome.
+
+    job-launcher.py SPEC.json
+
+SPEC.json (written by the bot; no secrets in it: keys come through the job's environment):
+    run_id, status_path, grace_seconds, ready_timeout_seconds, env_settle_seconds,
+    api_url, trainer_url, config_path,
+    components: [{name, argv, cwd, log, env_unset}]   in start order (api, trainer, env)
+
+Readiness (as the bot's local backend): the api answers GET /, the trainer answers GET /health, the env
+is ready once the api shows data (/status queue_size or current_step > 0) or it stayed alive for the
+settle period. A trainer that exits 0 after printing "Error in step" is a failure.
+
+The status file (status_path) is rewritten atomically at every change, so the bot can read it at any time:
+    {state: starting|running|stopping|completed|failed|stopped, node, job_id, ready: [...],
+     components: {name: {state, pid, exit_code, signal}}, component, exit_code, signal, message, ...}
+
+Exit status: 0 completed, 1 failed, 143 stopped by SIGTERM (scancel --batch --signal=TERM, or a time limit).
+On SIGTERM the components are stopped env -> trainer -> api: SIGTERM to each process group, SIGKILL
+after grace_seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import traceback
+import urllib.request
+from typing import Any, Dict, List, Optional
+
+STOP_ORDER = ("env", "trainer", "api")
+# Exits are looked at in this order, so a trainer finishing cleanly wins over the api going down with it.
+EXIT_ORDER = ("env", "trainer", "api")
+STEP_ERROR = re.compile(r"^Error in step (\d+): ?(.*)$")
+POLL_SECONDS = 0.2
+EXIT_COMPLETED, EXIT_FAILED, EXIT_STOPPED = 0, 1, 143
+
+# Readiness probes go to the node's own loopback: never through an HTTP proxy from the environment.
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def log(message: str) -> None:
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+    print(f"{stamp} job-launcher: {message}", flush=True)
+
+
+def http_ok(url: str, timeout: float = 1.0) -> bool:
+    try:
+        with OPENER.open(url, timeout=timeout) as resp:
+            return 200 <= resp.status < 300
+    except Exception:  # noqa: BLE001 - any failure means "not ready yet"
+        return False
+
+
+def http_json(url: str, timeout: float = 1.5) -> Any:
+    try:
+        with OPENER.open(url, timeout=timeout) as resp:
+            return json.loads(resp.read().decode("utf-8"))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def kill_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class Component:
+    def __init__(self, spec: Dict[str, Any]):
+        self.name: str = spec["name"]
+        self.argv: List[str] = [str(a) for a in spec["argv"]]
+        self.cwd: str = spec["cwd"]
+        self.log: str = spec["log"]
+        self.env_unset: List[str] = list(spec.get("env_unset") or [])
+        self.proc: Optional[subprocess.Popen] = None
+        self.started_at = 0.0
+        self.ready = False
+        self.handled = False
+        self.spawn_error: Optional[str] = None
+
+    def start(self) -> None:
+        env = dict(os.environ)
+        for key in self.env_unset:
+            env.pop(key, None)
+        os.makedirs(os.path.dirname(self.log), exist_ok=True)
+        self.started_at = time.monotonic()
+        # Each component in its own session (process group), as the bot's local backend does, so a stop
+        # reaches its children too; the log file is handed straight to it (appended, never truncated).
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                self.argv,
+                cwd=self.cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                close_fds=True,
+            )
+
+    def poll(self) -> Optional[int]:
+        return None if self.proc is None else self.proc.poll()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def exit_code(self) -> Optional[int]:
+        rc = self.poll()
+        return rc if rc is not None and rc >= 0 else None
+
+    def exit_signal(self) -> Optional[str]:
+        rc = self.poll()
+        return signal_name(-rc) if rc is not None and rc < 0 else None
+
+    def describe_exit(self) -> str:
+        if self.spawn_error:
+            return f"{self.name} could not start: {self.spawn_error}"
+        sig = self.exit_signal()
+        if sig:
+            return f"{self.name} was killed by {sig}"
+        return f"{self.name} exited with code {self.exit_code()}"
+
+    def view(self) -> Dict[str, Any]:
+        if self.spawn_error:
+            state = "failed to start"
+        elif self.proc is None:
+            state = "not started"
+        elif self.proc.poll() is not None:
+            state = "exited"
+        else:
+            state = "running" if self.ready else "starting"
+        return {
+            "state": state,
+            "pid": None if self.proc is None else self.proc.pid,
+            "exit_code": self.exit_code(),
+            "signal": self.exit_signal(),
+        }
+
+    def stop(self, grace: float) -> None:
+        """SIGTERM the group, SIGKILL after the grace period, then make sure no member outlived it."""
+        if self.proc is None:
+            return
+        pgid = self.proc.pid
+        if self.proc.poll() is None:
+            kill_group(pgid, signal.SIGTERM)
+            deadline = time.monotonic() + grace
+            while self.proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if self.proc.poll() is None:
+                log(f"{self.name} ignored SIGTERM for {grace:g} s; killing it")
+                kill_group(pgid, signal.SIGKILL)
+                self.proc.wait()
+        kill_group(pgid, signal.SIGKILL)
+
+
+class Outcome(Exception):
+    """Ends the run: raised with the final state, the component to blame and a message for people."""
+
+    def __init__(self, state: str, component: Optional[Component] = None, message: str = ""):
+        super().__init__(message)
+        self.state = state
+        self.component = component
+        self.message = message
+
+
+class Launcher:
+    def __init__(self, spec: Dict[str, Any]):
+        self.spec = spec
+        self.status_path: str = spec["status_path"]
+        self.grace = float(spec.get("grace_seconds", 10))
+        self.ready_timeout = float(spec.get("ready_timeout_seconds", 180))
+        self.settle = float(spec.get("env_settle_seconds", 2))
+        self.api_url = str(spec["api_url"]).rstrip("/")
+        self.trainer_url = str(spec["trainer_url"]).rstrip("/")
+        self.components = [Component(c) for c in spec["components"]]
+        self.by_name = {c.name: c for c in self.components}
+        self.stop_signal: Optional[str] = None
+        self.status: Dict[str, Any] = {
+            "run_id": spec.get("run_id"),
+            "job_id": os.environ.get("SLURM_JOB_ID"),
+            "node": socket.gethostname().split(".")[0],
+            "launcher_pid": os.getpid(),
+            "started_at": time.time(),
+            "reached_running": False,
+        }
+
+    # --- status file -------------------------------------------------------------------------
+
+    def write(self, **fields: Any) -> None:
+        self.status.update(fields)
+        self.status["updated_at"] = time.time()
+        self.status["ready"] = [c.name for c in self.components if c.ready]
+        self.status["components"] = {c.name: c.view() for c in self.components}
+        tmp = f"{self.status_path}.tmp"
+        os.makedirs(os.path.dirname(self.status_path), exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.status, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.status_path)
+
+    # --- signals ------------------------------------------------------------------------------
+
+    def on_signal(self, number: int, _frame: Any) -> None:
+        if self.stop_signal is None:
+            self.stop_signal = signal_name(number)
+            log(f"received {self.stop_signal}: stopping env -> trainer -> api")
+
+    def check_stop(self) -> None:
+        if self.stop_signal is not None:
+            raise Outcome("stopped", None, f"The job was stopped ({self.stop_signal}).")
+
+    # --- readiness ----------------------------------------------------------------------------
+
+    def is_ready(self, comp: Component) -> bool:
+        if comp.name == "api":
+            return http_ok(f"{self.api_url}/")
+        if comp.name == "trainer":
+            return http_ok(f"{self.trainer_url}/health")
+        status = http_json(f"{self.api_url}/status")
+        if isinstance(status, dict):
+            queue = status.get("queue_size") or 0
+            step = status.get("current_step") or 0
+            if (isinstance(queue, (int, float)) and queue > 0) or (isinstance(step, (int, float)) and step > 0):
+                return True
+        return time.monotonic() - comp.started_at >= self.settle
+
+    def check_started_alive(self) -> None:
+        for c in self.components:
+            if c.proc is not None and c.poll() is not None:
+                # A fast trainer can hit its step error before the env counts as ready: say so, not just "exited 0".
+                errors = self.trainer_step_errors() if c.name == "trainer" and c.exit_code() == 0 else []
+                if errors:
+                    raise Outcome("failed", c, f"The trainer reported a step error and stopped: {errors[-1]}")
+                raise Outcome("failed", c, f"{c.describe_exit()} while the run was starting.")
+
+    def wait_ready(self, comp: Component) -> None:
+        deadline = time.monotonic() + self.ready_timeout
+        while True:
+            self.check_stop()
+            self.check_started_alive()
+            if self.is_ready(comp):
+                comp.ready = True
+                log(f"{comp.name} is ready")
+                self.write()
+                return
+            if time.monotonic() >= deadline:
+                raise Outcome(
+                    "failed",
+                    comp,
+                    f"The {comp.name} was not ready after {round(self.ready_timeout)} s. "
+                    "Check its log (/rl logs), or raise RL_READY_TIMEOUT_SECONDS.",
+                )
+            time.sleep(POLL_SECONDS)
+
+    # --- the run ------------------------------------------------------------------------------
+
+    def trainer_step_errors(self) -> List[str]:
+        comp = self.by_name.get("trainer")
+        if comp is None:
+            return []
+        try:
+            with open(comp.log, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - 4 * 1024 * 1024))
+                text = f.read().decode("utf-8", errors="replace")
+        except OSError:
+            return []
+        return [line.strip() for line in text.split("\n") if STEP_ERROR.match(line.strip())]
+
+    def watch(self) -> None:
+        while True:
+            self.check_stop()
+            for name in EXIT_ORDER:
+                comp = self.by_name.get(name)
+                if comp is None or comp.handled or comp.poll() is None:
+                    continue
+                comp.handled = True
+                clean = comp.exit_code() == 0
+                self.write()
+                if name == "env" and clean:
+                    log("environment finished; waiting for the trainer")
+                    continue
+                if name == "trainer" and clean:
+                    errors = self.trainer_step_errors()
+                    if errors:
+                        raise Outcome("failed", comp, f"The trainer reported a step error and stopped: {errors[-1]}")
+                    raise Outcome("completed", comp, "Training complete.")
+                raise Outcome("failed", comp, f"{comp.describe_exit()}.")
+            time.sleep(POLL_SECONDS)
+
+    def run(self) -> int:
+        self.write(state="starting")
+        try:
+            for comp in self.components:
+                self.check_stop()
+                try:
+                    comp.start()
+                except OSError as e:
+                    comp.spawn_error = str(e)
+                    raise Outcome("failed", comp, f"{comp.describe_exit()} while the run was starting.") from None
+                log(f"started {comp.name} (pid {comp.proc.pid if comp.proc else '?'})")
+                self.write()
+                self.wait_ready(comp)
+            self.write(state="running", reached_running=True, running_at=time.time())
+            log("all components are ready; the run is running")
+            self.watch()
+            raise Outcome("failed", None, "the launcher stopped watching without an outcome")
+        except Outcome as outcome:
+            return self.finish(outcome)
+        except Exception:  # noqa: BLE001 - last resort: record why, stop what runs
+            log(traceback.format_exc())
+            return self.finish(Outcome("failed", None, f"The job launcher crashed: {sys.exc_info()[1]}"))
+
+    def finish(self, outcome: Outcome) -> int:
+        self.write(state="stopping")
+        # Ignore further TERMs while stopping: the stop order must complete (SIGKILL still ends us).
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for name in STOP_ORDER:
+            comp = self.by_name.get(name)
+            if comp is not None and comp.alive():
+                log(f"stopping {name}")
+            if comp is not None:
+                comp.stop(self.grace)
+        comp = outcome.component
+        self.write(
+            state=outcome.state,
+            component=comp.name if comp else None,
+            exit_code=comp.exit_code() if comp else None,
+            signal=comp.exit_signal() if comp else None,
+            message=outcome.message,
+            ended_at=time.time(),
+        )
+        log(f"{outcome.state}: {outcome.message}")
+        return {"completed": EXIT_COMPLETED, "stopped": EXIT_STOPPED}.get(outcome.state, EXIT_FAILED)
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) != 2:
+        print("usage: job-launcher.py SPEC.json", file=sys.stderr)
+        return 2
+    with open(argv[1], encoding="utf-8") as f:
+        spec = json.load(f)
+    launcher = Launcher(spec)
+    signal.signal(signal.SIGTERM, launcher.on_signal)
+    signal.signal(signal.SIGINT, launcher.on_signal)
+    log(f"run {spec.get('run_id')} on {launcher.status['node']} (job {launcher.status['job_id']})")
+    return launcher.run()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
