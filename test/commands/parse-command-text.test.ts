@@ -6,8 +6,9 @@ import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand } from "../../commands/types.ts";
 import { RlError } from "../../src/errors.ts";
 
-const test = defineCommand({
-  name: "test",
+// Not "test": the registry has a real /rl test; this one exercises every flag type.
+const trial = defineCommand({
+  name: "trial",
   summary: "t",
   description: "t",
   args: z.object({
@@ -19,7 +20,7 @@ const test = defineCommand({
   permission: "read",
   run: async () => ({}),
 });
-const commands = [...COMMANDS, test];
+const commands = [...COMMANDS, trial];
 
 function usageErrorOf(text: string): RlError {
   try {
@@ -51,7 +52,7 @@ describe("parseCommandText", () => {
   });
 
   it("parses typed flags in both forms", () => {
-    expect(parseCommandText("/rl test --steps 3 --ratio=0.5 --all --models a,b", commands).args).toEqual({
+    expect(parseCommandText("/rl trial --steps 3 --ratio=0.5 --all --models a,b", commands).args).toEqual({
       steps: 3,
       ratio: 0.5,
       all: true,
@@ -61,9 +62,9 @@ describe("parseCommandText", () => {
 
   it("gives the usage for anything it cannot parse", () => {
     expect(usageErrorOf("/rl set group_size").message).toContain("Usage: /rl set <field> <value...>");
-    expect(usageErrorOf("/rl test --steps three").message).toMatch(/whole number/);
-    expect(usageErrorOf("/rl test --bogus 1").message).toMatch(/Unknown option --bogus/);
-    expect(usageErrorOf("/rl test --steps").message).toMatch(/needs a value/);
+    expect(usageErrorOf("/rl trial --steps three").message).toMatch(/whole number/);
+    expect(usageErrorOf("/rl trial --bogus 1").message).toMatch(/Unknown option --bogus/);
+    expect(usageErrorOf("/rl trial --steps").message).toMatch(/needs a value/);
     expect(usageErrorOf('/rl select "unclosed').message).toMatch(/Unclosed quote/);
     expect(usageErrorOf("/rl select a b").message).toMatch(/Too many words/);
   });
@@ -79,7 +80,7 @@ describe("parseCommandText", () => {
   });
 
   it("builds usage lines from the zod schema", () => {
-    expect(usageOf(test)).toBe("/rl test [--steps N] [--ratio N] [--all] [--models MODELS]");
+    expect(usageOf(trial)).toBe("/rl trial [--steps N] [--ratio N] [--all] [--models MODELS]");
   });
 });
 
