@@ -31,7 +31,7 @@ async function answerAutocomplete(i: AutocompleteInteraction, deps: DiscordDeps)
   const where = whereOfInteraction(i);
   const caller = callerOf(i.user, i.member, i.guild);
   // Suggestions show environment names and config values: only to people allowed to read them.
-  const mayRead = allows(roleOf(services.config.policy, where.channel, { id: caller.id, roles: caller.roles }), "read");
+  const mayRead = allows(roleOf(services.config.policy, where.channel, caller), "read");
   let choices: Awaited<ReturnType<typeof suggest>> = [];
   if (command && spec && source && mayRead) {
     let timer: NodeJS.Timeout | undefined;

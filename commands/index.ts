@@ -1,4 +1,5 @@
 // The registry: every /rl subcommand, listed explicitly, in the order help shows them.
+import audit from "./audit.ts";
 import config from "./config.ts";
 import digest from "./digest.ts";
 import envs from "./envs.ts";
@@ -16,4 +17,4 @@ import stop from "./stop.ts";
 import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, status, stop, results, runs, logs, digest];
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, status, stop, results, runs, logs, digest, audit];

@@ -10,11 +10,19 @@ interface Token {
   value: string;
   start: number;
   quoted: boolean;
+  /** The whole word is one quoted section ("a b" or 'x'), not a word with quotes inside ({"k":1}). */
+  wholeQuoted: boolean;
 }
 
 /** Split on whitespace, honouring "double" and 'single' quotes; keeps each token's offset in the text. */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
+  // Where each closing quote last occurs: an unmatched quote is then found without scanning the rest again (no quadratic time).
+  const lastClose = new Map<string, number>();
+  const closeAfter = (close: string, from: number): number => {
+    if (!lastClose.has(close)) lastClose.set(close, text.lastIndexOf(close));
+    return lastClose.get(close)! >= from ? text.indexOf(close, from) : -1;
+  };
   let i = 0;
   while (i < text.length) {
     while (i < text.length && /\s/.test(text[i]!)) i++;
@@ -22,21 +30,32 @@ export function tokenize(text: string): Token[] {
     const start = i;
     let value = "";
     let quoted = false;
+    let sections = 0;
+    let plain = false;
     while (i < text.length && !/\s/.test(text[i]!)) {
       const ch = text[i]!;
       if (ch === '"' || ch === "'" || ch === "“" || ch === "”" || ch === "‘" || ch === "’") {
         const close = ch === "“" ? "”" : ch === "‘" ? "’" : ch;
-        const end = text.indexOf(close, i + 1);
+        const end = closeAfter(close, i + 1);
+        if (end < 0 && i > start) {
+          // An apostrophe inside a word (don't) is a letter, not a quote.
+          value += ch;
+          plain = true;
+          i++;
+          continue;
+        }
         if (end < 0) throw new RlError("USAGE", `Unclosed quote ${ch} in the command. Close it, or remove it.`);
         value += text.slice(i + 1, end);
         quoted = true;
+        sections++;
         i = end + 1;
       } else {
         value += ch;
+        plain = true;
         i++;
       }
     }
-    tokens.push({ value, start, quoted });
+    tokens.push({ value, start, quoted, wholeQuoted: sections === 1 && !plain });
   }
   return tokens;
 }
@@ -111,9 +130,9 @@ export function parseCommandText(text: string, commands: readonly AnyCommand[]):
     const spec = positional[p++];
     if (!spec) throw usageError(command, `Too many words: "${token.value}" is not expected here.`);
     if (command.restOfLine && spec === positional.at(-1)) {
-      // Keep the rest verbatim (JSON, spaces), unless it is one quoted word.
+      // Keep the rest verbatim (JSON, spaces), unless it is one wholly quoted word: {"k":1} keeps its quotes.
       const rest = tokens.slice(i);
-      args[spec.name] = rest.length === 1 && rest[0]!.quoted ? rest[0]!.value : body.slice(token.start).trim();
+      args[spec.name] = rest.length === 1 && rest[0]!.wholeQuoted ? rest[0]!.value : body.slice(token.start).trim();
       break;
     }
     args[spec.name] = convertWord(spec, token.value, command);

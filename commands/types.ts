@@ -11,6 +11,9 @@ export interface Caller {
   name?: string;
   /** Platform role ids and names (Discord), used by the access policy. */
   roles?: string[];
+  /** The same roles kept apart, so a role merely named like another's id matches nothing. */
+  roleIds?: string[];
+  roleNames?: string[];
 }
 
 export interface CommandContext {

@@ -6,6 +6,7 @@ import type { ConfigField, EnvironmentInfo, ScanWarning } from "./environments/t
 import { RlError } from "./errors.ts";
 import { nearestName } from "./values/nearest-name.ts";
 import { parseFieldValue } from "./values/parse-field-value.ts";
+import { quoteInput } from "./values/quote-input.ts";
 
 export interface EnvironmentSummary {
   name: string;
@@ -63,17 +64,46 @@ function fieldView(field: ConfigField, values: ConfigValues): FieldView {
   };
 }
 
-/** Map what a person typed ("Group-Size", "env.group_size") to a field name, refusing other sections. */
+/** The sections of a run config that only the locked fields file sets. */
+const INFRA_SECTIONS = new Set(["openai", "tinker", "slurm", "testing"]);
+/** A field name after normalising: letters (any script, as Python allows), digits and underscores. */
+const FIELD_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+/** "section.rest", "section:rest", "section[rest", "section/rest": a nested key. */
+const NESTED = /^([\p{L}_][\p{L}\p{N}_]*)[.:[/](.*)$/u;
+/** Hyphens and dashes people (and autocorrect) type between words. */
+const DASHES = /[\s\-\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]+/gu;
+
+/**
+ * Map what a person typed ("Group-Size", " env.group_size ", fullwidth letters) to a field name, refusing other
+ * sections. NFKC folds compatibility forms onto plain letters, as Python does for identifiers; format characters
+ * (zero-width, bidi controls) are invisible and dropped. Lookalikes from other scripts stay what they are, so a
+ * Cyrillic "о" never reaches a Latin field: the name is simply unknown.
+ */
 export function normaliseFieldName(input: string): string {
-  const name = input.trim().toLowerCase().replace(/-/g, "_");
-  const dotted = name.match(/^([a-z_]+)[.:](.+)$/);
-  if (!dotted) return name;
-  const [, section, rest] = dotted;
+  const name = input
+    .normalize("NFKC")
+    .replace(/\p{Cf}/gu, "")
+    .trim()
+    .toLowerCase()
+    .replace(/\s*([.:[\]/])\s*/g, "$1")
+    .replace(DASHES, "_");
+  const nested = NESTED.exec(name);
+  if (!nested) return name;
+  const [, section, rest] = nested;
   if (section === "env") return normaliseFieldName(rest!);
-  throw new RlError(
-    "LOCKED_FIELD",
-    `"${input}" belongs to the ${section} section, which is infrastructure set by the locked fields file; only environment fields can be changed.`,
-  );
+  if (INFRA_SECTIONS.has(section!)) {
+    throw new RlError(
+      "LOCKED_FIELD",
+      `${quoteInput(input)} belongs to the ${section} section, which is infrastructure set by the locked fields file; only environment fields can be changed.`,
+      { details: { section } },
+    );
+  }
+  throw new RlError("NOT_FOUND", `${quoteInput(input)} is not a config field: fields are plain names such as group_size (see /rl config); nested keys cannot be set.`);
+}
+
+/** Names that can never be a config field: not identifier-shaped, or private/dunder (pydantic ignores those too). */
+function isFieldShaped(name: string): boolean {
+  return FIELD_NAME.test(name) && !name.startsWith("_");
 }
 
 export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
@@ -91,12 +121,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
   const findField = (env: EnvironmentInfo, input: string): ConfigField => {
     const name = normaliseFieldName(input);
-    const field = env.fields.find((f) => f.name.toLowerCase() === name);
+    const field = isFieldShaped(name) ? env.fields.find((f) => f.name.normalize("NFKC").toLowerCase() === name) : undefined;
     if (field) return field;
     const near = nearestName(name, env.fields.map((f) => f.name));
     throw new RlError(
       "NOT_FOUND",
-      `${env.name} has no config field "${input}".${near ? ` Did you mean "${near}"?` : ""} See /rl config for the fields.`,
+      `${env.name} has no config field ${quoteInput(input)}.${near ? ` Did you mean "${near}"?` : ""} See /rl config for the fields.`,
       { details: { suggestion: near } },
     );
   };

@@ -12,6 +12,7 @@ const ERROR_TITLES: Record<string, string> = {
   RATE_LIMITED: "The language model is busy",
   TIMEOUT: "The language model took too long",
   USAGE: "Message not sent to the model",
+  FORBIDDEN: "Not allowed",
 };
 
 /** The Confirm buttons of every prompt this turn raised (one per distinct command), and one Cancel. */

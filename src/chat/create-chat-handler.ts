@@ -4,6 +4,8 @@ import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import { channelLabel } from "../../db/channel-key.ts";
 import { createConversationsRepo, type ConversationKey } from "../../db/conversations.ts";
 import { RlError, asRlError } from "../errors.ts";
+import { accessOf, allows, refusalMessage } from "../policy.ts";
+import { redactDeep } from "../redact.ts";
 import type { Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { runTurn, type TurnResult } from "./agent-loop.ts";
@@ -122,12 +124,29 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
       });
       if (result.error) log.warn("chat: the language model request failed", { conversation: channelLabel(key), code: result.error.code, details: result.error.details });
       remember(key, result);
-      return turnReply(result, maxIterations, redact);
+      // The whole reply, data included (the model's raw answer is in it), leaves without secrets.
+      return redactDeep(turnReply(result, maxIterations, redact), redact);
     });
+  };
+
+  /** A person with no access here (outside RL_CHANNEL_ALLOWLIST, or RL_DEFAULT_ROLE=none) does not get the model's time. */
+  const refusal = (ctx: CommandContext): Reply | undefined => {
+    const { policy } = services.config;
+    const access = accessOf(policy, ctx.channel, ctx.user);
+    if (allows(access.role, "read")) return undefined;
+    const err = new RlError("FORBIDDEN", refusalMessage(policy, access, "Asking me in plain words", "read"), { details: { needed: "read", role: access.role } });
+    try {
+      services.audit.record({ ...ctx.channel, userId: ctx.user.id, command: "chat", args: {}, outcome: "refused", detail: err.message });
+    } catch (auditErr) {
+      log.error("audit write failed", { command: "chat", err: auditErr });
+    }
+    return chatErrorReply(err, redact, true);
   };
 
   return async (raw, ctx) => {
     const text = raw.trim();
+    const refused = refusal(ctx);
+    if (refused) return refused;
     if (text === "") return chatHelpReply(commands, "empty");
     if (text.length > maxMessageChars) {
       const err = new RlError("USAGE", `Your message is ${text.length.toLocaleString("en")} characters; the limit is ${maxMessageChars.toLocaleString("en")}. Shorten it, or use /rl commands.`, {

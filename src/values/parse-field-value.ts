@@ -1,9 +1,12 @@
 // Turns the text a person typed into a value of the config field's type, or says exactly what was expected.
 import { RlError } from "../errors.ts";
 import type { ConfigField, FieldType } from "../environments/types.ts";
+import { quoteInput } from "./quote-input.ts";
 
 export const MAX_VALUE_LENGTH = 4_000;
 export const MAX_LIST_ITEMS = 256;
+/** JSON values (dict, any, lists) nest at most this deep: a config value is data, not a document. */
+export const MAX_VALUE_DEPTH = 16;
 
 const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
 const FALSE_WORDS = new Set(["false", "no", "off", "0"]);
@@ -66,13 +69,48 @@ function splitList(text: string): unknown[] {
   return t.split(",").map((s) => s.trim());
 }
 
+/** The deepest nesting of arrays and objects in a parsed JSON value. */
+function depthOf(value: unknown, limit: number, depth = 0): number {
+  if (depth > limit || value === null || typeof value !== "object") return depth;
+  let deepest = depth + 1;
+  for (const item of Object.values(value)) deepest = Math.max(deepest, depthOf(item, limit, depth + 1));
+  return deepest;
+}
+
+/** What the value looks like as text, for any JSON value (undefined and the unserialisable become ""). */
+function textOf(raw: unknown): string {
+  if (typeof raw === "string") return raw;
+  try {
+    return JSON.stringify(raw) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** A value given as data (not text) as plain JSON: no undefined, no NaN or Infinity, no class instances. */
+function jsonValue(raw: unknown): unknown {
+  if (typeof raw === "number" && !Number.isFinite(raw)) throw new ValueError();
+  if (typeof raw === "bigint" || typeof raw === "function" || typeof raw === "symbol") throw new ValueError();
+  if (raw === null || typeof raw !== "object") return raw;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(raw, (_key, v: unknown) => {
+      if (typeof v === "number" && !Number.isFinite(v)) throw new ValueError();
+      return v;
+    });
+  } catch {
+    throw new ValueError();
+  }
+  return text === undefined ? null : (JSON.parse(text) as unknown);
+}
+
 function convert(raw: unknown, type: FieldType): unknown {
-  const text = typeof raw === "string" ? raw : JSON.stringify(raw);
+  const text = textOf(raw);
   switch (type.kind) {
     case "int":
     case "float":
       if (typeof raw === "number") {
-        if (type.kind === "int" && !Number.isSafeInteger(raw)) throw new ValueError();
+        if (!Number.isFinite(raw) || (type.kind === "int" && !Number.isSafeInteger(raw))) throw new ValueError();
         return raw;
       }
       return parseNumber(unquote(text), type.kind === "int");
@@ -101,7 +139,7 @@ function convert(raw: unknown, type: FieldType): unknown {
       return hit;
     }
     case "dict": {
-      if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) return raw;
+      if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) return jsonValue(raw);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -112,7 +150,7 @@ function convert(raw: unknown, type: FieldType): unknown {
       return parsed;
     }
     case "any":
-      if (typeof raw !== "string") return raw;
+      if (typeof raw !== "string") return jsonValue(raw);
       try {
         return JSON.parse(raw) as unknown;
       } catch {
@@ -135,20 +173,24 @@ function checkBounds(value: unknown, field: ConfigField): void {
 
 /** Parse `raw` (typed text, or a JSON value from the LLM) as a value of `field`; throws INVALID_VALUE with the expected type. */
 export function parseFieldValue(raw: unknown, field: ConfigField): unknown {
-  if (typeof raw === "string" && raw.length > MAX_VALUE_LENGTH) {
-    throw new RlError("INVALID_VALUE", `The value for ${field.name} is ${raw.length} characters long; the limit is ${MAX_VALUE_LENGTH}.`);
+  if (raw === undefined) throw new RlError("INVALID_VALUE", `No value given for ${field.name}. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`, { details: { field: field.name } });
+  const length = textOf(raw).length;
+  if (length > MAX_VALUE_LENGTH) {
+    throw new RlError("INVALID_VALUE", `The value for ${field.name} is ${length} characters long; the limit is ${MAX_VALUE_LENGTH}.`, { details: { field: field.name, limit: MAX_VALUE_LENGTH } });
   }
   let value: unknown;
   try {
     value = convert(raw, field.fieldType);
   } catch (err) {
     if (err instanceof RlError) throw err;
-    const shown = typeof raw === "string" ? raw : JSON.stringify(raw);
     throw new RlError(
       "INVALID_VALUE",
-      `${field.name} expects ${describeType(field.fieldType)} (${field.type}); "${shown.slice(0, 80)}" is not one. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`,
+      `${field.name} expects ${describeType(field.fieldType)} (${field.type}); ${quoteInput(textOf(raw))} is not one. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`,
       { details: { field: field.name, expected: field.type } },
     );
+  }
+  if (depthOf(value, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH) {
+    throw new RlError("INVALID_VALUE", `The value for ${field.name} is nested more than ${MAX_VALUE_DEPTH} levels deep; give flatter data.`, { details: { field: field.name, limit: MAX_VALUE_DEPTH } });
   }
   checkBounds(value, field);
   return value;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { dispatch } from "../../commands/dispatch.ts";
+import { commandText, dispatch } from "../../commands/dispatch.ts";
+import { parseCommandText } from "../../commands/parse-command-text.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand, type CommandContext } from "../../commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -94,6 +95,22 @@ describe("dispatch", () => {
     expect((await dispatch({ text: "/rl status abcd1234" }, ctx(restarted, "U1", "chat"))).reply.error?.code).toBe("RATE_LIMITED");
     t += 21 * 60_000;
     expect((await dispatch({ text: "/rl status abcd1234" }, ctx(restarted, "U1", "chat"))).ok).toBe(true);
+  });
+
+  it("writes a Confirm button's command so that each value comes back as exactly one word, never as more words or flags", () => {
+    const stop = COMMANDS.find((c) => c.name === "stop")!;
+    const set = COMMANDS.find((c) => c.name === "set")!;
+    expect(commandText(stop, { run: "feed0001" })).toBe('/rl stop "feed0001"');
+    for (const [command, args] of [
+      [stop, { run: 'x" --all "y' }],
+      [stop, { run: 'say "quoted" now' }],
+      [stop, { run: "it's" }],
+      [set, { field: "label", value: "a b\n--c d" }],
+      [set, { field: "label", value: "" }],
+    ] as const) {
+      expect(parseCommandText(commandText(command, args), COMMANDS).args).toEqual(args);
+    }
+    expect(() => commandText(stop, { run: `both " and '` })).toThrow(/cannot go on a button/);
   });
 
   it("lets only the starter or an admin stop a run", async () => {

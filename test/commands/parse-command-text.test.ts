@@ -45,6 +45,14 @@ describe("parseCommandText", () => {
     expect(parseCommandText('/rl set wandb_name "quoted  run"', commands).args.value).toBe("quoted  run");
   });
 
+  it("keeps quotes inside a rest-of-line word (JSON without spaces), and apostrophes inside words", () => {
+    expect(parseCommandText('/rl set extra {"key":1}', commands).args.value).toBe('{"key":1}');
+    expect(parseCommandText('/rl set extra "{\'k\': 1}"', commands).args.value).toBe("{'k': 1}");
+    expect(parseCommandText("/rl set wandb_name don't stop", commands).args.value).toBe("don't stop");
+    expect(parseCommandText("/rl select it's", commands).args.name).toBe("it's");
+    expect(() => parseCommandText("/rl select 'open", commands)).toThrow(/Unclosed quote/);
+  });
+
   it("treats empty text and bare /rl as help", () => {
     expect(parseCommandText("/rl", commands).command.name).toBe("help");
     expect(parseCommandText("", commands).command.name).toBe("help");

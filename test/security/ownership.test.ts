@@ -1,0 +1,98 @@
+// Stopping a run: its starter or an admin, on every route (typed, JSON, a Stop or Confirm button, a chat tool call), refusals audited.
+import { afterEach, describe, expect, it } from "vitest";
+import { dispatch } from "../../commands/dispatch.ts";
+import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
+import { DISCORD, POLICY_ENV, SLACK, USERS, insertRun, startKit, type Kit } from "./security-kit.ts";
+
+let kit: Kit | undefined;
+let llm: FakeLlm | undefined;
+afterEach(async () => {
+  await kit?.close();
+  await llm?.close();
+  kit = undefined;
+  llm = undefined;
+});
+
+function start(env: Record<string, string> = {}): Kit {
+  kit = startKit({ env: { ...POLICY_ENV, ...env } });
+  insertRun(kit.services, "feed0001", USERS.operator);
+  return kit;
+}
+
+const statusOf = (k: Kit) => k.services.runs.get("feed0001")?.status;
+
+describe("run ownership", () => {
+  it("refuses another operator on every route, before any prompt, and says who may", async () => {
+    const k = start();
+    const other = (via: "slash" | "button" | "chat") => k.ctx(USERS.operator2, { via });
+    const attempts = [
+      await dispatch({ text: "/rl stop feed0001" }, other("slash")),
+      await dispatch({ text: "/rl stop feed0001" }, other("slash"), { confirmed: true }),
+      await dispatch({ text: '/rl stop "feed0001"' }, other("button"), { confirmed: true }),
+      await dispatch({ name: "rl_stop_training", args: { run: "feed0001" } }, other("chat")),
+      await dispatch({ name: "stop", args: { run: "feed0001" } }, other("chat"), { confirmed: true }),
+      // A unique prefix names the same run, and is refused the same way.
+      await dispatch({ text: "/rl stop feed" }, other("slash"), { confirmed: true }),
+    ];
+    for (const r of attempts) {
+      expect(r.ok).toBe(false);
+      expect(r.needsConfirmation).toBeUndefined();
+      expect(r.reply.buttons).toBeUndefined();
+      expect(r.reply.error).toMatchObject({ code: "FORBIDDEN", details: { needed: "admin", role: "operate", started_by: USERS.operator } });
+      expect(r.reply.text).toBe(
+        `Run feed0001 was started by ${USERS.operator}; only they or an admin may stop it. Stopping another person's run needs the admin permission; you have operate. Ask ${USERS.operator} or one of: slack:${USERS.admin} (RL_ADMINS).`,
+      );
+    }
+    expect(statusOf(k)).toBe("queued");
+    const refused = k.services.audit.latest(50).filter((a) => a.outcome === "refused");
+    expect(refused).toHaveLength(attempts.length);
+    expect(refused.every((a) => a.command === "stop" && a.userId === USERS.operator2)).toBe(true);
+  });
+
+  it("lets the starter stop their own run, after confirming", async () => {
+    const k = start();
+    const prompt = await dispatch({ text: "/rl stop feed0001" }, k.ctx(USERS.operator));
+    expect(prompt.needsConfirmation).toBe(true);
+    const confirm = prompt.reply.buttons?.find((b) => b.confirmed);
+    expect(confirm?.command).toBe('/rl stop "feed0001"');
+    const done = await dispatch({ text: confirm!.command }, k.ctx(USERS.operator, { via: "button" }), { confirmed: true });
+    expect(done.ok).toBe(true);
+    expect(statusOf(k)).toBe("stopped");
+    expect(k.services.audit.latest(1)[0]).toMatchObject({ command: "stop", outcome: "ok", userId: USERS.operator });
+  });
+
+  it("lets an admin stop anyone's run, on the button and the chat route", async () => {
+    const k = start();
+    const viaChat = await dispatch({ name: "rl_stop_training", args: { run: "feed0001" } }, k.ctx(USERS.admin, { via: "chat" }));
+    expect(viaChat.needsConfirmation).toBe(true);
+    const confirm = viaChat.reply.buttons!.find((b) => b.confirmed)!;
+    const done = await dispatch({ text: confirm.command }, k.ctx(USERS.admin, { via: "button" }), { confirmed: true });
+    expect(done.ok).toBe(true);
+    expect(statusOf(k)).toBe("stopped");
+  });
+
+  it("takes ids per platform: the same id on another platform is another person", async () => {
+    const k = start({ RL_DEFAULT_ROLE: "operate" });
+    const sameIdOnDiscord = await dispatch({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: DISCORD }), { confirmed: true });
+    expect(sameIdOnDiscord.reply.error?.code).toBe("FORBIDDEN");
+    expect(statusOf(k)).toBe("queued");
+    // The starter, from another channel of the same platform, may.
+    const elsewhere = await dispatch({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: { ...SLACK, channel: "C2" } }), { confirmed: true });
+    expect(elsewhere.ok).toBe(true);
+  });
+
+  it("refuses the model's stop for another person's run, so the person is never shown a Confirm button", async () => {
+    const k = start();
+    llm = await startFakeLlm();
+    const chat = createChatHandler(k.services, { llm: { baseUrl: llm.baseUrl, model: "fake/model" } });
+    llm.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "I can't stop that run." });
+    const reply = await chat("stop run feed0001", k.ctx(USERS.operator2, { via: "chat" }));
+    expect(reply.buttons).toBeUndefined();
+    expect(reply.data).toMatchObject({ tool_calls: [{ name: "rl_stop_training", ok: false, code: "FORBIDDEN" }] });
+    const toolMessage = llm.requests[1]!.body.messages.at(-1)!;
+    expect(String(toolMessage.content)).toContain("only they or an admin may stop it");
+    expect(statusOf(k)).toBe("queued");
+    expect(k.services.audit.latest(1)[0]).toMatchObject({ command: "stop", outcome: "refused", userId: USERS.operator2 });
+  });
+});
