@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import cron from "node-cron";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { RlError } from "./errors.ts";
@@ -62,7 +63,7 @@ const settings = {
   RL_OPERATORS: list.default([]),
   RL_DEFAULT_ROLE: z.enum(["none", "read", "operate", "admin"]).default("read"),
   RL_CHANNEL_ALLOWLIST: list.default([]),
-  RL_DIGEST_CRON: text.default("*/30 * * * *"),
+  RL_DIGEST_CRON: text.refine((v) => cron.validate(v), 'expected a cron expression such as "*/30 * * * *"').default("*/30 * * * *"),
   RL_DIGEST_INTERVAL_MINUTES: int(1, 24 * 60).default(30),
   RL_CHANNEL_POSTS_PER_HOUR: int(1, 1000).default(6),
   RL_STALL_MINUTES: int(1, 24 * 60).default(20),

@@ -50,6 +50,8 @@ export interface ServiceOptions {
   /** The environment training processes inherit (tests add fault settings). */
   processEnv?: NodeJS.ProcessEnv;
   fetch?: typeof globalThis.fetch;
+  /** Replaces node-cron for the digest schedules (tests fire them by hand). */
+  schedule?: (expression: string, run: () => void) => { destroy(): void | Promise<void> };
 }
 
 export function createServices(config: Config, options: ServiceOptions = {}): Services {
@@ -75,7 +77,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
     : undefined;
   const outbox = createOutboxRepo(db);
-  const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact });
+  const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
   const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
   return {
     config,

@@ -1,9 +1,8 @@
 // Notices and digests together: run events -> outbox, node-cron digest passes, alert checks, and delivery.
-import cron, { type ScheduledTask } from "node-cron";
+import cron from "node-cron";
 import type { DigestStateRepo } from "../../db/digest-state.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
 import type { Config } from "../config.ts";
-import { RlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { WandbClient } from "../metrics/wandb-client.ts";
 import type { RunManager } from "../training/run-manager.ts";
@@ -22,12 +21,13 @@ export interface DigestsDeps {
   log: Logger;
   now: () => number;
   redact: (text: string) => string;
+  /** The scheduler (node-cron's by default); tests pass one they can fire by hand. */
+  schedule?: (expression: string, run: () => void) => { destroy(): void | Promise<void> };
 }
 
+const cronSchedule = (expression: string, run: () => void) => cron.schedule(expression, run, { noOverlap: true });
+
 export function createDigests(deps: DigestsDeps) {
-  if (!cron.validate(deps.config.digests.cron)) {
-    throw new RlError("CONFIG", `RL_DIGEST_CRON "${deps.config.digests.cron}" is not a valid cron expression (e.g. "*/30 * * * *"). Fix RL_DIGEST_CRON.`);
-  }
   const sender = createOutboxSender({ outbox: deps.outbox, log: deps.log, now: deps.now, currentThread: (runId) => deps.runs.get(runId)?.thread });
   const cycle = createDigestCycle({
     runs: deps.runs,
@@ -41,7 +41,8 @@ export function createDigests(deps: DigestsDeps) {
   });
   // Notices are queued from the moment the core exists, so none is lost even before a platform connects.
   deps.manager.onEvent(createNoticeWriter(deps.outbox, deps.now, deps.redact, () => sender.kick()));
-  const tasks: ScheduledTask[] = [];
+  const schedule = deps.schedule ?? cronSchedule;
+  const tasks: Array<{ destroy(): void | Promise<void> }> = [];
 
   const pass = async (options: CycleOptions = {}): Promise<CycleResult> => {
     const result = await cycle(options);
@@ -62,9 +63,9 @@ export function createDigests(deps: DigestsDeps) {
     isMuted: (runId: string) => deps.states.get(runId).muted,
     /** Start the schedules and delivery (the bot does; one-shot commands do not). */
     start(): void {
-      tasks.push(cron.schedule(deps.config.digests.cron, safely({}), { noOverlap: true }));
+      tasks.push(schedule(deps.config.digests.cron, safely({})));
       // Stalls and regressions are looked for every minute, independently of the digest schedule.
-      tasks.push(cron.schedule("* * * * *", safely({ alertsOnly: true }), { noOverlap: true }));
+      tasks.push(schedule("* * * * *", safely({ alertsOnly: true })));
       sender.start();
       sender.kick();
     },
