@@ -1,0 +1,24 @@
+// Renders the results as a plain-text or Markdown table, with the note on what each figure compares beneath it.
+import type { BenchRow } from "./bench-row.ts";
+
+const HEADERS = ["Measurement", "Sizes", "Ours", "Baseline", "Ratio", "Goal", "Met"];
+
+function cells(row: BenchRow): string[] {
+  return [row.measurement, row.sizes, row.ours, row.baseline, row.ratio, row.goal, row.met === null ? "-" : row.met ? "yes" : "NO"];
+}
+
+export function textTable(rows: readonly BenchRow[]): string {
+  const all = [HEADERS, ...rows.map(cells)];
+  const widths = HEADERS.map((_, col) => Math.max(...all.map((r) => r[col]!.length)));
+  const line = (r: string[]) => r.map((c, col) => c.padEnd(widths[col]!)).join("  ").trimEnd();
+  return [line(HEADERS), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map((r) => line(cells(r)))].join("\n");
+}
+
+export function markdownTable(rows: readonly BenchRow[]): string {
+  const line = (r: string[]) => `| ${r.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
+  return [line(HEADERS), line(HEADERS.map(() => "---")), ...rows.map((r) => line(cells(r)))].join("\n");
+}
+
+export function notes(rows: readonly BenchRow[]): string {
+  return rows.map((r, i) => `${i + 1}. ${r.measurement}: ${r.note}`).join("\n");
+}

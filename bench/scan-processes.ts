@@ -1,0 +1,50 @@
+// Runs one discovery as a process of its own: the seed's algorithm under python3, or `rl-chatops scan DIR`.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export interface SeedScan {
+  /** python3 start to exit, as seen from here. */
+  processMs: number;
+  /** The scan loop alone, timed inside Python with perf_counter. */
+  scanMs: number;
+  /** CPU time of the scan loop (time.process_time inside Python). */
+  scanCpuMs: number;
+  environments: number;
+}
+
+export interface ProcessRun {
+  wallMs: number;
+  stdout: string;
+}
+
+const SEED_SCRIPT = fileURLToPath(new URL("./seed-scan.py", import.meta.url));
+const CLI = fileURLToPath(new URL("../bin/rl-chatops.js", import.meta.url));
+
+/** Runs a command to completion; wall time from spawn to exit. */
+export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      const wallMs = performance.now() - start;
+      if (code !== 0) return reject(new Error(`${command} ${args.join(" ")} exited with ${code}: ${Buffer.concat(err).toString().slice(0, 2000)}`));
+      resolve({ wallMs, stdout: Buffer.concat(out).toString() });
+    });
+  });
+}
+
+export async function runSeedScan(dir: string): Promise<SeedScan> {
+  const run = await runProcess("python3", [SEED_SCRIPT, dir]);
+  const answer = JSON.parse(run.stdout) as { scan_seconds: number; scan_cpu_seconds: number; environments: number };
+  return { processMs: run.wallMs, scanMs: answer.scan_seconds * 1000, scanCpuMs: answer.scan_cpu_seconds * 1000, environments: answer.environments };
+}
+
+/** `rl-chatops scan DIR` (text output), started from `cwd` so its data folder lands there. */
+export async function runCliScan(dir: string, cwd: string): Promise<ProcessRun> {
+  return runProcess(process.execPath, [CLI, "scan", dir], { cwd, env: { ...process.env, RL_LOG_LEVEL: "silent" } });
+}
