@@ -20,6 +20,15 @@ interface ClassRef {
 const MAX_DEPTH = 32;
 
 export function resolveEnvironments(input: ResolveEnvironmentsInput): ScanResult {
+  const steps = resolveEnvironmentsStepwise(input);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** The same resolution, pausing after each file so a caller can give the event loop a turn between slices. */
+export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): Generator<void, ScanResult, void> {
   const symbols = createSymbolResolver(input.files);
   const values = createValueResolver(symbols);
   const isEnvironment = createEnvironmentTest(symbols);
@@ -62,6 +71,7 @@ export function resolveEnvironments(input: ResolveEnvironmentsInput): ScanResult
       firstByName.set(info.name, info);
       environments.push(info);
     }
+    yield;
   }
   return { environments, warnings };
 }

@@ -10,7 +10,7 @@ import { describeFsError } from "./describe-fs-error.ts";
 import { forEachLimited } from "./for-each-limited.ts";
 import { listPythonFiles, type PythonFileEntry } from "./list-python-files.ts";
 import type { FileOutcome } from "./python-file-summary.ts";
-import { resolveEnvironments } from "./resolve-environments.ts";
+import { resolveEnvironmentsStepwise } from "./resolve-environments.ts";
 import type { SummarizedFile } from "./resolve-symbols.ts";
 import { summarizePythonFile } from "./summarize-python-file.ts";
 import { createSummaryCache } from "./summary-cache.ts";
@@ -25,6 +25,8 @@ export interface EnvironmentScannerOptions {
   maxFileBytes?: number;
   /** Reads a file's bytes; replaceable so tests can see which files were read or make a read fail. */
   readFile?: (filePath: string) => Promise<Uint8Array>;
+  /** The longest stretch of synchronous work, in ms, before the event loop gets a turn (default 8). */
+  sliceMs?: number;
 }
 
 export interface ScanStats {
@@ -41,6 +43,8 @@ export interface EnvironmentScanner {
 
 const DEFAULT_MAX_FILE_BYTES = 1_000_000;
 const READ_CONCURRENCY = 4;
+/** The longest stretch of synchronous work before the scan gives chat acks and timers a turn. */
+const SLICE_MS = 8;
 
 export function createEnvironmentScanner(options: EnvironmentScannerOptions): EnvironmentScanner {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -49,6 +53,14 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let parser: Parser | undefined;
   let lastStats: ScanStats = { parsed: 0, cached: 0 };
+  // The last resolution and the file outcomes it came from: unchanged files give back the same outcome objects.
+  let lastResolved: { root: string; outcomes: FileOutcome[]; result: ScanResult } | undefined;
+  let sliceStart = performance.now();
+  const maybeYield = async (): Promise<void> => {
+    if (performance.now() - sliceStart < (options.sliceMs ?? SLICE_MS)) return;
+    await nextTurn();
+    sliceStart = performance.now();
+  };
   // Scans share the cache and the parser; one at a time keeps the counts and the cache consistent.
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -123,10 +135,17 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const outcomes: FileOutcome[] = new Array<FileOutcome>(listing.files.length);
     await forEachLimited(listing.files, READ_CONCURRENCY, async (entry, index) => {
       outcomes[index] = entry.size > maxFileBytes ? tooLarge(entry.size) : await load(entry, stats);
-      // Parsing is synchronous: give chat acks and timers a turn between files.
-      await nextTurn();
+      // Parsing is synchronous: give chat acks and timers a turn whenever a slice is used up.
+      await maybeYield();
     });
     cache.prune(root, new Set(listing.files.map((entry) => entry.filePath)));
+
+    const same =
+      lastResolved?.root === root &&
+      lastResolved.outcomes.length === outcomes.length &&
+      lastResolved.outcomes.every((outcome, i) => outcome === outcomes[i]) &&
+      listing.warnings.length === 0;
+    if (same && lastResolved) return lastResolved.result;
 
     const summarized: SummarizedFile[] = [];
     const fileWarnings: ScanWarning[] = [];
@@ -135,10 +154,18 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       if (outcome?.kind === "summary") summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
       else if (outcome) fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
     });
-    const resolved = resolveEnvironments({ files: summarized, lockedEnv: options.lockedEnv });
+    const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv });
+    let step = steps.next();
+    while (!step.done) {
+      await maybeYield();
+      step = steps.next();
+    }
+    const resolved = step.value;
     const warnings = [...listing.warnings, ...fileWarnings, ...resolved.warnings];
     warnings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-    return { environments: resolved.environments, warnings };
+    const result = { environments: resolved.environments, warnings };
+    lastResolved = { root, outcomes, result };
+    return result;
   }
 
   return {

@@ -143,6 +143,8 @@ describe("sharing the event loop", () => {
     // Reads answered from memory: without deliberate yields the whole parse loop would run in one turn.
     const scanner = createEnvironmentScanner({
       lockedEnv: {},
+      // Every file's work is "long": the scan must give the loop a turn after each one.
+      sliceMs: 0,
       readFile: async (filePath) => {
         turnsAtRead.push(turns);
         return contents.get(path.basename(filePath)) ?? new Uint8Array();
@@ -151,6 +153,8 @@ describe("sharing the event loop", () => {
     const result = await scanner.scan(dir);
     running = false;
     expect(result.environments).toHaveLength(12);
+    expect(turnsAtRead).toHaveLength(12);
+    // Reads answer at once, so only the scan's own yields let other callbacks run between the first and last file.
     expect(new Set(turnsAtRead).size).toBeGreaterThanOrEqual(3);
   });
 });
