@@ -230,22 +230,9 @@ describe("hostile and missing folders", () => {
     expect(warningFor(result, "a_env.py")).toEqual(["could not be read (EACCES); skipped"]);
   });
 
-  it.skipIf(process.getuid?.() === 0)("reports a file without read permission", async () => {
-    const dir = await tempDir();
-    const file = path.join(dir, "locked_env.py");
-    await writeFile(file, ENV_SOURCE("LockedEnv", "locked"), { mode: 0o000 });
-    const result = await createEnvironmentScanner({ lockedEnv: {} }).scan(dir);
-    expect(result.environments).toEqual([]);
-    expect(warningFor(result, "locked_env.py")).toEqual(["could not be read (EACCES); skipped"]);
-  });
-
   it("does not open a FIFO named like a Python file (it would never end)", async () => {
     const dir = await tempDir();
-    try {
-      execFileSync("mkfifo", [path.join(dir, "pipe_env.py")]);
-    } catch {
-      return;
-    }
+    execFileSync("mkfifo", [path.join(dir, "pipe_env.py")]);
     const result = await createEnvironmentScanner({ lockedEnv: {} }).scan(dir);
     expect(warningFor(result, "pipe_env.py")).toEqual(["not a regular file; skipped"]);
   });
