@@ -3,8 +3,7 @@ import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import Parser from "tree-sitter";
-import Python from "tree-sitter-python";
+import type Parser from "tree-sitter";
 import { asRlError } from "../errors.ts";
 import { describeFsError } from "./describe-fs-error.ts";
 import { forEachLimited } from "./for-each-limited.ts";
@@ -64,11 +63,18 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   // Scans share the cache and the parser; one at a time keeps the counts and the cache consistent.
   let queue: Promise<unknown> = Promise.resolve();
 
-  function parse(source: string): FileOutcome {
+  // The native parser is loaded on the first scan, not when the bot starts.
+  async function ensureParser(): Promise<Parser> {
     if (!parser) {
-      parser = new Parser();
+      const [{ default: TreeSitter }, { default: Python }] = await Promise.all([import("tree-sitter"), import("tree-sitter-python")]);
+      parser = new TreeSitter();
       parser.setLanguage(Python as Parser.Language);
     }
+    return parser;
+  }
+
+  function parse(source: string): FileOutcome {
+    if (!parser) throw new Error("the parser is loaded at the start of each scan");
     return summarizePythonFile(parser, source);
   }
 
@@ -132,6 +138,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       return { environments: [], warnings: [{ filePath: root, message }] };
     }
     const listing = await listPythonFiles(root, realRoot, options.recursive ?? false);
+    await ensureParser();
     const outcomes: FileOutcome[] = new Array<FileOutcome>(listing.files.length);
     await forEachLimited(listing.files, READ_CONCURRENCY, async (entry, index) => {
       outcomes[index] = entry.size > maxFileBytes ? tooLarge(entry.size) : await load(entry, stats);

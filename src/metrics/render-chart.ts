@@ -1,5 +1,4 @@
 // Turns a reply's chart into a PNG: the SVG drawn by code, rasterised by resvg (prebuilt binary, system fonts).
-import { renderAsync } from "@resvg/resvg-js";
 import type { ReplyChart } from "../reply.ts";
 import { prepareChartPoints } from "./render-chart-points.ts";
 import { drawChartSvg } from "./render-chart-svg.ts";
@@ -33,6 +32,8 @@ export async function renderChartPng(chart: ReplyChart, options: ChartImageOptio
   if (points.length === 0) return undefined;
   const svg = drawChartSvg(chart.title, points, { width, height, xLabel: options.xLabel ?? "step" });
   // renderAsync rasterises on libuv's thread pool, so the gateway heartbeats and HTTP acks are not held up.
+  // Loaded on first use: a bot that never draws a chart does not carry the rasteriser in memory.
+  const { renderAsync } = await import("@resvg/resvg-js");
   const image = await renderAsync(svg, { font: { loadSystemFonts: true }, fitTo: { mode: "original" }, logLevel: "off" });
   return image.asPng();
 }
