@@ -99,6 +99,9 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
     });
     const ctx: CommandContext = {
       channel: source.channel,
+      // The "Working on…" message becomes the answer, so it is the run's thread from the start: notices queued
+      // while the command runs (a run's "started") go into it instead of the channel.
+      ...(working ? { thread: working } : {}),
       user: source.user,
       via: source.kind === "typed" ? "slash" : "button",
       services,

@@ -52,6 +52,8 @@ export interface HarnessOptions {
   /** Register globally instead of on the fake guild. */
   global?: boolean;
   adapter?: Omit<DiscordAdapterOptions, "onAnchor">;
+  /** The app's own anchor handler, built from the services (main.ts records the run's thread); called before recording. */
+  onAnchor?: (services: Services) => NonNullable<DiscordAdapterOptions["onAnchor"]>;
   heartbeatIntervalMs?: number;
   /** Prepare the fake (faults, ...) before the adapter connects. */
   beforeStart?: (fake: FakeDiscord) => void;
@@ -78,10 +80,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   );
   const anchors: Anchor[] = [];
   const anchorEvents = new EventEmitter();
+  const appAnchor = options.onAnchor?.(services);
   const adapter = createDiscordAdapter(services, {
     commands: TEST_COMMANDS,
     ...options.adapter,
     onAnchor: (runId, channel, id) => {
+      appAnchor?.(runId, channel, id);
       anchors.push({ runId, channel, id });
       anchorEvents.emit("anchor");
     },

@@ -1,5 +1,5 @@
 // Starts the fake Slack, real services on a temp SQLite file and the real Slack adapter; sends signed requests to it.
-import { createSlackAdapter, type SlackAdapter, type SlackAdapterOptions } from "../../adapters/slack.ts";
+import { createSlackAdapter, type AnchorHandler, type SlackAdapter, type SlackAdapterOptions } from "../../adapters/slack.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Services } from "../../src/services.ts";
@@ -31,6 +31,8 @@ export interface SlackHarness {
 
 export interface HarnessOptions extends Omit<SlackAdapterOptions, "onAnchor" | "host"> {
   socketMode?: boolean;
+  /** The app's own anchor handler, built from the services (main.ts records the run's thread); called before recording. */
+  onAnchor?: (services: Services) => AnchorHandler;
   env?: Record<string, string>;
   log?: Logger;
 }
@@ -54,11 +56,15 @@ export async function startSlackHarness(options: HarnessOptions = {}): Promise<S
     await fake.close();
   };
   try {
-    const { socketMode: _socketMode, env: _env, log: _log, ...adapterOptions } = options;
+    const { socketMode: _socketMode, env: _env, log: _log, onAnchor: appAnchor, ...adapterOptions } = options;
+    const handler = appAnchor?.(services);
     adapter = await createSlackAdapter(services, {
       ...adapterOptions,
       host: "127.0.0.1",
-      onAnchor: (runId, channel, ts) => void anchors.push({ runId, channel, ts }),
+      onAnchor: async (runId, channel, ts) => {
+        await handler?.(runId, channel, ts);
+        anchors.push({ runId, channel, ts });
+      },
     });
     await adapter.start();
   } catch (err) {

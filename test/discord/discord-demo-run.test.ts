@@ -1,0 +1,129 @@
+// A real run on the demo stack through Discord: select, start, Confirm, status, Stop, Confirm, notices in the channel.
+import { afterEach, describe, expect, it } from "vitest";
+import { COMMANDS } from "../../commands/index.ts";
+import { DEMO_STACK_ROOT } from "../../src/config.ts";
+import type { Services } from "../../src/services.ts";
+import { processStartTime } from "../../src/training/process-info.ts";
+import { delay } from "../../src/training/wait-until.ts";
+import type { RecordedCall } from "../fakes/discord-gateway.ts";
+import { demoLockedFields } from "../helpers/demo-stack.ts";
+import { tempDir } from "../helpers/test-services.ts";
+import { bodyOf, buttonsOf, embedsOf, isFollowup, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+
+let h: Harness | undefined;
+
+afterEach(async () => {
+  const harness = h;
+  h = undefined;
+  if (!harness) return;
+  for (const run of harness.services.runs.listByStatus(["queued", "starting", "running"])) {
+    await harness.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+  }
+  await stopHarness(harness);
+});
+
+/** Polls `check` (bounded, no timing assertion) until it holds. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return;
+    await delay(50);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** Discord wired like main.ts (real commands, onAnchor, the digests' poster) on the demo stack with free ports. */
+async function start(): Promise<Harness> {
+  const lockedFile = await demoLockedFields(tempDir("rl-discord-demo-"), { totalSteps: 400, stepSeconds: 0.1 });
+  const harness = await startHarness({
+    env: {
+      RL_TRAINING_ROOT: DEMO_STACK_ROOT,
+      // Empty means unset: the demo stack's own environments folder.
+      RL_ENVIRONMENTS_DIR: "",
+      RL_LOCKED_FIELDS: lockedFile,
+      RL_STOP_GRACE_SECONDS: "3",
+      RL_READY_TIMEOUT_SECONDS: "30",
+    },
+    adapter: { commands: COMMANDS },
+    onAnchor: (services: Services) => (runId, _channel, id) => {
+      services.runs.update(runId, { thread: id });
+    },
+  });
+  h = harness;
+  harness.services.digests.registerPoster("discord", (target, reply) => harness.adapter.post(target, reply));
+  harness.services.digests.start();
+  return harness;
+}
+
+const title = (call: RecordedCall): string => String(embedsOf(call)[0]?.["title"] ?? "");
+const flagsOf = (call: RecordedCall): number => {
+  const body = bodyOf(call);
+  const data = (typeof body["type"] === "number" ? body["data"] : body) as { flags?: number } | undefined;
+  return data?.flags ?? 0;
+};
+const fieldsOf = (call: RecordedCall): Record<string, string> =>
+  Object.fromEntries(((embedsOf(call)[0]?.["fields"] ?? []) as Array<{ name: string; value: string }>).map((f) => [f.name, f.value]));
+
+describe("a demo run through Discord", () => {
+  it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the channel", async () => {
+    const harness = await start();
+    const { fake, services } = harness;
+    const channelPost = (match: (c: RecordedCall) => boolean, what: string) =>
+      fake.waitForCall((c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages` && c.status < 300 && match(c), what);
+
+    const selected = await fake.slash("select", { name: "arithmetic" }).callback();
+    expect(title(selected)).toBe("Selected arithmetic");
+    expect(services.channels.selectedEnvironment(harness.channel)).toBe("arithmetic");
+
+    // /rl start asks first, privately, with Confirm and Cancel.
+    const prompt = await fake.slash("start").callback();
+    expect(bodyOf(prompt)["type"]).toBe(4);
+    expect(flagsOf(prompt)).toBe(64);
+    expect(title(prompt)).toBe("Start training arithmetic?");
+    const [confirm, cancel] = buttonsOf(prompt);
+    expect([confirm?.label, cancel?.label]).toEqual(["Confirm", "Cancel"]);
+    expect(services.runs.listByStatus(["queued", "starting", "running"])).toEqual([]);
+
+    // Confirm closes the prompt (type 7) and the running answer follows publicly.
+    const click = fake.click(messageIdOf(prompt), confirm!.custom_id);
+    expect(bodyOf(await click.callback())["type"]).toBe(7);
+    const answer = await fake.waitForCall((c) => isFollowup(click.token)(c) && /\): running$/.test(title(c)), "the running answer");
+    expect(flagsOf(answer)).toBe(0);
+    const runId = /Run (\S+) \(arithmetic\): running/.exec(title(answer))?.[1];
+    if (!runId) throw new Error(`no run id in "${title(answer)}"`);
+    expect(services.runs.get(runId)?.status).toBe("running");
+    const runMessage = messageIdOf(answer);
+    expect(await harness.anchored(runId)).toEqual({ runId, channel: harness.channel, id: runMessage });
+    expect(services.runs.get(runId)?.thread).toBe(runMessage);
+
+    // The started notice reaches the channel through the digests' poster and the adapter's post().
+    const startedNotice = await channelPost((c) => title(c).startsWith(`🏃 Run started: ${runId}`), "the started notice");
+    expect(fieldsOf(startedNotice)["Run"]).toBe(runId);
+
+    // /rl status <id>: the step and the processes.
+    await until(async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1, "the first step");
+    const status = await fake.slash("status", { run: runId }).callback();
+    expect(title(status)).toBe(`🏃 Run ${runId} (arithmetic): running`);
+    expect(fieldsOf(status)["Step"]).toMatch(/^[1-9]\d* \/ 400$/);
+    expect(fieldsOf(status)["Processes"]).toBe("api running, trainer running, env running");
+
+    // Stop on the run's message asks first (ephemeral); Confirm stops it.
+    const stop = buttonsOf(answer).find((b) => b.label === "Stop");
+    if (!stop) throw new Error("the run's message has no Stop button");
+    const stopPrompt = await fake.click(runMessage, stop.custom_id).callback();
+    expect(flagsOf(stopPrompt)).toBe(64);
+    expect(title(stopPrompt)).toBe(`Stop run ${runId} (arithmetic)?`);
+    const [confirmStop] = buttonsOf(stopPrompt);
+    expect(confirmStop?.label).toBe("Confirm");
+    const stopClick = fake.click(messageIdOf(stopPrompt), confirmStop!.custom_id);
+    const stopped = await fake.waitForCall((c) => isFollowup(stopClick.token)(c) && title(c) === `⏹ Run ${runId} (arithmetic): stopped`, "the stopped answer");
+    expect(flagsOf(stopped)).toBe(0);
+    expect(services.runs.get(runId)).toMatchObject({ status: "stopped", stoppedBy: "alice" });
+
+    // Every demo process is gone (no /proc/PID/stat), and the stopped notice answers the run's message.
+    const pids = services.processes.list(runId).map((p) => p.pid);
+    expect(pids).toHaveLength(3);
+    for (const pid of pids) expect(pid !== undefined && processStartTime(pid) === undefined).toBe(true);
+    const stoppedNotice = await channelPost((c) => title(c).startsWith(`⏹ Run stopped: ${runId}`), "the stopped notice");
+    expect(bodyOf(stoppedNotice)["message_reference"]).toMatchObject({ message_id: runMessage });
+  });
+});

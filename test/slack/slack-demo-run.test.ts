@@ -1,0 +1,160 @@
+// A real run on the demo stack through Slack: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_STACK_ROOT } from "../../src/config.ts";
+import type { Services } from "../../src/services.ts";
+import { processStartTime } from "../../src/training/process-info.ts";
+import { delay } from "../../src/training/wait-until.ts";
+import type { RecordedCall } from "../fakes/slack-api.ts";
+import { demoLockedFields } from "../helpers/demo-stack.ts";
+import { tempDir } from "../helpers/test-services.ts";
+import { ALICE, CHANNEL, TEAM, buttonClick, slashCommand } from "./slack-payloads.ts";
+import { buttonsOf, startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
+
+let h: SlackHarness | undefined;
+
+afterEach(async () => {
+  const harness = h;
+  h = undefined;
+  if (!harness) return;
+  const live = harness.services.runs.listByStatus(["queued", "starting", "running"]);
+  for (const run of live) await harness.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+  await harness.close();
+});
+
+/** Polls `check` (bounded, no timing assertion) until it holds. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return;
+    await delay(50);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** Slack wired like main.ts, on the demo stack with free ports; Alice is an operator, everyone else reads. */
+async function start(): Promise<SlackHarness> {
+  const lockedFile = await demoLockedFields(tempDir("rl-slack-demo-"), { totalSteps: 400, stepSeconds: 0.1 });
+  const harness = await startSlackHarness({
+    env: {
+      RL_TRAINING_ROOT: DEMO_STACK_ROOT,
+      RL_LOCKED_FIELDS: lockedFile,
+      RL_STOP_GRACE_SECONDS: "3",
+      RL_READY_TIMEOUT_SECONDS: "30",
+      RL_DEFAULT_ROLE: "read",
+      RL_OPERATORS: `slack:${ALICE.id}`,
+    },
+    onAnchor: (services: Services) => (runId, _channel, ts) => {
+      services.runs.update(runId, { thread: ts });
+    },
+  });
+  h = harness;
+  harness.services.digests.registerPoster("slack", async (target, reply) => ({ id: (await harness.adapter.post(target, reply)).ts }));
+  harness.services.digests.start();
+  return harness;
+}
+
+/** Bounds a wait on the fake (a diagnosis when the bot never does it, not a timing check): fails listing the last calls. */
+async function seen<T>(harness: SlackHarness, waiting: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const recent = harness.fake.calls.items.slice(-12).map((c) => `${c.method} ${c.ok ? "ok" : c.error} ${String(c.body.text ?? "")}`);
+      reject(new Error(`the fake never saw ${what}; the last calls were:\n${recent.join("\n")}`));
+    }, 30_000);
+  });
+  try {
+    return await Promise.race([waiting, giveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const posted = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
+  seen(harness, harness.fake.waitForCall("chat.postMessage", (c) => c.ok && match(c)), what);
+const text = (call: RecordedCall) => String(call.body.text);
+
+/** Types /rl <words> as Alice; returns the response_url the command carried. */
+async function type(harness: SlackHarness, words: string): Promise<string> {
+  const responseUrl = harness.fake.responseUrl();
+  const res = await harness.slash(slashCommand({ text: words, responseUrl }));
+  expect(res.status).toBe(200);
+  return responseUrl;
+}
+
+const answeredAt = (url: string) => (r: { id: string }) => url.endsWith(`/${r.id}`);
+
+describe("a demo run through Slack", () => {
+  it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the run's thread", async () => {
+    const harness = await start();
+    const { fake, services } = harness;
+
+    await type(harness, "select arithmetic");
+    const selected = await posted(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
+    expect(selected.body.channel).toBe(CHANNEL);
+
+    // /rl start asks first, privately, with Confirm and Cancel.
+    const startUrl = await type(harness, "start");
+    const prompt = await seen(harness, fake.waitForResponse(answeredAt(startUrl)), "the start prompt");
+    expect(prompt.body).toMatchObject({ response_type: "ephemeral", text: "Start training arithmetic?" });
+    const [confirm, cancel] = buttonsOf(prompt.body.blocks);
+    expect([confirm?.text.text, cancel?.text.text]).toEqual(["Confirm", "Cancel"]);
+    expect(services.runs.listByStatus(["queued", "starting", "running"])).toEqual([]);
+
+    // Confirm: "Working on…" is posted publicly, then edited into the run's answer.
+    const confirmUrl = fake.responseUrl();
+    expect((await harness.click(buttonClick({ button: confirm!, responseUrl: confirmUrl, ephemeral: true }))).status).toBe(200);
+    const working = await posted(harness, (c) => text(c) === "Working on /rl start…", "the Working on… message");
+    expect(working.body.channel).toBe(CHANNEL);
+    const answer = await seen(harness, fake.waitForCall("chat.update", (c) => c.ok && /\): running\n/.test(text(c))), "the running answer");
+    const runTs = String(answer.body.ts);
+    // Only chat.postMessage makes messages: the edited one is the "Working on…" message, and every edit went to it.
+    const edits = fake.calls.filter((c) => c.method === "chat.update");
+    expect(edits.every((c) => c.body.ts === runTs)).toBe(true);
+    expect(fake.calls.filter((c) => c.method === "chat.delete")).toEqual([]);
+    const runId = /Run (\S+) \(arithmetic\): running/.exec(text(answer))?.[1];
+    if (!runId) throw new Error(`no run id in "${text(answer)}"`);
+    expect(textOf(answer.body.blocks)).toContain(`<@${ALICE.id}> confirmed \`/rl start\``);
+    const message = fake.messages.get(`${CHANNEL}:${runTs}`);
+    expect(message?.text).toMatch(/\): running\n/);
+    expect(message?.thread_ts).toBeUndefined();
+    expect(services.runs.get(runId)?.status).toBe("running");
+
+    // The run's message is its thread (main.ts's onAnchor), and the prompt is gone.
+    expect(await seen(harness, harness.anchors.waitFor((a) => a.runId === runId), "the anchor")).toEqual({ runId, channel: { platform: "slack", workspace: TEAM, channel: CHANNEL }, ts: runTs });
+    expect(services.runs.get(runId)?.thread).toBe(runTs);
+    await seen(harness, fake.waitForResponse((r) => answeredAt(confirmUrl)(r) && r.body.delete_original === true), "the prompt removed");
+
+    // The started notice goes into the run's thread through the digests' poster.
+    const startedNotice = await posted(harness, (c) => text(c).startsWith(`🏃 Run started: ${runId}`), "the started notice");
+    expect(startedNotice.body).toMatchObject({ channel: CHANNEL, thread_ts: runTs });
+
+    // /rl status <id>: the step and the processes.
+    await until(async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1, "the first step");
+    await type(harness, `status ${runId}`);
+    const status = await posted(harness, (c) => text(c).startsWith(`🏃 Run ${runId} (arithmetic): running`), "the status");
+    const shown = textOf(status.body.blocks);
+    expect(shown).toMatch(/\*Step\*\n[1-9]\d* \/ 400/);
+    expect(shown).toContain("*Processes*\napi running, trainer running, env running");
+
+    // Stop on the run's message asks first; Confirm stops it.
+    const stop = buttonsOf(answer.body.blocks).find((b) => b.text.text === "Stop");
+    if (!stop) throw new Error("the run's message has no Stop button");
+    const stopUrl = fake.responseUrl();
+    await harness.click(buttonClick({ button: stop, responseUrl: stopUrl, messageTs: runTs }));
+    const stopPrompt = await seen(harness, fake.waitForResponse(answeredAt(stopUrl)), "the stop prompt");
+    expect(stopPrompt.body.response_type).toBe("ephemeral");
+    expect(String(stopPrompt.body.text).startsWith(`Stop run ${runId} (arithmetic)?\n`)).toBe(true);
+    const [confirmStop] = buttonsOf(stopPrompt.body.blocks);
+    expect(confirmStop?.text.text).toBe("Confirm");
+    await harness.click(buttonClick({ button: confirmStop!, responseUrl: fake.responseUrl(), ephemeral: true }));
+    const stopped = await posted(harness, (c) => text(c).startsWith(`⏹ Run ${runId} (arithmetic): stopped`), "the stopped answer");
+    expect(stopped.body.channel).toBe(CHANNEL);
+    expect(services.runs.get(runId)).toMatchObject({ status: "stopped", stoppedBy: ALICE.name });
+
+    // Every demo process is gone (no /proc/PID/stat), and the stopped notice is in the run's thread.
+    const pids = services.processes.list(runId).map((p) => p.pid);
+    expect(pids).toHaveLength(3);
+    for (const pid of pids) expect(pid !== undefined && processStartTime(pid) === undefined).toBe(true);
+    const stoppedNotice = await posted(harness, (c) => text(c).startsWith(`⏹ Run stopped: ${runId}`), "the stopped notice");
+    expect(stoppedNotice.body).toMatchObject({ channel: CHANNEL, thread_ts: runTs });
+  });
+});
