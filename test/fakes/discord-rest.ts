@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { attachmentsOf, parseMultipart, resolveEmbedImages, type RecordedFile } from "./discord-attachments.ts";
 import { BOT_USER, messageJson, nextSnowflake, userJson, type FakeUser, type FakeWorld, type Json } from "./discord-payloads.ts";
 import { validateChoices, validateCommands, validateMessageBody } from "./discord-validate.ts";
+import { readBytes } from "./http-helpers.ts";
 
 export interface RecordedCall {
   method: string;
@@ -71,17 +72,6 @@ interface Answer {
 }
 
 const MAX_BODY = 10 * 1024 * 1024;
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error("body too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 async function parseBody(bytes: Buffer, contentType: string | undefined): Promise<{ body: unknown; files: RecordedFile[] }> {
   if (bytes.length === 0) return { body: undefined, files: [] };
@@ -338,7 +328,7 @@ export function createFakeRest(options: FakeRestOptions) {
     let files: RecordedFile[] = [];
     let path = url.pathname;
     try {
-      ({ body, files } = await parseBody(await readBody(req), req.headers["content-type"]));
+      ({ body, files } = await parseBody(await readBytes(req, MAX_BODY), req.headers["content-type"]));
       if (!path.startsWith("/v10/")) answer = error(404, 0, "404: Not Found (the fake serves /v10 only)");
       else {
         path = decodeURIComponent(path.slice(4));

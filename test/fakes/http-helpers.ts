@@ -10,7 +10,7 @@ export function send(res: ServerResponse, status: number, payload: unknown, head
   res.end(text);
 }
 
-export async function readBody(req: IncomingMessage, maxBytes = MAX_FAKE_BODY): Promise<string> {
+export async function readBytes(req: IncomingMessage, maxBytes = MAX_FAKE_BODY): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -18,7 +18,11 @@ export async function readBody(req: IncomingMessage, maxBytes = MAX_FAKE_BODY): 
     if (size > maxBytes) throw new Error("request body too large");
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+export async function readBody(req: IncomingMessage, maxBytes = MAX_FAKE_BODY): Promise<string> {
+  return (await readBytes(req, maxBytes)).toString("utf8");
 }
 
 export function safeJson(text: string): unknown {

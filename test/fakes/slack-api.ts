@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { blockKitProblems } from "./slack-block-kit.ts";
 import { Recorder } from "./slack-recorder.ts";
 import { attachFakeSocketMode, type FakeSocketMode } from "./slack-socket.ts";
+import { readBody, readBytes } from "./http-helpers.ts";
 
 export interface RecordedCall {
   method: string;
@@ -108,18 +109,7 @@ function parseBody(text: string, contentType: string | undefined): Record<string
   return out;
 }
 
-async function readBytes(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error("body too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
-const readBody = async (req: IncomingMessage): Promise<string> => (await readBytes(req)).toString("utf8");
 
 /** What an upload_url received: Slack takes the raw bytes or a multipart form with the file in it. */
 async function uploadedBytes(body: Buffer, contentType: string | undefined): Promise<Buffer> {
@@ -246,7 +236,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   };
 
   const handleApi = async (req: IncomingMessage, res: ServerResponse, method: string): Promise<void> => {
-    const body = parseBody(await readBody(req), req.headers["content-type"]);
+    const body = parseBody(await readBody(req, MAX_BODY), req.headers["content-type"]);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     const token = bearer ?? (typeof body.token === "string" ? body.token : undefined);
     const fault = faults.get(method)?.shift();
@@ -265,7 +255,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   };
 
   const handleUpload = async (req: IncomingMessage, res: ServerResponse, fileId: string): Promise<void> => {
-    const bytes = await uploadedBytes(await readBytes(req), req.headers["content-type"]);
+    const bytes = await uploadedBytes(await readBytes(req, MAX_BODY), req.headers["content-type"]);
     const file = pending.get(fileId);
     if (!file) return send(res, 404, "unknown_upload");
     file.bytes = bytes;
@@ -273,7 +263,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   };
 
   const handleResponseUrl = async (req: IncomingMessage, res: ServerResponse, id: string): Promise<void> => {
-    const text = await readBody(req);
+    const text = await readBody(req, MAX_BODY);
     const uses = responseUses.get(id);
     if (uses === undefined) return send(res, 404, "expired_url");
     if (uses >= RESPONSE_URL_USES) return send(res, 404, "used_url");
