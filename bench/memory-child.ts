@@ -2,15 +2,15 @@
 import type { Bot } from "../src/main.ts";
 
 /**
- * BENCH_MEMORY_MODE: "bot" (default) starts the bot; "modules" only loads its code; "tsx" loads nothing,
- * so the parent can show what Node + tsx and the code alone take before the bot does anything.
+ * BENCH_MEMORY_MODE: "bot" (default) starts the bot; "modules" only loads its code; "bare" loads nothing,
+ * so the parent can show what Node and the code alone take before the bot does anything.
  */
 const mode = process.env.BENCH_MEMORY_MODE ?? "bot";
 let bot: Bot | undefined;
 
 try {
   const start = performance.now();
-  if (mode !== "tsx") {
+  if (mode !== "bare") {
     const [{ loadConfig }, { startBot }] = await Promise.all([import("../src/config.ts"), import("../src/main.ts")]);
     if (mode === "bot") bot = await startBot(loadConfig(process.env, process.cwd()), { console: false });
   }

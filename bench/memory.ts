@@ -11,6 +11,7 @@ import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir, onCleanup } from "./cleanup.ts";
 import { mb, median, ms } from "./stats.ts";
+import { ensureBundle } from "../bin/bundle.js";
 import { startTsChild } from "./ts-child.ts";
 
 const BOT_TOKEN = "xoxb-1111111111-2222222222-benchbottokenvalue";
@@ -54,7 +55,9 @@ async function seedDatabase(dataDir: string, cwd: string, count: number): Promis
 }
 
 async function oneChild(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Promise<Rep> {
-  const child = startTsChild("./memory-child.ts", env, cwd, ["--expose-gc"]);
+  // The bot runs as the rl-chatops command runs it: bundled JavaScript on plain Node (bin/bundle.js).
+  const bundle = await ensureBundle("bench/memory-child.ts", "bench-memory-child");
+  const child = startTsChild("./memory-child.ts", env, cwd, ["--expose-gc"], bundle);
   const started = await child.next<{ type: string; ms: number }>("started");
   const pid = child.process.pid!;
   const samples: number[] = [];
@@ -105,7 +108,7 @@ export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
     const r = reps.at(-1)!;
     ctx.progress(`  memory ${rep + 1}/${sizes.memoryReps}: idle RSS ${mb(r.idleRss)} (peak ${mb(r.peakRss)}, heap used ${mb(r.heapUsed)}, after a full GC ${mb(r.afterGcRss)}), started in ${ms(r.startMs)}`);
   }
-  const tsxOnly = await oneChild({ ...base, BENCH_MEMORY_MODE: "tsx" }, cwd, FLOOR_IDLE_MS);
+  const bareOnly = await oneChild({ ...base, BENCH_MEMORY_MODE: "bare" }, cwd, FLOOR_IDLE_MS);
   const modulesOnly = await oneChild({ ...base, BENCH_MEMORY_MODE: "modules" }, cwd, FLOOR_IDLE_MS);
   const nodeOnly = Number(execFileSync(process.execPath, ["-e", `setTimeout(() => console.log(process.memoryUsage().rss), ${FLOOR_IDLE_MS})`]).toString());
   await closeSlack();
@@ -122,14 +125,14 @@ export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
       goal: "< 150 MB",
       met: idle < GOAL_BYTES,
       note:
-        `A child process running the real entry (src/main.ts startBot, console off) under tsx, with SLACK_* pointing at the Slack fake and DISCORD_* at the Discord fake ` +
+        `A child process running the real entry (src/main.ts startBot, console off) bundled as the rl-chatops command runs it (plain Node, no tsx), with SLACK_* pointing at the Slack fake and DISCORD_* at the Discord fake ` +
         `(test/fakes/discord-gateway.ts), both in the bench process, and ${sizes.memoryRuns} finished runs in its SQLite database. VmRSS sampled every ${SAMPLE_MS} ms ` +
         `over the second half of ${ms(sizes.memoryIdleMs)} idle; peak (VmHWM) ${mb(median(reps.map((r) => r.peakRss)))}; ` +
         `after a forced full GC at the end (child started with --expose-gc for that reading only) ${mb(median(reps.map((r) => r.afterGcRss)))}. ` +
-        `What it sits on, measured the same way: Node alone ${mb(nodeOnly)}, Node + tsx (its loader thread) ${mb(tsxOnly.idleRss)}, ` +
+        `What it sits on, measured the same way: Node alone ${mb(nodeOnly)}, the bundle loaded with nothing imported ${mb(bareOnly.idleRss)}, ` +
         `+ the bot's modules loaded but not started ${mb(modulesOnly.idleRss)}. Median of ${sizes.memoryReps}.`,
       repetitions: sizes.memoryReps,
-      data: { reps, nodeOnlyRss: nodeOnly, tsxOnly, modulesOnly },
+      data: { reps, nodeOnlyRss: nodeOnly, bareOnly, modulesOnly },
     },
   ];
 }

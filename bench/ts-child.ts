@@ -17,10 +17,11 @@ export interface TsChild {
   exited: Promise<number | null>;
 }
 
-export function startTsChild(file: string, env: NodeJS.ProcessEnv = process.env, cwd?: string, nodeFlags: string[] = []): TsChild {
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+/** `bundle`: a prebuilt JavaScript bundle of `file` (bin/bundle.js) to run as plain Node, without tsx. */
+export function startTsChild(file: string, env: NodeJS.ProcessEnv = process.env, cwd?: string, nodeFlags: string[] = [], bundle?: string): TsChild {
+  const child = fork(bundle ?? fileURLToPath(new URL(file, import.meta.url)), [], {
     // Resolved here, so a child started in another folder (a temp dir) still finds this project's tsx.
-    execArgv: [...nodeFlags, "--import", import.meta.resolve("tsx")],
+    execArgv: bundle ? nodeFlags : [...nodeFlags, "--import", import.meta.resolve("tsx")],
     env,
     cwd,
     stdio: ["ignore", "inherit", "inherit", "ipc"],

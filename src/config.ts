@@ -7,8 +7,20 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { RlError } from "./errors.ts";
 
-/** The folder this package lives in (the demo stack and defaults are found from here). */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The folder this package lives in (the demo stack and defaults are found from here), from source or the bundle. */
+export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string };
+      if (pkg.name === "rl-chatops") return dir;
+    } catch {
+      // no package.json here: keep going up
+    }
+    if (path.dirname(dir) === dir) return path.resolve(start, "..");
+  }
+}
 export const DEMO_STACK_ROOT = path.join(PACKAGE_ROOT, "examples", "demo-stack");
 
 const bool = z
