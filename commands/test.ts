@@ -28,8 +28,28 @@ export default defineCommand({
   }),
   permission: "operate",
   slow: true,
+  // It spends API credits: the person confirms, seeing the models and the number of completions.
+  confirm: true,
   mutates: true,
   examples: ["/rl test", "/rl test --steps 2 --group-size 4 --models qwen/qwen3-8b", "/rl test --base-url http://127.0.0.1:8001/v1 --models demo-policy"],
+  async preview(args, ctx) {
+    const { services } = ctx;
+    const environment = await services.env.selectedEnvironment(ctx.channel);
+    const plan = planInferenceTest(
+      { steps: args.steps, groupSize: args.group_size, models: args.models, baseUrl: args.base_url },
+      services.config.inferenceTest,
+      services.config.keys.openrouter,
+    );
+    return {
+      title: `Test ${environment.name} on ${plan.models.length} model(s)?`,
+      text: plan.apiKey ? "This spends API credits on the endpoint below." : "A local endpoint: no API key is sent.",
+      fields: [
+        { label: "Models", value: plan.models.join(", ") },
+        { label: "Completions", value: `${plan.steps} steps × ${plan.groupSize} per model = ${plan.steps * plan.groupSize * plan.models.length} in all` },
+        { label: "Endpoint", value: plan.baseUrl },
+      ],
+    };
+  },
   async run(args, ctx) {
     const { services } = ctx;
     const environment = await services.env.selectedEnvironment(ctx.channel);

@@ -25,9 +25,23 @@ function context(harness: Harness, channel = CHANNEL, progress: string[] = []): 
   };
 }
 
-const run = (harness: Harness, text: string, ctx = context(harness)) => dispatch({ text }, ctx, { commands: [testCommand] });
+const run = (harness: Harness, text: string, ctx = context(harness)) => dispatch({ text }, ctx, { commands: [testCommand], confirmed: true });
 
 describe("/rl test", () => {
+  it("asks the person to confirm first, showing models and completions, and runs nothing until then", async () => {
+    h = await inferenceHarness();
+    const out = await dispatch({ text: "/rl test --steps 2 --group-size 4 --models t/correct,t/wrong" }, context(h), { commands: [testCommand] });
+    expect(out.needsConfirmation).toBe(true);
+    expect(out.reply.fields).toEqual(expect.arrayContaining([{ label: "Completions", value: "2 steps × 4 per model = 16 in all" }]));
+    expect(out.reply.buttons?.[0]).toMatchObject({ label: "Confirm", confirmed: true });
+    expect(h.fake.requests).toEqual([]);
+    expect(h.services.inferenceTests.listByChannel(CHANNEL, 5)).toEqual([]);
+    // The Confirm button carries the same request.
+    const confirmed = await dispatch({ text: out.reply.buttons![0]!.command }, context(h), { commands: [testCommand], confirmed: true });
+    expect((confirmed.reply.data as InferenceTestResult).models.map((m) => m.model)).toEqual(["t/correct", "t/wrong"]);
+    expect((confirmed.reply.data as InferenceTestResult).test_config).toMatchObject({ steps: 2, group_size: 4 });
+  });
+
   it("scores correct, incorrect and malformed completions per model, reports progress, and stores the result with the channel", async () => {
     h = await inferenceHarness();
     const progress: string[] = [];
