@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { InferenceTestsRepo } from "../../db/inference-tests.ts";
+import { KEEP_TEST_FOLDERS, pruneTestFolders } from "./prune-test-folders.ts";
 import type { Config } from "../config.ts";
 import type { EnvironmentInfo } from "../environments/types.ts";
 import { forEachLimited } from "../environments/for-each-limited.ts";
@@ -44,6 +45,7 @@ export async function runInferenceTest(deps: InferenceTestDeps, input: Inference
   const root = path.join(deps.config.dataDir, "inference-tests");
   const dir = path.join(root, id);
   mkdirSync(root, { recursive: true });
+  pruneTestFolders(root, KEEP_TEST_FOLDERS - 1);
   try {
     mkdirSync(dir);
   } catch (err) {
