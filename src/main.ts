@@ -80,7 +80,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     throw err;
   }
 
-  if (useConsole) services.digests.registerPoster("console", createConsolePoster());
+  if (useConsole) services.digests.registerPoster("console", createConsolePoster(), { threads: false });
   services.digests.start();
 
   if (useConsole) {

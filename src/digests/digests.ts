@@ -54,7 +54,7 @@ export function createDigests(deps: DigestsDeps) {
   };
 
   return {
-    registerPoster: (platform: string, poster: Poster) => sender.register(platform, poster),
+    registerPoster: (platform: string, poster: Poster, opts?: { threads?: boolean }) => sender.register(platform, poster, opts),
     runNow: pass,
     drain: () => sender.drain(),
     mute(runId: string, muted: boolean): void {

@@ -19,6 +19,8 @@ export interface OutboxSenderOptions {
   maxAttempts?: number;
   /** The run's thread now: a start reply posted after the notice was queued becomes the run's thread. */
   currentThread?: (runId: string) => string | undefined;
+  /** How long a run's notice waits for the run's reply to be posted (and become its thread) before going to the channel. */
+  threadWaitMs?: number;
 }
 
 export function createOutboxSender(options: OutboxSenderOptions) {
@@ -27,7 +29,9 @@ export function createOutboxSender(options: OutboxSenderOptions) {
   const baseBackoff = options.baseBackoffMs ?? 2000;
   const maxBackoff = options.maxBackoffMs ?? 10 * 60_000;
   const maxAttempts = options.maxAttempts ?? 12;
+  const threadWait = options.threadWaitMs ?? 5000;
   const posters = new Map<string, Poster>();
+  const threadless = new Set<string>();
   const lastPost = new Map<string, number>();
   let draining: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -59,6 +63,14 @@ export function createOutboxSender(options: OutboxSenderOptions) {
     for (const message of outbox.due(now(), 200)) {
       const poster = posters.get(message.target.channel.platform);
       if (!poster) continue;
+      // A run's first notice is queued while its start reply is still being posted: give that reply a moment
+      // to become the run's thread, so the notice lands under it rather than at the top of the channel.
+      const awaitingThread =
+        !threadless.has(message.target.channel.platform) && message.runId !== undefined && !message.target.thread && !options.currentThread?.(message.runId);
+      if (awaitingThread && options.currentThread && now() - message.createdAt < threadWait) {
+        again = true;
+        continue;
+      }
       const key = channelLabel(message.target.channel);
       // One message per channel per pass, in order, spaced by the platform's pace.
       if (busy.has(key) || now() - (lastPost.get(key) ?? 0) < gap) {
@@ -83,8 +95,10 @@ export function createOutboxSender(options: OutboxSenderOptions) {
   }
 
   return {
-    register(platform: string, poster: Poster): () => void {
+    /** `threads: false` for a platform without threads (the console): its notices never wait for one. */
+    register(platform: string, poster: Poster, opts: { threads?: boolean } = {}): () => void {
       posters.set(platform, poster);
+      if (opts.threads === false) threadless.add(platform);
       void drain();
       return () => posters.delete(platform);
     },

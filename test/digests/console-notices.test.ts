@@ -21,7 +21,7 @@ describe("a demo-stack run in the console", () => {
     const output = new PassThrough();
     let printed = "";
     output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
-    services.digests.registerPoster("console", createConsolePoster(output));
+    services.digests.registerPoster("console", createConsolePoster(output), { threads: false });
     const consoleDone = runConsole(services, { input, output });
 
     input.write("/rl select parity\n/rl start\n");

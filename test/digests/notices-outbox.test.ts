@@ -83,6 +83,31 @@ describe("outbox delivery", () => {
     expect(sent).toEqual(["started", "completed"]);
   });
 
+  it("holds a run's notice until the run's reply has become its thread, for a few seconds at most", async () => {
+    let clock = 3_000_000;
+    const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent" }, tempDir()), { now: () => clock });
+    opened.push(s);
+    for (const id of ["a1", "b2"]) s.runs.insert({ id, channel: slack, environment: "parity", config: {}, status: "running", createdBy: "U1" });
+    for (const id of ["a1", "b2"]) s.outbox.enqueue({ dedupeKey: `notice:${id}:started`, target: { channel: slack }, kind: "notice", runId: id, reply: { title: id } }, clock);
+    const sent: Array<[string | undefined, string | undefined]> = [];
+    s.digests.registerPoster("slack", async (target, reply) => {
+      sent.push([reply.title, target.thread]);
+      return {};
+    });
+    await s.digests.drain();
+    expect(sent).toEqual([]);
+    s.runs.update("a1", { thread: "999.1" });
+    clock += 1200;
+    await s.digests.drain();
+    expect(sent).toEqual([["a1", "999.1"]]);
+    clock += 5000;
+    await s.digests.drain();
+    expect(sent).toEqual([
+      ["a1", "999.1"],
+      ["b2", undefined],
+    ]);
+  });
+
   it("retries a failed post with backoff, honouring Retry-After, then delivers it", async () => {
     let clock = 9_000_000;
     const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent" }, tempDir()), { now: () => clock });
