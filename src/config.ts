@@ -80,7 +80,7 @@ const settings = {
   RL_CHANNEL_POSTS_PER_HOUR: int(1, 1000).default(6),
   RL_STALL_MINUTES: int(1, 24 * 60).default(20),
   RL_REGRESSION_FRACTION: z.string().trim().regex(/^(0(\.\d+)?|1(\.0+)?)$/, "expected a fraction between 0 and 1").transform(Number).default(0.3),
-  RL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  RL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).optional(),
   TINKER_API_KEY: text.optional(),
   WANDB_API_KEY: text.optional(),
   WANDB_BASE_URL: url.default("https://api.wandb.ai"),
@@ -161,7 +161,7 @@ export interface Config {
   readyTimeoutMs: number;
   stopGraceMs: number;
   policy: { admins: string[]; operators: string[]; defaultRole: "none" | "read" | "operate" | "admin"; channelAllowlist: string[] };
-  logLevel: Raw["RL_LOG_LEVEL"];
+  logLevel: NonNullable<Raw["RL_LOG_LEVEL"]>;
   digests: { cron: string; intervalMs: number; channelPostsPerHour: number; stallMs: number; regressionFraction: number };
   keys: { tinker?: string; wandb?: string; openrouter?: string };
   /** /rl test: the environment's process mode against several models (see src/inference/). */
@@ -262,7 +262,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       defaultRole: r.RL_DEFAULT_ROLE,
       channelAllowlist: r.RL_CHANNEL_ALLOWLIST,
     },
-    logLevel: r.RL_LOG_LEVEL,
+    // In the terminal console the logs share the screen with the conversation: only warnings unless asked.
+    logLevel: r.RL_LOG_LEVEL ?? (r.SLACK_BOT_TOKEN || r.DISCORD_TOKEN ? "info" : "warn"),
     digests: {
       cron: r.RL_DIGEST_CRON,
       intervalMs: r.RL_DIGEST_INTERVAL_MINUTES * 60_000,

@@ -49,6 +49,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ RL_CONFIG: "nope.yaml" }, cwd)).toThrow(/RL_CONFIG/);
   });
 
+  it("logs only warnings when the console is the only front end, unless told otherwise", () => {
+    expect(loadConfig({}, tmp()).logLevel).toBe("warn");
+    expect(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1" }, tmp()).logLevel).toBe("info");
+    expect(loadConfig({ RL_LOG_LEVEL: "debug" }, tmp()).logLevel).toBe("debug");
+  });
+
   it("collects the secrets in force so output can be redacted", () => {
     const config = loadConfig({ TINKER_API_KEY: "tk-secret-1", SLACK_BOT_TOKEN: "xoxb-secret" }, tmp());
     expect(config.secrets).toEqual(expect.arrayContaining(["tk-secret-1", "xoxb-secret"]));
