@@ -93,4 +93,8 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     if (interactive) rl.prompt();
   }
   rl.close();
+  const live = services.runs.listByStatus(["queued", "starting", "running"]);
+  if (live.length > 0) {
+    output.write(`${live.map((r) => r.id).join(", ")} ${live.length === 1 ? "keeps" : "keep"} running; start the bot again to follow ${live.length === 1 ? "it" : "them"} (or /rl stop).\n`);
+  }
 }
