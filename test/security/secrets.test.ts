@@ -142,6 +142,8 @@ describe("secrets in every input path", () => {
     const status = await run("status json", { name: "rl_check_status", args: { run: id } });
     expect(JSON.stringify(status.data)).toMatch(/WandB (unavailable|answered)/);
     await run("logs json", { name: "rl_get_logs", args: { run: id, lines: 200 } }, { via: "chat" });
+    // The start reply became the run's thread (as the platform adapters do), so its notice goes out at once.
+    kit.services.runs.update(id, { thread: "1700000000.000200" });
     await kit.services.digests.drain();
     expect(posted.length).toBeGreaterThan(0);
   });
