@@ -48,8 +48,18 @@ export async function inferenceHarness(env: Record<string, string> = {}, environ
       tests: createInferenceTestsRepo(services.db, services.now),
       log: services.log,
       redact: services.redact,
-      // Spawn has returned only after exec, so /proc shows the child's own command line and environment here.
-      onSpawn: (child) => spawned.push({ ...child, cmdline: proc(child.pid, "cmdline"), environ: proc(child.pid, "environ") }),
+      // Spawn returns once the child has called exec, but the kernel may still be setting up the new argv and
+      // environment (vfork released mid-exec): read /proc until they are the child's own, for a short while.
+      onSpawn: (child) => {
+        let cmdline = proc(child.pid, "cmdline");
+        let environ = proc(child.pid, "environ");
+        for (let i = 0; i < 200 && !(cmdline?.includes(" process ") && environ?.includes("PATH=")); i++) {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+          cmdline = proc(child.pid, "cmdline");
+          environ = proc(child.pid, "environ");
+        }
+        spawned.push({ ...child, cmdline, environ });
+      },
       ...extra,
     }),
     plan: (request = {}, overrides = {}) => ({
