@@ -1,6 +1,7 @@
 // Measurement 4: `/rl start` to "running" on the demo stack, and a SIGKILLed trainer to "failed" plus its queued notice.
 import type { Services } from "../src/services.ts";
-import { isAlive, startDemo } from "../test/helpers/demo-stack.ts";
+import { processStartTime } from "../src/training/process-info.ts";
+import { startDemo } from "../test/helpers/demo-stack.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir, killPid, onCleanup } from "./cleanup.ts";
@@ -59,6 +60,8 @@ async function oneRun(rep: number): Promise<Rep> {
   await services.manager.settled();
   const runPids = services.processes.list(run.id).map((p) => p.pid);
   await close();
+  // Alive means the kernel still has it and it is not a zombie (processStartTime is undefined for both).
+  const isAlive = (pid: number | undefined) => pid !== undefined && processStartTime(pid) !== undefined;
   const leftOver = runPids.filter((pid) => isAlive(pid)).length;
   for (const pid of runPids) if (isAlive(pid)) killPid(pid);
   return { startMs, failedMs, noticeMs, leftOver };

@@ -7,7 +7,6 @@ export interface TrainerProgress {
   rewardMean?: number;
   /** Reward mean per completed step, in order. */
   rewardHistory: Array<{ step: number; value: number }>;
-  lossHistory: Array<{ step: number; value: number }>;
   stepErrors: string[];
   completed: boolean;
   finalWeights?: string;
@@ -21,7 +20,7 @@ const STEP_ERROR = /^Error in step (\d+): ?(.*)$/;
 const WEIGHTS = /^Final weights are available here: (\S+)/;
 
 export function parseTrainerLog(text: string): TrainerProgress {
-  const progress: TrainerProgress = { rewardHistory: [], lossHistory: [], stepErrors: [], completed: false };
+  const progress: TrainerProgress = { rewardHistory: [], stepErrors: [], completed: false };
   let current: number | undefined;
   for (const raw of text.split("\n")) {
     const line = raw.trim();
@@ -32,10 +31,7 @@ export function parseTrainerLog(text: string): TrainerProgress {
     } else if ((m = line.match(STEP_DONE))) {
       progress.step = Number(m[1]) + 1;
       const loss = Number(m[2]);
-      if (Number.isFinite(loss)) {
-        progress.loss = loss;
-        progress.lossHistory.push({ step: Number(m[1]), value: loss });
-      }
+      if (Number.isFinite(loss)) progress.loss = loss;
     } else if ((m = line.match(LOSS))) {
       const loss = Number(m[1]);
       if (Number.isFinite(loss)) progress.loss = loss;

@@ -79,13 +79,3 @@ export function nextEvent(services: Services, kind: RunEventKind, runId?: string
     });
   });
 }
-
-export function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
