@@ -153,4 +153,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: "process actions a run's transition owes",
+    sql: `
+      CREATE TABLE run_actions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL REFERENCES runs (id),
+        action TEXT NOT NULL,
+        component TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        done_at INTEGER
+      );
+      CREATE INDEX run_actions_pending ON run_actions (done_at, run_id, id);
+    `,
+  },
 ];

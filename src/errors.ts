@@ -11,6 +11,7 @@ export type ErrorCode =
   | "CONFLICT"
   | "PROCESS_FAILED"
   | "TIMEOUT"
+  | "PORT_IN_USE"
   | "UPSTREAM"
   | "CONFIG"
   | "INTERNAL";

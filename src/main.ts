@@ -41,14 +41,6 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
   await services.manager.recover();
   const interrupted = services.inferenceTests.failInterrupted();
   if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
-  // Runs started by another process (rl-chatops exec) are picked up and watched too.
-  const reconcileTimer = setInterval(() => {
-    for (const run of services.runs.listByStatus(["starting", "running", "stopping"])) {
-      void services.manager.reconcile(run, true).catch((err: unknown) => services.log.error("reconcile failed", { runId: run.id, err }));
-    }
-  }, 5000);
-  reconcileTimer.unref();
-  stoppers.push(async () => clearInterval(reconcileTimer));
 
   try {
     if (config.slack.botToken) {

@@ -5,6 +5,7 @@ import { createDigestStateRepo } from "../db/digest-state.ts";
 import { createInferenceTestsRepo, type InferenceTestsRepo } from "../db/inference-tests.ts";
 import { createOutboxRepo, type OutboxRepo } from "../db/outbox.ts";
 import { createRateLimitsRepo, type RateLimitsRepo } from "../db/rate-limits.ts";
+import { createRunActionsRepo } from "../db/run-actions.ts";
 import { createRunProcessesRepo, type RunProcessesRepo } from "../db/run-processes.ts";
 import { createRunsRepo, type RunsRepo } from "../db/runs.ts";
 import { openDatabase, type Db } from "../db/open-database.ts";
@@ -72,11 +73,27 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const runs = createRunsRepo(db, now);
   const processes = createRunProcessesRepo(db);
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
-  const manager = createRunManager({ config, locked: lockedFields, runs, processes, channels, env, catalog, supervisor, log, now, processEnv: options.processEnv });
+  const outbox = createOutboxRepo(db);
+  const manager = createRunManager({
+    config,
+    db,
+    locked: lockedFields,
+    runs,
+    processes,
+    actions: createRunActionsRepo(db),
+    outbox,
+    channels,
+    env,
+    catalog,
+    supervisor,
+    log,
+    now,
+    redact,
+    processEnv: options.processEnv,
+  });
   const wandbClient = config.keys.wandb
     ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
     : undefined;
-  const outbox = createOutboxRepo(db);
   const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
   const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
   return {

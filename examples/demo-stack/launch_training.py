@@ -20,6 +20,7 @@ Demo-only keys in the run YAML's `tinker:` section (the real trainer ignores unk
   demo_step_seconds (float, default 0.5)  sleep per step, standing in for GPU time
   demo_learning_rate (float)              toy-policy step size (default: learning_rate * 1e5)
   demo_seed (int)                         seed for the policy's sampling
+  demo_last_step_seconds (float, default 0) extra time in the last optimizer step (the environment is done by then)
   demo_fault: "error_in_step:K" | "crash_in_step:K" | "no_health"
 TINKER_API_KEY is not needed.
 """
@@ -120,6 +121,7 @@ class TrainerConfig:
             random.choices(string.ascii_lowercase + string.digits, k=4)
         )
         self.step_seconds = _get(tinker, "demo_step_seconds", 0.5, float, "tinker")
+        self.last_step_seconds = _get(tinker, "demo_last_step_seconds", 0.0, float, "tinker")
         self.demo_learning_rate = _get(tinker, "demo_learning_rate", self.learning_rate * 1e5, float, "tinker")
         self.demo_seed = _get(tinker, "demo_seed", None, int, "tinker") if tinker.get("demo_seed") is not None else None
         self.fault, self.fault_step = _parse_fault(tinker.get("demo_fault"))
@@ -450,6 +452,8 @@ class DemoTrainer:
         print("Running optimizer step...", flush=True)
         if cfg.step_seconds > 0:
             time.sleep(cfg.step_seconds)
+        if step == cfg.num_steps - 1 and cfg.last_step_seconds > 0:
+            time.sleep(cfg.last_step_seconds)
         print(f"Loss: {loss}", flush=True)
         print("Saving checkpoint and updating sampling client...", flush=True)
         print(f"Sampling client updated: tinker://demo/{cfg.wandb_run_name}/sampler_weights/step_{step + 1}", flush=True)

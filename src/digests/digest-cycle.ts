@@ -5,8 +5,7 @@ import type { OutboxRepo } from "../../db/outbox.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import { asRlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { readTailBytes } from "../metrics/log-tail.ts";
-import { parseTrainerLog } from "../metrics/trainer-log.ts";
+import { readTrainerProgress } from "../metrics/trainer-progress.ts";
 import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
 import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
 import type { Reply, ReplyField } from "../reply.ts";
@@ -99,7 +98,7 @@ export function createDigestCycle(deps: DigestCycleDeps) {
   }
 
   async function progressOf(run: RunRow, wandb: Map<string, WandbRun>): Promise<RunProgress> {
-    const trainer = parseTrainerLog(await readTailBytes(deps.trainerLogPath(run.id), 64 * 1024));
+    const trainer = await readTrainerProgress(deps.trainerLogPath(run.id));
     const w = wandb.get(`${run.wandbProject}/${run.wandbRunName}`);
     const metrics = w ? metricsFromSummary(w.summary) : undefined;
     return {

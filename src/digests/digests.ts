@@ -9,7 +9,6 @@ import type { RunManager } from "../training/run-manager.ts";
 import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
 import { createOutboxSender, type Poster } from "./outbox-sender.ts";
-import { createNoticeWriter } from "./run-notices.ts";
 
 export interface DigestsDeps {
   config: Config;
@@ -39,8 +38,8 @@ export function createDigests(deps: DigestsDeps) {
     now: deps.now,
     settings: deps.config.digests,
   });
-  // Notices are queued from the moment the core exists, so none is lost even before a platform connects.
-  deps.manager.onEvent(createNoticeWriter(deps.outbox, deps.now, deps.redact, () => sender.kick()));
+  // Notices are queued by the run's transitions themselves (in the same transaction); here they are only sent sooner.
+  deps.manager.onEvent(() => sender.kick());
   const schedule = deps.schedule ?? cronSchedule;
   const tasks: Array<{ destroy(): void | Promise<void> }> = [];
 

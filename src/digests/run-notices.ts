@@ -1,5 +1,4 @@
-// Turns run events into notices in the run's channel (and thread): queued durably at once, never duplicated.
-import type { OutboxRepo } from "../../db/outbox.ts";
+// What a run's notice says: the reply the lifecycle queues in the outbox with the transition that owes it.
 import type { Reply } from "../reply.ts";
 import type { RunEvent } from "../training/run-events.ts";
 
@@ -32,22 +31,5 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string): 
     fields,
     blocks: event.logTail?.length ? [{ kind: "code", title: `Last lines of the ${event.component} log`, content: redact(event.logTail.join("\n")) }] : undefined,
     buttons,
-  };
-}
-
-/** Subscribe to run events; returns a function that queues the notice (exported for tests). */
-export function createNoticeWriter(outbox: OutboxRepo, now: () => number, redact: (text: string) => string, onQueued: () => void) {
-  return (event: RunEvent): void => {
-    const queued = outbox.enqueue(
-      {
-        dedupeKey: `notice:${event.run.id}:${event.kind}`,
-        target: { channel: event.run.channel, thread: event.run.thread },
-        kind: "notice",
-        runId: event.run.id,
-        reply: noticeReply(event, redact),
-      },
-      now(),
-    );
-    if (queued) onQueued();
   };
 }

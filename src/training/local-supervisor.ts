@@ -55,7 +55,12 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
   };
 
   const recordExit = (runId: string, component: Component, info: ExitInfo) => {
-    deps.processes.markExited(runId, component, info.exitCode, info.signal, deps.now());
+    try {
+      deps.processes.markExited(runId, component, info.exitCode, info.signal, deps.now());
+    } catch (err) {
+      // A process that outlives the bot's database (it was closed at shutdown) is recorded by the next start.
+      deps.log.debug("could not record a process exit", { runId, component, err });
+    }
   };
 
   /** Spawn one component; the returned promise of its exit resolves once it is reaped. */

@@ -3,8 +3,8 @@ import type { ChannelKey } from "../../db/channel-key.ts";
 import { COMPONENTS, type Component, type ProcessRow, type RunProcessesRepo } from "../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import { RlError } from "../errors.ts";
-import { readTailBytes, readTailLines } from "../metrics/log-tail.ts";
-import { parseTrainerLog } from "../metrics/trainer-log.ts";
+import { readTailLines } from "../metrics/log-tail.ts";
+import { readTrainerProgress } from "../metrics/trainer-progress.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "./process-info.ts";
 import type { RunManager } from "./run-manager.ts";
@@ -84,12 +84,13 @@ export function createRunReport(deps: RunReportDeps) {
   }
 
   async function status(input: RunRow): Promise<RunStatusView> {
-    const run = await manager.reconcile(input, false);
+    // A query never acts: the supervising process keeps the row up to date.
+    const run = deps.runs.get(input.id) ?? input;
     const procs = deps.processes.list(run.id);
     const byComponent = Object.fromEntries(COMPONENTS.map((c) => [c, processState(procs.find((p) => p.component === c))])) as Record<Component, string>;
     // A slurm run's processes live on a compute node: the job's status file knows them, not this machine's /proc.
     const slurm = run.backend === "slurm" ? await manager.slurmView(run) : undefined;
-    const trainer = parseTrainerLog(await readTailBytes(manager.logPath(run.id, "trainer"), 512 * 1024));
+    const trainer = await readTrainerProgress(manager.logPath(run.id, "trainer"));
     const api = manager.isLive(run) ? await manager.apiStatus() : undefined;
     const end = run.endedAt ?? deps.now();
     return {
@@ -121,7 +122,7 @@ export function createRunReport(deps: RunReportDeps) {
 
   async function results(run: RunRow): Promise<RunResultsView> {
     const base = await status(run);
-    const trainer = parseTrainerLog(await readTailBytes(manager.logPath(run.id, "trainer"), 8 * 1024 * 1024));
+    const trainer = await readTrainerProgress(manager.logPath(run.id, "trainer"));
     const history = await deps.wandb.history(runs.get(run.id)!);
     const fromWandb = "reward" in history && history.reward.length > 0;
     return {

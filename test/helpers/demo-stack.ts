@@ -24,6 +24,8 @@ export interface DemoOptions {
   totalSteps?: number;
   stepSeconds?: number;
   fault?: string;
+  /** Extra seconds in the trainer's last step, after the environment has finished. */
+  lastStepSeconds?: number;
   env?: Record<string, string>;
   /** Reuse a data folder (a bot restart). */
   cwd?: string;
@@ -51,7 +53,7 @@ export async function demoLockedFields(dir: string, options: DemoOptions = {}): 
         group_size: 8,
       },
       openai: [{ model_name: "demo-policy", base_url: `http://127.0.0.1:${trainerPort}/v1`, api_key: "x" }],
-      tinker: { lora_rank: 4, demo_step_seconds: options.stepSeconds ?? 0.05, ...(options.fault ? { demo_fault: options.fault } : {}) },
+      tinker: { lora_rank: 4, demo_step_seconds: options.stepSeconds ?? 0.05, ...(options.lastStepSeconds ? { demo_last_step_seconds: options.lastStepSeconds } : {}), ...(options.fault ? { demo_fault: options.fault } : {}) },
       slurm: false,
       testing: false,
     }),

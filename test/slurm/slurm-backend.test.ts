@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunStatus } from "../../db/runs.ts";
 import type { Services } from "../../src/services.ts";
 import type { RunEvent } from "../../src/training/run-events.ts";
+import { createRunActionsRepo } from "../../db/run-actions.ts";
+import { createTransitions } from "../../src/training/lifecycle/transitions.ts";
 import { jobFiles } from "../../src/training/slurm/job-spec.ts";
 import { createSlurmBackend } from "../../src/training/slurm/slurm-backend.ts";
 import { createSlurmCommands } from "../../src/training/slurm/slurm-commands.ts";
@@ -22,6 +24,8 @@ function setup(scontrol: string | "unknown", runStatus: RunStatus = "running", s
   opened.push(services);
   const { config, runs } = services;
   const events: RunEvent[] = [];
+  const transitions = createTransitions({ db: services.db, runs, outbox: services.outbox, actions: createRunActionsRepo(services.db), log: services.log, now: Date.now, redact: services.redact });
+  transitions.onEvent((e) => events.push(e));
   const commands = createSlurmCommands(async (file) => {
     if (file === "sacct") return sacct === undefined ? { exitCode: 1, stdout: "", stderr: "Slurm accounting storage is disabled" } : { exitCode: 0, stdout: sacct, stderr: "" };
     if (file !== "scontrol") return { exitCode: 0, stdout: "", stderr: "" };
@@ -36,7 +40,7 @@ function setup(scontrol: string | "unknown", runStatus: RunStatus = "running", s
       throw new Error("not used");
     },
     logPath: (runId, c) => path.join(config.logsDir, `${c}_${runId}.log`),
-    emit: (e) => events.push(e),
+    move: transitions.move,
     onEnded: () => undefined,
     addresses: { apiUrl: "http://127.0.0.1:1", trainerUrl: "http://127.0.0.1:2" },
     envSettleMs: 0,

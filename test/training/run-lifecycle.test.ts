@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Component } from "../../db/run-processes.ts";
 import { processStartTime } from "../../src/training/process-info.ts";
-import { delay } from "../../src/training/wait-until.ts";
+import { stackAddresses } from "../../src/training/run-config.ts";
+import { delay, httpAnswers } from "../../src/training/wait-until.ts";
 import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 
 const stacks: DemoStack[] = [];
@@ -75,6 +77,8 @@ describe("training runs on the demo stack", () => {
     expect(event.message).toContain(component);
     expect(event.logTail?.length).toBeGreaterThan(0);
     expect(services.runs.get(run.id)).toMatchObject({ status: "failed", failedComponent: component });
+    // The notice is committed with the failure; the stops it owes follow.
+    await services.manager.settled();
     for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
   });
 
@@ -106,5 +110,29 @@ describe("training runs on the demo stack", () => {
     await services.manager.stop(first.id, "alice");
     await started;
     expect(services.runs.get(second.id)!.status).toBe("running");
+  });
+
+  it("refuses to start while an unrelated server holds the API port, naming the port and its process; then starts once it is gone", async () => {
+    const stack = await demo();
+    const { services } = stack;
+    const { apiPort, apiUrl } = stackAddresses(services.lockedFields);
+    // A stray server that answers 200 on "/", as the trajectory API's readiness probe expects.
+    const stray = spawn("python3", ["-m", "http.server", String(apiPort), "--bind", "127.0.0.1"], { stdio: "ignore" });
+    try {
+      await until(() => httpAnswers(`${apiUrl}/`), "the stray server");
+      const progress: string[] = [];
+      const run = await services.manager.start({ channel: CONSOLE, userId: "alice", progress: async (t) => void progress.push(t) });
+      expect(run.status).toBe("failed");
+      expect(run.error).toContain(`Port ${apiPort}`);
+      expect(run.error).toContain(`pid ${stray.pid}`);
+      expect(run.error).toContain("http.server");
+      expect(progress.filter((t) => t.includes("ready"))).toEqual([]);
+      expect(pids(stack, run.id)).toEqual([]);
+    } finally {
+      stray.kill("SIGKILL");
+    }
+    await until(async () => !(await httpAnswers(`${apiUrl}/`)), "the stray server to go");
+    const next = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    expect(next.status).toBe("running");
   });
 });

@@ -1,7 +1,17 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { processStartTime } from "../../src/training/process-info.ts";
-import { CONSOLE, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+import { delay } from "../../src/training/wait-until.ts";
+import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (check()) return;
+    await delay(50);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
 
 const stacks: DemoStack[] = [];
 const strays: number[] = [];
@@ -56,5 +66,51 @@ describe("restart recovery", () => {
     expect(services.runs.get("deadbeef")!.status).toBe("lost");
     expect(await lost).toMatch(/lost track/);
     expect(processStartTime(stranger.pid!)).toBeDefined();
+  });
+});
+
+describe("recovery is not a loss", () => {
+  it("re-attaches a run whose environment finished while its trainer is still in its last step, and it completes", async () => {
+    const first = await startDemo({ totalSteps: 4, lastStepSeconds: 4 });
+    await first.services.env.selectEnvironment(CONSOLE, "arithmetic");
+    const run = await first.services.manager.start({ channel: CONSOLE, userId: "alice" });
+    expect(run.status).toBe("running");
+    const procs = first.services.processes.list(run.id);
+    await first.services.close(); // the bot goes away; nothing watches the environment exit
+    const env = procs.find((p) => p.component === "env")!;
+    const trainer = procs.find((p) => p.component === "trainer")!;
+    await until(() => processStartTime(env.pid!) === undefined, "the environment to finish");
+    expect(processStartTime(trainer.pid!)).toBe(trainer.startTime);
+
+    const second = await startDemo({ cwd: first.cwd, lockedFile: first.lockedFile });
+    stacks.push(second);
+    const completed = nextEvent(second.services, "completed", run.id);
+    await second.services.manager.recover();
+    expect(second.services.runs.get(run.id)!.status).toBe("running");
+    await completed;
+    await second.services.manager.settled();
+    expect(second.services.runs.get(run.id)!.status).toBe("completed");
+    expect(readFileSync(second.services.manager.logPath(run.id, "trainer"), "utf8")).toContain("Training complete!");
+    for (const p of procs) expect(processStartTime(p.pid!)).toBeUndefined();
+  });
+
+  it("a status query on a run nobody watches changes nothing", async () => {
+    const first = await startDemo({ totalSteps: 4, lastStepSeconds: 4 });
+    await first.services.env.selectEnvironment(CONSOLE, "arithmetic");
+    const run = await first.services.manager.start({ channel: CONSOLE, userId: "alice" });
+    const procs = first.services.processes.list(run.id);
+    await first.services.close();
+    const env = procs.find((p) => p.component === "env")!;
+    await until(() => processStartTime(env.pid!) === undefined, "the environment to finish");
+
+    const second = await startDemo({ cwd: first.cwd, lockedFile: first.lockedFile });
+    stacks.push(second);
+    const status = await second.services.report.status(second.services.runs.get(run.id)!);
+    expect(status.status).toBe("running");
+    expect(second.services.runs.get(run.id)!.status).toBe("running");
+    const trainer = procs.find((p) => p.component === "trainer")!;
+    expect(processStartTime(trainer.pid!)).toBe(trainer.startTime);
+    await second.services.manager.recover();
+    await until(() => second.services.runs.get(run.id)!.status === "completed", "the run to complete");
   });
 });

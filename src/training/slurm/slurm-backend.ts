@@ -6,7 +6,7 @@ import type { Config } from "../../config.ts";
 import { asRlError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { SpawnPlan } from "../local-supervisor.ts";
-import type { RunEvent } from "../run-events.ts";
+import type { Transitions } from "../lifecycle/transitions.ts";
 import { delay } from "../wait-until.ts";
 import { buildJobSpec, jobFiles, jobName, sbatchArgs, writeJobSpec } from "./job-spec.ts";
 import { componentStates, isComponent, isOutcome, readJobStatus, type JobStatus } from "./job-status.ts";
@@ -21,7 +21,7 @@ export interface SlurmBackendDeps {
   /** How a component would be started locally: the job starts the very same commands. */
   plan: (run: RunRow, component: Component) => Promise<SpawnPlan>;
   logPath: (runId: string, component: Component) => string;
-  emit: (event: RunEvent) => void;
+  move: Transitions["move"];
   /** A run ended: start what is queued. */
   onEnded: () => void;
   addresses: { apiUrl: string; trainerUrl: string };
@@ -77,7 +77,7 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     now: deps.now,
     logPath: deps.logPath,
     jobOutput: (runId) => files(runId).output,
-    emit: deps.emit,
+    move: deps.move,
     onEnded: deps.onEnded,
   });
   const snapshot = (runId: string) => {
@@ -303,8 +303,7 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
         if (run.status === "stopping") {
           // An earlier bot died while stopping this run: finish the stop.
           if (jobId) await stop(run);
-          const stopped = runs.transition(run.id, ["stopping"], { status: "stopped", endedAt: deps.now() });
-          if (stopped) deps.emit({ kind: "stopped", run: stopped, message: `Run ${run.id} stopped.` });
+          deps.move(run.id, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.` } });
           return runs.get(run.id)!;
         }
         if (!jobId) {

@@ -2,9 +2,9 @@
 import type { Component } from "../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../db/runs.ts";
 import type { Logger } from "../../log.ts";
-import { readTailBytes, readTailLines } from "../../metrics/log-tail.ts";
-import { parseTrainerLog } from "../../metrics/trainer-log.ts";
-import type { RunEvent } from "../run-events.ts";
+import { readTailLines } from "../../metrics/log-tail.ts";
+import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
+import type { Transitions } from "../lifecycle/transitions.ts";
 import type { SlurmJob } from "./slurm-commands.ts";
 
 export interface SlurmOutcomesDeps {
@@ -14,7 +14,7 @@ export interface SlurmOutcomesDeps {
   logPath: (runId: string, component: Component) => string;
   /** The job's own output (sbatch --output): the log tail of a failure no component is to blame for. */
   jobOutput: (runId: string) => string;
-  emit: (event: RunEvent) => void;
+  move: Transitions["move"];
   onEnded: () => void;
 }
 
@@ -31,35 +31,36 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
   const { runs, log } = deps;
 
   function markStarted(run: RunRow, node: string | undefined): RunRow {
-    const running = runs.transition(run.id, ["starting"], { status: "running", startedAt: deps.now() });
-    if (!running) return runs.get(run.id) ?? run;
-    deps.emit({ kind: "started", run: running, message: `Run ${run.id} of ${run.environment} is running (Slurm job ${run.jobId}${node ? ` on ${node}` : ""}).` });
-    return running;
+    const message = `Run ${run.id} of ${run.environment} is running (Slurm job ${run.jobId}${node ? ` on ${node}` : ""}).`;
+    return deps.move(run.id, ["starting"], { status: "running", startedAt: deps.now() }, { notice: { kind: "started", message } }) ?? runs.get(run.id) ?? run;
   }
 
   async function fail(run: RunRow, failure: Failure): Promise<void> {
-    const failed = runs.transition(run.id, ["starting", "running"], { status: "failed", error: failure.message, failedComponent: failure.component, endedAt: deps.now() });
-    if (!failed) return;
-    log.warn("run failed", { runId: run.id, jobId: run.jobId, component: failure.component, message: failure.message });
     const logFile = failure.component ? deps.logPath(run.id, failure.component) : deps.jobOutput(run.id);
     const logTail = await readTailLines(logFile, TAIL_LINES);
-    deps.emit({ kind: "failed", run: failed, component: failure.component, exitCode: failure.exitCode, signal: failure.signal, logTail, message: failure.message });
+    const failed = deps.move(
+      run.id,
+      ["starting", "running"],
+      { status: "failed", error: failure.message, failedComponent: failure.component, endedAt: deps.now() },
+      { notice: { kind: "failed", component: failure.component, exitCode: failure.exitCode, signal: failure.signal, logTail, message: failure.message } },
+    );
+    if (!failed) return;
+    log.warn("run failed", { runId: run.id, jobId: run.jobId, component: failure.component, message: failure.message });
     deps.onEnded();
   }
 
   async function complete(run: RunRow): Promise<void> {
-    const done = runs.transition(run.id, ["running"], { status: "completed", endedAt: deps.now() });
-    if (!done) return;
-    const progress = parseTrainerLog(await readTailBytes(deps.logPath(run.id, "trainer"), 4 * 1024 * 1024));
+    const progress = await readTrainerProgress(deps.logPath(run.id, "trainer"));
     const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
-    deps.emit({ kind: "completed", run: done, message: `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}` });
+    const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}`;
+    const done = deps.move(run.id, ["running"], { status: "completed", endedAt: deps.now() }, { notice: { kind: "completed", message } });
+    if (!done) return;
     deps.onEnded();
   }
 
   function lose(run: RunRow, message: string): void {
-    const lost = runs.transition(run.id, [run.status], { status: "lost", error: message, endedAt: deps.now() });
+    const lost = deps.move(run.id, [run.status], { status: "lost", error: message, endedAt: deps.now() }, { notice: { kind: "lost", message } });
     if (!lost) return;
-    deps.emit({ kind: "lost", run: lost, message });
     deps.onEnded();
   }
 
@@ -67,11 +68,9 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
   async function endedOutside(run: RunRow, job: SlurmJob | undefined): Promise<void> {
     const id = run.jobId ?? "?";
     if (job?.state === "CANCELLED") {
-      const stopped = runs.transition(run.id, ["starting", "running"], { status: "stopped", stoppedBy: "Slurm (job cancelled outside the bot)", endedAt: deps.now() });
-      if (stopped) {
-        deps.emit({ kind: "stopped", run: stopped, message: `Run ${run.id} was stopped: its Slurm job ${id} was cancelled outside the bot.` });
-        deps.onEnded();
-      }
+      const message = `Run ${run.id} was stopped: its Slurm job ${id} was cancelled outside the bot.`;
+      const stopped = deps.move(run.id, ["starting", "running"], { status: "stopped", stoppedBy: "Slurm (job cancelled outside the bot)", endedAt: deps.now() }, { notice: { kind: "stopped", message } });
+      if (stopped) deps.onEnded();
       return;
     }
     if (job?.state === "TIMEOUT") {

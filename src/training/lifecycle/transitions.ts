@@ -1,0 +1,105 @@
+// The one place a run's state changes: each change, the notice it owes and the process actions it owes commit together.
+import type { OutboxRepo } from "../../../db/outbox.ts";
+import type { Db } from "../../../db/open-database.ts";
+import type { RunActionsRepo } from "../../../db/run-actions.ts";
+import type { Component } from "../../../db/run-processes.ts";
+import type { NewRun, RunPatch, RunRow, RunsRepo, RunStatus } from "../../../db/runs.ts";
+import { noticeReply } from "../../digests/run-notices.ts";
+import type { Logger } from "../../log.ts";
+import type { RunEvent, RunEventListener } from "../run-events.ts";
+import { crashPoint, type CrashPoint } from "./crash-point.ts";
+
+export const LIVE_STATUSES: readonly RunStatus[] = ["starting", "running", "stopping"];
+export const TERMINAL_STATUSES: readonly RunStatus[] = ["completed", "failed", "stopped", "lost"];
+/** A run that ends owes stopping whatever of it still runs, environment first, trajectory API last. */
+export const STOP_ORDER: readonly Component[] = ["env", "trainer", "api"];
+
+/** The notice a transition owes, without the run (the committed row is put in). */
+export type Notice = Omit<RunEvent, "run">;
+
+export interface Change {
+  notice?: Notice;
+  /** Components to stop after the commit, in this order. */
+  owe?: readonly Component[];
+}
+
+export interface TransitionsDeps {
+  db: Db;
+  runs: RunsRepo;
+  outbox: OutboxRepo;
+  actions: RunActionsRepo;
+  log: Logger;
+  now: () => number;
+  redact: (text: string) => string;
+}
+
+export function createTransitions(deps: TransitionsDeps) {
+  const { db, runs, outbox, actions, log, now } = deps;
+  const listeners = new Set<RunEventListener>();
+
+  const record = (run: RunRow, change: Change): void => {
+    if (change.notice) {
+      const event: RunEvent = { ...change.notice, run };
+      outbox.enqueue(
+        {
+          dedupeKey: `notice:${run.id}:${event.kind}`,
+          target: { channel: run.channel, thread: run.thread },
+          kind: "notice",
+          runId: run.id,
+          reply: noticeReply(event, deps.redact),
+        },
+        now(),
+      );
+    }
+    if (change.owe?.length) actions.oweStops(run.id, change.owe, now());
+  };
+
+  // Listeners hear of a change only once it is committed; what they do cannot undo it.
+  const announce = (run: RunRow, change: Change): void => {
+    crashPoint(`committed:${run.status}` as CrashPoint);
+    if (!change.notice) return;
+    const event: RunEvent = { ...change.notice, run };
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        log.error("run event listener failed", { err, kind: event.kind, runId: run.id });
+      }
+    }
+  };
+
+  const moveTx = db.transaction((id: string, from: readonly RunStatus[], patch: RunPatch, change: Change): RunRow | undefined => {
+    const run = runs.transition(id, from, patch);
+    if (run) record(run, change);
+    return run;
+  });
+
+  const createTx = db.transaction((run: NewRun, patch: RunPatch, change: Change): RunRow => {
+    runs.insert(run);
+    const row = runs.update(run.id, patch);
+    record(row, change);
+    return row;
+  });
+
+  return {
+    /** Compare-and-set from one of `from` to the patch's status; undefined when the run was not in `from` (someone else moved it). */
+    move(id: string, from: readonly RunStatus[], patch: RunPatch, change: Change = {}): RunRow | undefined {
+      const run = moveTx.immediate(id, from, patch, change);
+      if (run) announce(run, change);
+      return run;
+    },
+    /** A new run, with its first notice (queued) when it has one. */
+    create(run: NewRun, patch: RunPatch, change: Change = {}): RunRow {
+      const row = createTx.immediate(run, patch, change);
+      crashPoint("run-created");
+      if (change.notice) announce(row, change);
+      return row;
+    },
+    onEvent(listener: RunEventListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type Transitions = ReturnType<typeof createTransitions>;
