@@ -78,6 +78,13 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     : undefined;
   const outbox = createOutboxRepo(db);
   const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
+  // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
+  const closeInOrder = async () => {
+    await digests.stop();
+    await manager.shutdown();
+    db.close();
+  };
+  let closing: Promise<void> | undefined;
   const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
   return {
     config,
@@ -98,10 +105,6 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     now,
-    close: async () => {
-      await digests.stop();
-      await manager.shutdown();
-      db.close();
-    },
+    close: () => (closing ??= closeInOrder()),
   };
 }
