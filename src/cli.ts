@@ -11,7 +11,7 @@ import { askBot, type BotRequest, type BotResponse } from "./lease/ask-bot.ts";
 import { describeHolder, readLeaseHolder, type LeaseHolder } from "./lease/lease-holder.ts";
 import { socketPathFor } from "./lease/socket-path.ts";
 import { loadLockedFields } from "./locked-fields.ts";
-import { startBot } from "./main.ts";
+import { startBot, type Bot } from "./main.ts";
 import { createServices } from "./services.ts";
 import { isSameProcess } from "./training/process-info.ts";
 
@@ -147,8 +147,14 @@ async function main(argv: string[]): Promise<number> {
   if (verb === "exec") return exec(flags);
   if (verb === "scan") return scan(flags);
   if (verb !== undefined) throw new UsageError(`Unknown command "${verb}".`);
-  const bot = await startBot(loadConfig(), { console: flags.options.console === true });
-  onShutdownSignals(() => void bot.stop());
+  // Handlers go in before the bot starts serving: a signal during start-up still shuts down in order.
+  const running: { bot?: Bot; signalled?: boolean } = {};
+  onShutdownSignals(() => {
+    running.signalled = true;
+    void running.bot?.stop();
+  });
+  const bot = (running.bot = await startBot(loadConfig(), { console: flags.options.console === true }));
+  if (running.signalled) void bot.stop();
   await bot.done;
   return 0;
 }
