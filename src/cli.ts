@@ -18,7 +18,7 @@ import { isSameProcess } from "./training/process-info.ts";
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
   rl-chatops exec "<command>" [--channel ID] [--user ID] [--json]
-                                                run one /rl command and print the reply
+                                                run one /rl command (by the running bot when one owns the data folder)
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR`;
 
 interface Flags {
