@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tryAcquireLease } from "../../src/lease/acquire-lease.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { MAX_SOCKET_PATH_BYTES } from "../../src/lease/socket-path.ts";
 import { spawnBot, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
@@ -59,5 +60,21 @@ describe("one bot owns a data folder", () => {
     expect(out.code).toBe(0);
     expect(out.stderr).toBe("");
     expect(JSON.parse(out.stdout)).toHaveProperty("environments");
+  });
+
+  it("exec exits 1 saying so when the folder's holder does not answer on its socket", async () => {
+    const cwd = tempDir();
+    const dataDir = path.join(cwd, "data");
+    // This test process holds the lease as a bot would, but serves no socket.
+    const attempt = tryAcquireLease(dataDir, "bot");
+    if (!("lease" in attempt)) throw new Error("the fresh folder's lease was taken");
+    try {
+      const out = await runCli(["exec", "/rl envs"], { cwd });
+      expect(out.code).toBe(1);
+      expect(out.stdout).toBe("");
+      expect(out.stderr).toContain(`(pid ${process.pid}, started ${attempt.lease.holder.startedAt}) owns the data folder ${dataDir} but does not answer on ${attempt.lease.socketPath}`);
+    } finally {
+      attempt.lease.release();
+    }
   });
 });
