@@ -15,6 +15,8 @@ export interface ConsoleOptions {
   /** Handles lines that are not /rl commands (chat mode); without it they get a hint. */
   chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
   userName?: string;
+  /** Aborted on SIGTERM/SIGINT: the console stops reading, and answers no line read after it. */
+  signal?: AbortSignal;
 }
 
 /** Notices and digests for console runs are printed on the console's output. */
@@ -50,14 +52,19 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     rl.prompt();
   }
   const lines = rl[Symbol.asyncIterator]();
+  const stopped = () => options.signal?.aborted === true;
+  // Closing readline ends the iterator; lines it had already buffered are skipped by the checks below.
+  const onAbort = () => rl.close();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (stopped()) rl.close();
   const ask = async (question: string): Promise<boolean> => {
     output.write(`${question} [y/N] `);
     const answer = await lines.next();
-    return !answer.done && /^y(es)?$/i.test(answer.value.trim());
+    return !stopped() && !answer.done && /^y(es)?$/i.test(answer.value.trim());
   };
   for (;;) {
     const next = await lines.next();
-    if (next.done) break;
+    if (next.done || stopped()) break;
     const raw = next.value;
     const line = raw.trim();
     if (line === "") {
@@ -92,6 +99,7 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     }
     if (interactive) rl.prompt();
   }
+  options.signal?.removeEventListener("abort", onAbort);
   rl.close();
   const live = services.runs.listByStatus(["queued", "starting", "running"]);
   if (live.length > 0) {

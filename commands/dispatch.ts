@@ -125,8 +125,9 @@ async function attempt(input: CommandInput, ctx: CommandContext, options: Dispat
       return { reply: await confirmation(command, parsed.data as Record<string, unknown>, ctx), command, ok: true, needsConfirmation: true };
     }
     const reply = await command.run(parsed.data as Record<string, unknown>, ctx);
-    if (command.mutates) audit(ctx, command.name, args, "ok");
-    return { reply, command, ok: true };
+    // A command can finish and still report a failure (a start whose run failed): that is not ok for the caller.
+    if (command.mutates) audit(ctx, command.name, args, reply.error ? "failed" : "ok", reply.error?.message);
+    return { reply, command, ok: reply.error === undefined };
   } catch (thrown) {
     const err = asRlError(thrown);
     if (err.code === "INTERNAL") services.log.error("command failed", { command: command?.name, channel: ctx.channel, user: ctx.user.id, err: thrown });

@@ -1,20 +1,24 @@
 // The rl-chatops command line: run the bot, run one command (exec), or show what discovery finds (scan).
+import { constants } from "node:os";
 import path from "node:path";
-import { renderText } from "../adapters/render-text.ts";
-import { CONSOLE_CHANNEL } from "../adapters/console.ts";
-import { dispatch } from "../commands/dispatch.ts";
-import { loadConfig } from "./config.ts";
+import { exitCodeOf, runCliCommand } from "../adapters/cli-command.ts";
+import { loadConfig, type Config } from "./config.ts";
 import { createEnvironmentScanner } from "./environments/scanner.ts";
 import { toScanJson } from "./environments/scan-json.ts";
-import { isRlError } from "./errors.ts";
+import { isRlError, RlError } from "./errors.ts";
+import { tryAcquireLease, type Lease } from "./lease/acquire-lease.ts";
+import { askBot, type BotRequest, type BotResponse } from "./lease/ask-bot.ts";
+import { describeHolder, readLeaseHolder, type LeaseHolder } from "./lease/lease-holder.ts";
+import { socketPathFor } from "./lease/socket-path.ts";
 import { loadLockedFields } from "./locked-fields.ts";
-import { startBot } from "./main.ts";
+import { startBot, type Bot } from "./main.ts";
 import { createServices } from "./services.ts";
+import { isSameProcess } from "./training/process-info.ts";
 
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
   rl-chatops exec "<command>" [--channel ID] [--user ID] [--json]
-                                                run one /rl command and print the reply
+                                                run one /rl command (by the running bot when one owns the data folder)
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR`;
 
 interface Flags {
@@ -41,25 +45,75 @@ function parseArgv(argv: string[]): Flags {
 
 class UsageError extends Error {}
 
+/**
+ * SIGINT/SIGTERM: the first shuts down in order (`onFirst`), a second quits at once with 128 + the signal's number
+ * (130 for SIGINT, 143 for SIGTERM), as a shell reports a process the signal killed.
+ */
+function onShutdownSignals(onFirst: () => void): void {
+  let seen = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (seen) process.exit(128 + constants.signals[signal]);
+    seen = true;
+    process.stderr.write(`rl-chatops: ${signal}: finishing the work in flight, then stopping (send it again to quit at once).\n`);
+    onFirst();
+  };
+  process.on("SIGINT", handle);
+  process.on("SIGTERM", handle);
+}
+
+/** No bot runs: this process is the one supervising the data folder for the length of the command. */
+async function execHere(config: Config, lease: Lease, request: BotRequest): Promise<BotResponse> {
+  onShutdownSignals(() => undefined);
+  try {
+    const services = createServices(config);
+    try {
+      await services.manager.recover();
+      return await runCliCommand(services, request, { unsupervised: true });
+    } finally {
+      await services.close();
+    }
+  } finally {
+    lease.release();
+  }
+}
+
+/** The lease's holder, waiting a moment for one that has just won the lock to write its pid file. */
+async function holderOf(dataDir: string, known: LeaseHolder | undefined): Promise<LeaseHolder | undefined> {
+  for (let i = 0; !known && i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    known = readLeaseHolder(dataDir);
+  }
+  return known;
+}
+
+async function execInBot(config: Config, found: LeaseHolder | undefined, request: BotRequest): Promise<BotResponse> {
+  const holder = await holderOf(config.dataDir, found);
+  if (holder?.mode === "exec") {
+    throw new RlError("CONFLICT", `${describeHolder(holder)} is running a command on the data folder ${config.dataDir}; run yours when it has finished.`);
+  }
+  const socketPath = holder?.socket ?? socketPathFor(config.dataDir);
+  try {
+    return await askBot(socketPath, request, 5000, () => holder === undefined || isSameProcess(holder.pid, holder.startTime));
+  } catch (err) {
+    throw new RlError("UPSTREAM", `${describeHolder(holder)} owns the data folder ${config.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 async function exec(flags: Flags): Promise<number> {
   const text = flags.positional[1];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
-  const services = createServices(loadConfig());
-  try {
-    const channel = typeof flags.options.channel === "string" ? { ...CONSOLE_CHANNEL, channel: flags.options.channel } : CONSOLE_CHANNEL;
-    const user = typeof flags.options.user === "string" ? flags.options.user : (process.env.USER ?? "local");
-    const { reply, ok } = await dispatch({ text }, { channel, user: { id: user, name: user }, via: "cli", services }, { confirmed: true });
-    if (flags.options.json) {
-      const out = ok ? (reply.data ?? { title: reply.title, text: reply.text }) : { error: reply.error };
-      process.stdout.write(`${services.redact(JSON.stringify(out, null, 2))}\n`);
-    } else {
-      (ok ? process.stdout : process.stderr).write(`${services.redact(renderText(reply))}\n`);
-    }
-    if (ok) return 0;
-    return reply.error?.code === "USAGE" ? 2 : 1;
-  } finally {
-    await services.close();
-  }
+  const config = loadConfig();
+  const request: BotRequest = {
+    text,
+    channel: typeof flags.options.channel === "string" ? flags.options.channel : undefined,
+    user: typeof flags.options.user === "string" ? flags.options.user : (process.env.USER ?? "local"),
+    json: flags.options.json === true,
+  };
+  // Winning the lease means no bot runs; losing it means one does, and it answers for the folder.
+  const attempt = tryAcquireLease(config.dataDir, "exec");
+  const response = "lease" in attempt ? await execHere(config, attempt.lease, request) : await execInBot(config, attempt.holder, request);
+  (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
+  return exitCodeOf(response);
 }
 
 async function scan(flags: Flags): Promise<number> {
@@ -93,10 +147,14 @@ async function main(argv: string[]): Promise<number> {
   if (verb === "exec") return exec(flags);
   if (verb === "scan") return scan(flags);
   if (verb !== undefined) throw new UsageError(`Unknown command "${verb}".`);
-  const bot = await startBot(loadConfig(), { console: flags.options.console === true });
-  const shutdown = () => void bot.stop();
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  // Handlers go in before the bot starts serving: a signal during start-up still shuts down in order.
+  const running: { bot?: Bot; signalled?: boolean } = {};
+  onShutdownSignals(() => {
+    running.signalled = true;
+    void running.bot?.stop();
+  });
+  const bot = (running.bot = await startBot(loadConfig(), { console: flags.options.console === true }));
+  if (running.signalled) void bot.stop();
   await bot.done;
   return 0;
 }

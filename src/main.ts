@@ -1,9 +1,11 @@
-// Wiring: config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
+// Wiring: the data folder's lease -> config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
+import { serveCliSocket } from "../adapters/cli-socket.ts";
 import { createConsolePoster, runConsole } from "../adapters/console.ts";
 import { createDiscordAdapter } from "../adapters/discord.ts";
 import { createSlackAdapter } from "../adapters/slack.ts";
 import { createChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";
+import { acquireLease } from "./lease/acquire-lease.ts";
 import { createServices, type Services } from "./services.ts";
 
 export interface BotOptions {
@@ -19,30 +21,41 @@ export interface Bot {
 }
 
 export async function startBot(config: Config, options: BotOptions = {}): Promise<Bot> {
-  const services = createServices(config);
+  // Before anything opens the database: a second bot on the same folder would fight the first over its runs.
+  const lease = acquireLease(config.dataDir, "bot");
+  let services: Services;
+  try {
+    services = createServices(config);
+  } catch (err) {
+    lease.release();
+    throw err;
+  }
   const stoppers: Array<() => Promise<void>> = [];
   const platforms = [config.slack.botToken && "slack", config.discord.token && "discord"].filter(Boolean);
   const useConsole = options.console === true || platforms.length === 0;
 
-  let stopped = false;
+  let stopping: Promise<void> | undefined;
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    for (const s of stoppers.reverse()) {
-      await s().catch((err: unknown) => services.log.error("shutdown step failed", { err }));
-    }
-    await services.close();
-    resolveDone();
-  };
+  // Stoppers run newest first: inputs close and their commands in flight finish, then the core, the database, the lease.
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const s of stoppers.reverse()) {
+        await s().catch((err: unknown) => services.log.error("shutdown step failed", { err }));
+      }
+      await services.close().catch((err: unknown) => services.log.error("shutdown step failed", { err }));
+      lease.release();
+      resolveDone();
+    })());
 
   const chat = createChatHandler(services);
-  await services.manager.recover();
-  const interrupted = services.inferenceTests.failInterrupted();
-  if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
-
   try {
+    await services.manager.recover();
+    const interrupted = services.inferenceTests.failInterrupted();
+    if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
+    const socket = await serveCliSocket(services, lease.socketPath);
+    stoppers.push(() => socket.stop());
+
     if (config.slack.botToken) {
       const slack = await createSlackAdapter(services, {
         chat,
@@ -67,7 +80,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       services.digests.registerPoster("discord", (target, reply) => discord.post(target, reply));
     }
   } catch (err) {
-    // A bad token or a busy port: close the database before failing start-up.
+    // A bad token or a busy port: close the database and let go of the folder before failing start-up.
     await stop();
     throw err;
   }
@@ -76,10 +89,14 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
   services.digests.start();
 
   if (useConsole) {
-    void runConsole(services, { chat }).then(stop, async (err: unknown) => {
-      services.log.error("console failed", { err });
-      await stop();
+    const abort = new AbortController();
+    const consoleDone = runConsole(services, { chat, signal: abort.signal }).catch((err: unknown) => services.log.error("console failed", { err }));
+    // On a signal the console stops reading and its command in flight finishes before the database closes.
+    stoppers.push(async () => {
+      abort.abort();
+      await consoleDone;
     });
+    void consoleDone.then(stop);
   }
   services.log.info("rl-chatops started", { platforms, console: useConsole, trainingRoot: config.trainingRoot });
   return { services, done, stop };

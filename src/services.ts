@@ -95,6 +95,13 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
     : undefined;
   const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
+  // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
+  const closeInOrder = async () => {
+    await digests.stop();
+    await manager.shutdown();
+    db.close();
+  };
+  let closing: Promise<void> | undefined;
   const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
   return {
     config,
@@ -115,10 +122,6 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     now,
-    close: async () => {
-      await digests.stop();
-      await manager.shutdown();
-      db.close();
-    },
+    close: () => (closing ??= closeInOrder()),
   };
 }

@@ -43,13 +43,20 @@ export function createDigests(deps: DigestsDeps) {
   const schedule = deps.schedule ?? cronSchedule;
   const tasks: Array<{ destroy(): void | Promise<void> }> = [];
 
+  const passes = new Set<Promise<unknown>>();
+  let stopped = false;
+
   const pass = async (options: CycleOptions = {}): Promise<CycleResult> => {
     const result = await cycle(options);
     if (result.messages + result.alerts > 0) sender.kick();
     return result;
   };
   const safely = (options: CycleOptions) => () => {
-    void pass(options).catch((err: unknown) => deps.log.error("digest pass failed", { err }));
+    // A schedule firing while the bot stops must not start reading a database about to close.
+    if (stopped) return;
+    const running = pass(options).catch((err: unknown) => deps.log.error("digest pass failed", { err }));
+    passes.add(running);
+    void running.finally(() => passes.delete(running));
   };
 
   return {
@@ -62,15 +69,19 @@ export function createDigests(deps: DigestsDeps) {
     isMuted: (runId: string) => deps.states.get(runId).muted,
     /** Start the schedules and delivery (the bot does; one-shot commands do not). */
     start(): void {
+      stopped = false;
       tasks.push(schedule(deps.config.digests.cron, safely({})));
       // Stalls and regressions are looked for every minute, independently of the digest schedule.
       tasks.push(schedule("* * * * *", safely({ alertsOnly: true })));
       sender.start();
       sender.kick();
     },
+    /** Schedules first, then the passes and the delivery in flight: afterwards nothing touches the database. */
     async stop(): Promise<void> {
+      stopped = true;
       for (const t of tasks.splice(0)) await t.destroy();
-      sender.stop();
+      await Promise.allSettled([...passes]);
+      await sender.stop();
     },
   };
 }

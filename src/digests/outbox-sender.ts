@@ -36,6 +36,8 @@ export function createOutboxSender(options: OutboxSenderOptions) {
   let draining: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let again = false;
+  // After stop() nothing schedules a pass: the database may be closed next.
+  let stopped = false;
 
   async function send(message: OutboxMessage, poster: Poster): Promise<void> {
     try {
@@ -88,6 +90,7 @@ export function createOutboxSender(options: OutboxSenderOptions) {
 
   /** Send what is due now; concurrent calls share one pass. */
   function drain(): Promise<number> {
+    if (stopped) return draining ?? Promise.resolve(0);
     draining ??= drainOnce().finally(() => {
       draining = undefined;
     });
@@ -105,9 +108,13 @@ export function createOutboxSender(options: OutboxSenderOptions) {
     drain,
     /** Ask for a pass soon (after a notice is queued). */
     kick(): void {
-      setImmediate(() => void drain().catch((err: unknown) => log.error("outbox drain failed", { err })));
+      if (stopped) return;
+      setImmediate(() => {
+        if (!stopped) void drain().catch((err: unknown) => log.error("outbox drain failed", { err }));
+      });
     },
     start(intervalMs = 1000): void {
+      stopped = false;
       timer ??= setInterval(() => {
         if (outbox.pending() === 0 && !again) return;
         again = false;
@@ -115,9 +122,12 @@ export function createOutboxSender(options: OutboxSenderOptions) {
       }, intervalMs);
       timer.unref();
     },
-    stop(): void {
+    /** No more passes; resolves when the one in flight has finished. */
+    async stop(): Promise<void> {
+      stopped = true;
       if (timer) clearInterval(timer);
       timer = undefined;
+      await draining?.catch(() => undefined);
     },
   };
 }

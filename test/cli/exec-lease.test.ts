@@ -1,0 +1,88 @@
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../src/config.ts";
+import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
+import { UNSUPERVISED_NOTE } from "../../adapters/cli-command.ts";
+import { killRunProcesses, spawnBot, waitFor, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
+import { demoLockedFields } from "../helpers/demo-stack.ts";
+import { runCli } from "../helpers/run-cli.ts";
+import { tempDir } from "../helpers/test-services.ts";
+
+const started: BotProcess[] = [];
+const dataDirs: string[] = [];
+
+afterEach(async () => {
+  for (const b of started.splice(0)) {
+    b.kill("SIGKILL");
+    await b.ended;
+  }
+  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
+});
+
+describe("rl-chatops exec and the running bot", () => {
+  it("is answered by the running bot, with the bot's settings and the same exit codes", async () => {
+    const cwd = tempDir();
+    // The bot reads another environments folder than exec would on its own: the answer shows who served it.
+    const b = spawnBot(cwd, { RL_ENVIRONMENTS_DIR: path.join(PACKAGE_ROOT, "test/fixtures/envs") });
+    started.push(b);
+    await waitForBot(path.join(cwd, "data"), b.pid);
+
+    const envs = await runCli(["exec", "/rl envs", "--json"], { cwd, env: { RL_LOG_LEVEL: "warn" } });
+    expect(envs.code).toBe(0);
+    expect(envs.stderr).toBe("");
+    const names = (JSON.parse(envs.stdout) as { environments: Array<{ name: string }> }).environments.map((e) => e.name);
+    expect(names).toContain("gsm8k");
+    expect(names).not.toContain("arithmetic");
+
+    const usage = await runCli(["exec", "/rl set group_size"], { cwd });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Usage: /rl set <field> <value...>");
+    const refused = await runCli(["exec", "/rl config", "--channel", "nowhere", "--json"], { cwd });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: "NO_ENVIRONMENT" } });
+  });
+
+  it("with no bot, holds the lease for the length of the command: a bot started meanwhile refuses; a failed start exits 1", async () => {
+    const cwd = tempDir();
+    const dataDir = path.join(cwd, "data");
+    dataDirs.push(dataDir);
+    // The trainer never becomes healthy, so the start is slow and then fails.
+    const env = { RL_LOCKED_FIELDS: await demoLockedFields(cwd, { fault: "no_health" }), RL_READY_TIMEOUT_SECONDS: "8", RL_STOP_GRACE_SECONDS: "2" };
+    expect((await runCli(["exec", "/rl select arithmetic"], { cwd, env })).code).toBe(0);
+    const exec = runCli(["exec", "/rl start", "--json"], { cwd, env });
+    const holder = await waitFor(() => {
+      const h = readLeaseHolder(dataDir);
+      return h?.mode === "exec" ? h : undefined;
+    }, "exec to hold the lease");
+
+    const bot = await runCli([], { cwd, env });
+    expect(bot.code).toBe(1);
+    expect(bot.stderr).toContain(`Another rl-chatops exec (pid ${holder.pid}`);
+
+    const out = await exec;
+    expect(out.code).toBe(1);
+    const failed = JSON.parse(out.stdout) as { error: { code: string; message: string } };
+    expect(failed.error.code).toBe("PROCESS_FAILED");
+    expect(failed.error.message).toMatch(/trainer/);
+    expect(readLeaseHolder(dataDir)).toBeUndefined();
+  });
+
+  it("starts and stops a run with nothing on stderr, and says the run is not supervised without a bot", async () => {
+    const cwd = tempDir();
+    dataDirs.push(path.join(cwd, "data"));
+    const env = { RL_LOG_LEVEL: "warn", RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 200, stepSeconds: 0.5 }), RL_STOP_GRACE_SECONDS: "2" };
+    expect((await runCli(["exec", "/rl select arithmetic"], { cwd, env })).code).toBe(0);
+
+    const start = await runCli(["exec", "/rl start", "--json"], { cwd, env });
+    expect(start.stderr).toBe("");
+    expect(start.code).toBe(0);
+    const run = JSON.parse(start.stdout) as { run_id: string; status: string; note?: string };
+    expect(run.status).toBe("running");
+    expect(run.note).toBe(UNSUPERVISED_NOTE);
+
+    const stop = await runCli(["exec", `/rl stop ${run.run_id}`], { cwd, env });
+    expect(stop.stderr).toBe("");
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).not.toContain(UNSUPERVISED_NOTE);
+  });
+});

@@ -1,0 +1,68 @@
+// A real rl-chatops bot in a child process with its stdin held open, plus waiting for what it writes or records.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import { openDatabase } from "../../db/open-database.ts";
+import { createRunProcessesRepo } from "../../db/run-processes.ts";
+import { createRunsRepo, RUN_STATUSES } from "../../db/runs.ts";
+import { readLeaseHolder, type LeaseHolder } from "../../src/lease/lease-holder.ts";
+import { isSameProcess, signalGroup } from "../../src/training/process-info.ts";
+import { CLI } from "./run-cli.ts";
+
+export interface BotProcess {
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  write(line: string): void;
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves when the process has ended (it never rejects). */
+  ended: Promise<{ code: number | undefined; signal: string | undefined }>;
+}
+
+export function spawnBot(cwd: string, env: Record<string, string> = {}): BotProcess {
+  const child = execa(process.execPath, [CLI], { cwd, env: { RL_LOG_LEVEL: "silent", ...env }, stdin: "pipe", reject: false, timeout: 120_000 });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  return {
+    pid: child.pid!,
+    stdout: () => out,
+    stderr: () => err,
+    write: (line) => void child.stdin.write(line),
+    kill: (signal) => void child.kill(signal),
+    ended: child.then((r) => ({ code: r.exitCode, signal: r.signal ?? undefined })),
+  };
+}
+
+/** Wait for a condition the test depends on (not a timing assertion: it fails only if the condition never holds). */
+export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The bot with this pid holds the lease and serves its socket. */
+export function waitForBot(dataDir: string, pid: number): Promise<LeaseHolder> {
+  return waitFor(() => {
+    const holder = readLeaseHolder(dataDir);
+    return holder?.pid === pid && holder.socket && existsSync(holder.socket) ? holder : undefined;
+  }, `bot ${pid} to serve ${dataDir}`);
+}
+
+/** Kill the process groups of every run recorded in the data folder (runs a killed bot left behind). */
+export function killRunProcesses(dataDir: string): void {
+  const db = openDatabase(path.join(dataDir, "rl-chatops.db"));
+  try {
+    const processes = createRunProcessesRepo(db);
+    for (const run of createRunsRepo(db).listByStatus(RUN_STATUSES)) {
+      for (const p of processes.list(run.id)) if (p.pid && isSameProcess(p.pid, p.startTime)) signalGroup(p.pid, "SIGKILL");
+    }
+  } finally {
+    db.close();
+  }
+}
