@@ -1,19 +1,15 @@
 // The rl-chatops command line: run the bot, run one command (exec), or show what discovery finds (scan).
 import { constants } from "node:os";
 import path from "node:path";
-import { exitCodeOf, runCliCommand } from "../adapters/cli-command.ts";
-import { loadConfig, type Config } from "./config.ts";
-import { createEnvironmentScanner } from "./environments/scanner.ts";
-import { toScanJson } from "./environments/scan-json.ts";
+import type { Config } from "./config.ts";
 import { isRlError, RlError } from "./errors.ts";
-import { tryAcquireLease, type Lease } from "./lease/acquire-lease.ts";
-import { askBot, type BotRequest, type BotResponse } from "./lease/ask-bot.ts";
-import { describeHolder, readLeaseHolder, type LeaseHolder } from "./lease/lease-holder.ts";
-import { socketPathFor } from "./lease/socket-path.ts";
-import { loadLockedFields } from "./locked-fields.ts";
-import { startBot, type Bot } from "./main.ts";
-import { createServices } from "./services.ts";
-import { isSameProcess } from "./training/process-info.ts";
+import type { Lease } from "./lease/acquire-lease.ts";
+import type { BotRequest, BotResponse } from "./lease/ask-bot.ts";
+import type { LeaseHolder } from "./lease/lease-holder.ts";
+import type { Bot } from "./main.ts";
+
+// Each command imports what it uses when it runs (a chunk of its own in dist/): `--help` loads nothing, `exec` and
+// `scan` no chat platform, and no command pays for another's modules.
 
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
@@ -65,6 +61,7 @@ function onShutdownSignals(onFirst: () => void): void {
 async function execHere(config: Config, lease: Lease, request: BotRequest): Promise<BotResponse> {
   onShutdownSignals(() => undefined);
   try {
+    const [{ createServices }, { runCliCommand }] = await Promise.all([import("./services.ts"), import("../adapters/cli-command.ts")]);
     const services = createServices(config);
     try {
       await services.manager.recover();
@@ -79,6 +76,7 @@ async function execHere(config: Config, lease: Lease, request: BotRequest): Prom
 
 /** The lease's holder, waiting a moment for one that has just won the lock to write its pid file. */
 async function holderOf(dataDir: string, known: LeaseHolder | undefined): Promise<LeaseHolder | undefined> {
+  const { readLeaseHolder } = await import("./lease/lease-holder.ts");
   for (let i = 0; !known && i < 20; i++) {
     await new Promise((r) => setTimeout(r, 50));
     known = readLeaseHolder(dataDir);
@@ -87,6 +85,12 @@ async function holderOf(dataDir: string, known: LeaseHolder | undefined): Promis
 }
 
 async function execInBot(config: Config, found: LeaseHolder | undefined, request: BotRequest): Promise<BotResponse> {
+  const [{ askBot }, { describeHolder }, { socketPathFor }, { isSameProcess }] = await Promise.all([
+    import("./lease/ask-bot.ts"),
+    import("./lease/lease-holder.ts"),
+    import("./lease/socket-path.ts"),
+    import("./training/process-info.ts"),
+  ]);
   const holder = await holderOf(config.dataDir, found);
   if (holder?.mode === "exec") {
     throw new RlError("CONFLICT", `${describeHolder(holder)} is running a command on the data folder ${config.dataDir}; run yours when it has finished.`);
@@ -102,6 +106,11 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
 async function exec(flags: Flags): Promise<number> {
   const text = flags.positional[1];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
+  const [{ loadConfig }, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
+    import("./config.ts"),
+    import("./lease/acquire-lease.ts"),
+    import("../adapters/cli-command.ts"),
+  ]);
   const config = loadConfig();
   const request: BotRequest = {
     text,
@@ -119,13 +128,27 @@ async function exec(flags: Flags): Promise<number> {
 async function scan(flags: Flags): Promise<number> {
   const dir = flags.positional[1];
   if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
+  const [{ availableParallelism }, { loadConfig }, { loadLockedFields }, { createEnvironmentScanner }, { toScanJson }] = await Promise.all([
+    import("node:os"),
+    import("./config.ts"),
+    import("./locked-fields.ts"),
+    import("./environments/scanner.ts"),
+    import("./environments/scan-json.ts"),
+  ]);
   const config = loadConfig();
+  // Nothing else runs in this process: discovery may parse on every core, this thread included.
   const scanner = createEnvironmentScanner({
     lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
     recursive: config.scanRecursive,
     maxFileBytes: config.scanMaxFileBytes,
+    parseThreads: availableParallelism(),
   });
-  const result = await scanner.scan(path.resolve(dir));
+  let result;
+  try {
+    result = await scanner.scan(path.resolve(dir));
+  } finally {
+    await scanner.close();
+  }
   if (flags.options.json) {
     process.stdout.write(`${JSON.stringify(toScanJson(result), null, 2)}\n`);
   } else {
@@ -153,6 +176,7 @@ async function main(argv: string[]): Promise<number> {
     running.signalled = true;
     void running.bot?.stop();
   });
+  const [{ loadConfig }, { startBot }] = await Promise.all([import("./config.ts"), import("./main.ts")]);
   const bot = (running.bot = await startBot(loadConfig(), { console: flags.options.console === true }));
   if (running.signalled) void bot.stop();
   await bot.done;

@@ -1,9 +1,9 @@
 // Wiring: the data folder's lease -> config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
+// The platforms' adapters (Bolt, discord.js) and the chat handler (the LLM client) are imported only when configured
+// or started, so a bot with one platform never loads the other's SDK.
 import { serveCliSocket } from "../adapters/cli-socket.ts";
 import { createConsolePoster, runConsole } from "../adapters/console.ts";
-import { createDiscordAdapter } from "../adapters/discord.ts";
-import { createSlackAdapter } from "../adapters/slack.ts";
-import { createChatHandler } from "./chat/create-chat-handler.ts";
+import type { ChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
 import { createServices, type Services } from "./services.ts";
@@ -48,8 +48,10 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       resolveDone();
     })());
 
-  const chat = createChatHandler(services);
+  let chat: ChatHandler;
   try {
+    const { createChatHandler } = await import("./chat/create-chat-handler.ts");
+    chat = createChatHandler(services);
     await services.manager.recover();
     const interrupted = services.inferenceTests.failInterrupted();
     if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
@@ -57,6 +59,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     stoppers.push(() => socket.stop());
 
     if (config.slack.botToken) {
+      const { createSlackAdapter } = await import("../adapters/slack.ts");
       const slack = await createSlackAdapter(services, {
         chat,
         onAnchor: (runId, _channel, ts) => {
@@ -68,6 +71,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       services.digests.registerPoster("slack", async (target, reply) => ({ id: (await slack.post(target, reply)).ts }));
     }
     if (config.discord.token) {
+      const { createDiscordAdapter } = await import("../adapters/discord.ts");
       const discord = createDiscordAdapter(services, {
         chat,
         runIds: (channel) => services.runs.listByChannel(channel, 25).map((run) => run.id),
