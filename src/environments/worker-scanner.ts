@@ -1,6 +1,7 @@
 // Discovery for the bot: the same scanner, run in a worker thread (scan-worker.ts), started on the first scan and
 // kept for the next ones (its content cache is what makes a rescan cheap). This thread only posts the folder and
-// puts the answer back together; a worker that dies fails the scans it owed and is started afresh by the next one.
+// puts the answer back together, a small batch per turn of its event loop; a worker that dies fails the scans it
+// owed and is started afresh by the next one.
 import type { Worker } from "node:worker_threads";
 import { RlError, type ErrorCode } from "../errors.ts";
 import type { EnvironmentScanner, EnvironmentScannerOptions, ScanStats } from "./scanner.ts";
@@ -14,10 +15,8 @@ export interface ScanWorkerData {
   options: WorkerScannerOptions;
 }
 
-export interface ScanRequest {
-  id: number;
-  dir: string;
-}
+/** A scan, or (after each batch of its result) the next batch. */
+export type ScanRequest = { type: "scan"; id: number; dir: string } | { type: "more"; id: number };
 
 export type ScanReply =
   | { type: "environments"; id: number; environments: EnvironmentInfo[] }
@@ -53,6 +52,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
     switch (message.type) {
       case "environments":
         entry.environments.push(...message.environments);
+        worker?.postMessage({ type: "more", id: message.id } satisfies ScanRequest);
         return;
       case "done":
         lastStats = message.stats;
@@ -92,7 +92,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
       return new Promise<ScanResult>((resolve, reject) => {
         pending.set(id, { environments: [], resolve, reject });
         running.ref();
-        running.postMessage({ id, dir } satisfies ScanRequest);
+        running.postMessage({ type: "scan", id, dir } satisfies ScanRequest);
       });
     },
     stats: () => ({ ...lastStats }),

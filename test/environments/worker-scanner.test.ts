@@ -60,6 +60,15 @@ describe("the scanner in a worker thread", () => {
     expect(changed.environments.map((env) => env.name)).toContain("algebra2");
   });
 
+  it("hands over a result of many environments whole, in order", async () => {
+    const dir = await copyOfFixtures();
+    const source = await readFile(path.join(dir, "reasoning_env.py"), "utf8");
+    for (let i = 0; i < 45; i++) await writeFile(path.join(dir, `many_${String(i).padStart(2, "0")}_env.py`), source.replace(/name = "reasoning"/, `name = "many_${i}"`));
+    const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(dir);
+    expect(here.environments.length).toBeGreaterThan(50);
+    expect(await closing(createWorkerScanner({ lockedEnv: LOCKED_ENV })).scan(dir)).toEqual(here);
+  });
+
   it("answers concurrent scans each, and a missing folder with its warning", async () => {
     const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV }));
     const missing = path.join(os.tmpdir(), "rl-no-such-folder");
