@@ -128,29 +128,25 @@ async function exec(flags: Flags): Promise<number> {
 async function scan(flags: Flags): Promise<number> {
   const dir = flags.positional[1];
   if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
-  const { availableParallelism } = await import("node:os");
-  const { HELPER_MIN_BYTES, createParsePool } = await import("./environments/parse-pool.ts");
-  // Nothing else runs in this process: discovery may parse on every core, this thread included. The helper threads
-  // start now, so that they are up by the time this one has loaded the configuration and listed the folder.
-  const parsePool = createParsePool(availableParallelism());
-  parsePool.prepare(HELPER_MIN_BYTES);
+  const [{ availableParallelism }, { loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
+    import("node:os"),
+    import("./config.ts"),
+    import("./locked-fields.ts"),
+    import("./environments/scanner.ts"),
+  ]);
+  const config = loadConfig();
+  // Nothing else runs in this process: discovery may parse on every core, this thread included.
+  const scanner = createEnvironmentScanner({
+    lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
+    recursive: config.scanRecursive,
+    maxFileBytes: config.scanMaxFileBytes,
+    parseThreads: availableParallelism(),
+  });
   let result;
   try {
-    const [{ loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
-      import("./config.ts"),
-      import("./locked-fields.ts"),
-      import("./environments/scanner.ts"),
-    ]);
-    const config = loadConfig();
-    const scanner = createEnvironmentScanner({
-      lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
-      recursive: config.scanRecursive,
-      maxFileBytes: config.scanMaxFileBytes,
-      parsePool,
-    });
     result = await scanner.scan(path.resolve(dir));
   } finally {
-    await parsePool.release();
+    await scanner.close();
   }
   const { toScanJson } = await import("./environments/scan-json.ts");
   if (flags.options.json) {

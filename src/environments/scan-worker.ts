@@ -1,5 +1,7 @@
 // The discovery thread the bot scans in (started by worker-scanner.ts): it owns a scanner, and with it the content
 // cache, the native parser and any helper threads, so the bot's event loop never waits on reading or parsing.
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { createEnvironmentScanner } from "./scanner.ts";
 import type { ScanReply, ScanRequest, ScanWorkerData } from "./worker-scanner.ts";
@@ -13,6 +15,21 @@ const BATCH = 10;
 
 const port = parentPort;
 if (!port) throw new Error("scan-worker.ts runs as a worker thread");
+
+/**
+ * When CPUs are short, discovery gives way to the bot's own thread: this thread runs at a lower priority (nice 10).
+ * Linux keeps the nice value per thread and new threads inherit it, so helper threads started from here do too.
+ */
+function lowerPriority(): void {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(threadId)) setPriority(threadId, 10);
+  } catch {
+    // Not Linux, or not allowed: discovery runs at the bot's priority.
+  }
+}
+
+lowerPriority();
 const scanner = createEnvironmentScanner((workerData as ScanWorkerData).options);
 let lastSent: ScanResult | undefined;
 /** Scans whose result is being handed over: the rest of the environments, sent as the bot asks for more. */

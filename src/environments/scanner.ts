@@ -11,7 +11,7 @@ import { addReferencedNames } from "./add-referenced-names.ts";
 import { describeFsError } from "./describe-fs-error.ts";
 import { forEachLimited } from "./for-each-limited.ts";
 import { listPythonFiles, type PythonFileEntry } from "./list-python-files.ts";
-import { createParsePool, type ParsePool } from "./parse-pool.ts";
+import { createParsePool } from "./parse-pool.ts";
 import type { FileOutcome, FileSummary } from "./python-file-summary.ts";
 import { resolveEnvironmentsStepwise } from "./resolve-environments.ts";
 import type { SummarizedFile } from "./resolve-symbols.ts";
@@ -35,8 +35,6 @@ export interface EnvironmentScannerOptions {
    * to be worth them, and stopped when it ends.
    */
   parseThreads?: number;
-  /** The threads to parse on, made by the caller (who may have started its helpers early); replaces parseThreads. */
-  parsePool?: ParsePool;
 }
 
 export interface ScanStats {
@@ -77,7 +75,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   const threads = Math.max(1, options.parseThreads ?? 1);
   const concurrency = Math.max(MIN_READ_CONCURRENCY, 2 * threads + 1);
   const cache = createSummaryCache();
-  const pool = options.parsePool ?? createParsePool(threads);
+  const pool = createParsePool(threads);
   // The names each summary reaches, computed once per summary object (warm rescans reuse them).
   const referencedBy = new WeakMap<object, Set<string>>();
   let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };

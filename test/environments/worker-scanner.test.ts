@@ -1,7 +1,7 @@
 // Discovery as the bot runs it: the scanner in a worker thread, and helper threads parsing beside a scanner. Both
 // must answer exactly what the scanner answers in the caller's thread.
 import { createRequire } from "node:module";
-import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -90,15 +90,16 @@ describe("the scanner in a worker thread", () => {
 describe("helper threads", () => {
   it("parse a large folder to the same answer as one thread", async () => {
     const dir = await copyOfFixtures();
-    // Enough bytes for the helpers to start: copies of a fixture under other names, and one large file.
+    // Enough bytes for the helpers to start: copies of a fixture under other names, and three large files.
     const source = await readFile(path.join(dir, "reasoning_env.py"), "utf8");
     for (let i = 0; i < 24; i++) await writeFile(path.join(dir, `copy_${i}_env.py`), source.replace(/name = "reasoning"/, `name = "copy_${i}"`));
-    const helpers = Array.from({ length: HELPER_MIN_BYTES / 50 }, (_, i) => `def helper_${i}(values):\n    return [value * ${i} for value in values]\n\n`);
-    await writeFile(path.join(dir, "large_env.py"), `${source.replace(/name = "reasoning"/, 'name = "large"')}\n\n${helpers.join("")}`);
-    expect((await stat(path.join(dir, "large_env.py"))).size).toBeGreaterThan(HELPER_MIN_BYTES);
+    const helpers = Array.from({ length: HELPER_MIN_BYTES / 150 }, (_, i) => `def helper_${i}(values):\n    return [value * ${i} for value in values]\n\n`);
+    for (let i = 0; i < 3; i++) await writeFile(path.join(dir, `large_${i}_env.py`), `${source.replace(/name = "reasoning"/, `name = "large_${i}"`)}\n\n${helpers.join("")}`);
+    const sizes = await Promise.all((await readdir(dir)).map(async (name) => (await stat(path.join(dir, name))).size));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThan(HELPER_MIN_BYTES);
     const one = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV, parseThreads: 1 }).scan(dir);
     const three = await closing(createEnvironmentScanner({ lockedEnv: LOCKED_ENV, parseThreads: 3 })).scan(dir);
     expect(three).toEqual(one);
-    expect(one.environments.map((env) => env.name)).toEqual(expect.arrayContaining(["copy_0", "copy_23", "large"]));
+    expect(one.environments.map((env) => env.name)).toEqual(expect.arrayContaining(["copy_0", "copy_23", "large_0", "large_2"]));
   });
 });
