@@ -52,10 +52,18 @@ async function seedDatabase(dataDir: string, cwd: string, count: number): Promis
   await services.close();
 }
 
-/** Starts `rl-chatops` (stdin held open, so a console bot stays up), idles it and samples its memory, then stops it. */
+/** The arguments `npm start` gives Node (package.json's start script), bin/rl-chatops.js as an absolute path. */
+function startArguments(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } };
+  const [node, ...args] = pkg.scripts.start.trim().split(/\s+/);
+  if (node !== "node" || !args.includes("bin/rl-chatops.js")) throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return args.map((arg) => (arg === "bin/rl-chatops.js" ? CLI : arg));
+}
+
+/** Starts the bot as `npm start` does (stdin held open, so a console bot stays up), idles it, samples its memory, stops it. */
 async function oneBot(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Promise<Rep> {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, startArguments(), { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   trackChild(child);
   let stderr = "";
   child.stdout.resume();
@@ -135,7 +143,7 @@ export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
       goal: configuration.goal === undefined ? "report" : `< ${mb(configuration.goal)}`,
       met: configuration.goal === undefined ? null : idle < configuration.goal,
       note:
-        `\`node bin/rl-chatops.js\` (the build, as users run it) in a child process${configuration.goal === undefined ? " with no platform token: the console on the demo stack, its stdin held open" : ", SLACK_* pointing at the Slack fake (HTTP receiver on a free port) and DISCORD_* at the Discord fake (test/fakes/discord-gateway.ts), both in the bench process"}, ` +
+        `\`${["node", ...startArguments().map((arg) => (arg === CLI ? "bin/rl-chatops.js" : arg))].join(" ")}\` (the build, as \`npm start\` and the \`rl-chatops\` command run it) in a child process${configuration.goal === undefined ? " with no platform token: the console on the demo stack, its stdin held open" : ", SLACK_* pointing at the Slack fake (HTTP receiver on a free port) and DISCORD_* at the Discord fake (test/fakes/discord-gateway.ts), both in the bench process"}, ` +
         `with ${sizes.memoryRuns} finished runs in its SQLite database; no discovery has run yet. VmRSS sampled every ${SAMPLE_MS} ms over the second half of ${ms(sizes.memoryIdleMs)} idle after its "rl-chatops started" line ` +
         `(median start ${ms(median(runs.map((r) => r.startMs)))}); peak (VmHWM) ${mb(median(runs.map((r) => r.peakRss)))}. Node alone idles at ${mb(nodeOnly)}. Median of ${sizes.memoryReps}.`,
       repetitions: sizes.memoryReps,
