@@ -1,11 +1,12 @@
 // The discovery thread the bot scans in (started by worker-scanner.ts): it owns a scanner, and with it the content
 // cache, the native parser and any helper threads, so the bot's event loop never waits on reading or parsing.
+import { createHash } from "node:crypto";
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { createEnvironmentScanner } from "./scanner.ts";
+import { createEnvironmentScanner, type ScanStats } from "./scanner.ts";
 import type { ScanReply, ScanRequest, ScanWorkerData } from "./worker-scanner.ts";
-import type { ScanResult } from "./types.ts";
+import type { EnvironmentInfo, ScanResult } from "./types.ts";
 
 /**
  * Environments per message. The bot's thread decodes a message in one go (a thousand environments with their fields
@@ -31,33 +32,56 @@ function lowerPriority(): void {
 
 lowerPriority();
 const scanner = createEnvironmentScanner((workerData as ScanWorkerData).options);
-let lastSent: ScanResult | undefined;
-/** Scans whose result is being handed over: the rest of the environments, sent as the bot asks for more. */
-const sending = new Map<number, { result: ScanResult; next: number }>();
 const reply = (message: ScanReply) => port.postMessage(message);
+const digestOf = (env: EnvironmentInfo) => createHash("sha1").update(JSON.stringify(env)).digest("base64");
+
+/** The result the bot's thread holds, and where each of its environments is in it (by content). */
+let lastSent: ScanResult | undefined;
+let lastIndex = new Map<string, number>();
+/**
+ * Results are handed over one at a time, each as a difference from the one before: which of the bot's environments
+ * stay as they are, then the new or changed ones, a batch each time the bot asks for more.
+ */
+const waiting: Array<{ id: number; result: ScanResult; stats: ScanStats }> = [];
+let handover: { id: number; result: ScanResult; stats: ScanStats; digests: string[]; changed: EnvironmentInfo[]; next: number } | undefined;
+
+function startHandover(): void {
+  while (!handover && waiting.length > 0) {
+    const { id, result, stats } = waiting.shift()!;
+    // The scanner hands back the very same result when nothing changed: the bot's copy still holds.
+    if (result === lastSent) {
+      reply({ type: "same", id, stats });
+      continue;
+    }
+    const digests = result.environments.map(digestOf);
+    const kept = digests.map((digest) => lastIndex.get(digest) ?? -1);
+    handover = { id, result, stats, digests, changed: result.environments.filter((_, i) => kept[i] === -1), next: 0 };
+    reply({ type: "plan", id, kept });
+    sendMore(id);
+  }
+}
 
 function sendMore(id: number): void {
-  const handover = sending.get(id);
-  if (!handover) return;
-  const { result, next } = handover;
-  if (next < result.environments.length) {
+  if (handover?.id !== id) return;
+  const { result, stats, digests, changed, next } = handover;
+  if (next < changed.length) {
     handover.next = next + BATCH;
-    reply({ type: "environments", id, environments: result.environments.slice(next, next + BATCH) });
+    reply({ type: "environments", id, environments: changed.slice(next, next + BATCH) });
     return;
   }
-  sending.delete(id);
-  reply({ type: "done", id, warnings: result.warnings, stats: scanner.stats() });
+  reply({ type: "done", id, warnings: result.warnings, stats });
   lastSent = result;
+  lastIndex = new Map(digests.map((digest, i) => [digest, i]));
+  handover = undefined;
+  startHandover();
 }
 
 port.on("message", (request: ScanRequest) => {
   if (request.type === "more") return sendMore(request.id);
   scanner.scan(request.dir).then(
     (result) => {
-      // The scanner hands back the very same result when nothing changed: the bot's copy still holds.
-      if (result === lastSent) return reply({ type: "same", id: request.id, stats: scanner.stats() });
-      sending.set(request.id, { result, next: 0 });
-      sendMore(request.id);
+      waiting.push({ id: request.id, result, stats: scanner.stats() });
+      startHandover();
     },
     (err: { code: string; message: string }) => reply({ type: "failed", id: request.id, code: err.code, message: err.message }),
   );

@@ -1,7 +1,8 @@
 // Discovery for the bot: the same scanner, run in a worker thread (scan-worker.ts), started on the first scan and
 // kept for the next ones (its content cache is what makes a rescan cheap). This thread only posts the folder and
-// puts the answer back together, a small batch per turn of its event loop; a worker that dies fails the scans it
-// owed and is started afresh by the next one.
+// puts the answer back together: the environments that did not change since its last answer are kept as they are,
+// the others come a small batch per turn of its event loop. A worker that dies fails the scans it owed and is started
+// afresh by the next one.
 import type { Worker } from "node:worker_threads";
 import { RlError, type ErrorCode } from "../errors.ts";
 import type { EnvironmentScanner, EnvironmentScannerOptions, ScanStats } from "./scanner.ts";
@@ -19,6 +20,8 @@ export interface ScanWorkerData {
 export type ScanRequest = { type: "scan"; id: number; dir: string } | { type: "more"; id: number };
 
 export type ScanReply =
+  /** For each environment of the result, its index in the previous result the bot got, or -1: sent in the batches. */
+  | { type: "plan"; id: number; kept: number[] }
   | { type: "environments"; id: number; environments: EnvironmentInfo[] }
   | { type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats }
   /** Nothing changed since the result this thread got last. */
@@ -26,6 +29,8 @@ export type ScanReply =
   | { type: "failed"; id: number; code: string; message: string };
 
 interface Pending {
+  kept: number[];
+  /** The new or changed environments, in order. */
   environments: EnvironmentInfo[];
   resolve: (result: ScanResult) => void;
   reject: (err: RlError) => void;
@@ -50,15 +55,27 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
     const entry = pending.get(message.id);
     if (!entry) return;
     switch (message.type) {
+      case "plan":
+        entry.kept = message.kept;
+        return;
       case "environments":
         entry.environments.push(...message.environments);
         worker?.postMessage({ type: "more", id: message.id } satisfies ScanRequest);
         return;
-      case "done":
+      case "done": {
         lastStats = message.stats;
-        lastResult = { environments: entry.environments, warnings: message.warnings };
+        const previous = lastResult?.environments ?? [];
+        let changed = 0;
+        const environments = entry.kept.map((index) => (index >= 0 ? previous[index] : entry.environments[changed++]));
+        if (environments.some((env) => env === undefined)) {
+          lastResult = undefined;
+          settle(message.id)?.reject(new RlError("INTERNAL", "Discovery's answer did not fit the result this process holds; try again."));
+          return;
+        }
+        lastResult = { environments: environments as EnvironmentInfo[], warnings: message.warnings };
         settle(message.id)?.resolve(lastResult);
         return;
+      }
       case "same":
         lastStats = message.stats;
         if (lastResult) settle(message.id)?.resolve(lastResult);
@@ -90,7 +107,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
       const id = nextId++;
       const running = worker;
       return new Promise<ScanResult>((resolve, reject) => {
-        pending.set(id, { environments: [], resolve, reject });
+        pending.set(id, { kept: [], environments: [], resolve, reject });
         running.ref();
         running.postMessage({ type: "scan", id, dir } satisfies ScanRequest);
       });

@@ -58,6 +58,11 @@ describe("the scanner in a worker thread", () => {
     const changed = await worker.scan(dir);
     expect(worker.stats()).toMatchObject({ parsed: 1 });
     expect(changed.environments.map((env) => env.name)).toContain("algebra2");
+    // Only what changed crossed over again: the other environments are the objects this thread already had.
+    const before = new Map(first.environments.map((env) => [env.name, env]));
+    const kept = changed.environments.filter((env) => env === before.get(env.name));
+    expect(kept.map((env) => env.name).sort()).toEqual(first.environments.map((env) => env.name).filter((name) => name !== "algebra").sort());
+    expect(changed).toEqual(await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(dir));
   });
 
   it("hands over a result of many environments whole, in order", async () => {
