@@ -1,4 +1,5 @@
 // Lists the .py files of an environments folder, refusing links that lead out of it and files that are not files.
+import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { describeFsError } from "./describe-fs-error.ts";
@@ -36,51 +37,56 @@ export async function listPythonFiles(root: string, realRoot: string, recursive:
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const name = entry.name;
-      if (name.startsWith(".")) continue;
-      const key = relDir ? `${relDir}/${name}` : name;
-      const filePath = path.join(root, key);
-      const isPython = name.endsWith(".py");
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        let real: string;
-        try {
-          real = await realpath(filePath);
-        } catch (err) {
-          if (isPython) warnings.push({ filePath, message: `broken symbolic link (${describeFsError(err)}); skipped` });
-          continue;
-        }
-        const target = await stat(real).catch(() => undefined);
-        isDirectory = target?.isDirectory() ?? false;
-        isFile = target?.isFile() ?? false;
-        if (isDirectory ? !recursive : !isPython) continue;
-        if (!inside(real)) {
-          warnings.push({ filePath, message: `symbolic link points outside the scanned folder (to ${real}); refused` });
-          continue;
-        }
+    // What each entry is, looked up concurrently (the stats overlap in the thread pool); then taken in name order, so
+    // folders are walked depth first as before and the first path to a folder reached twice is always the same one.
+    const found = await Promise.all(entries.map((entry) => inspect(relDir, entry)));
+    for (const item of found) {
+      if (!item) continue;
+      if ("warning" in item) warnings.push(item.warning);
+      else if ("file" in item) files.push(item.file);
+      else if (!visited.has(item.folder.real)) {
+        visited.add(item.folder.real);
+        await walk(item.folder.key);
       }
-      if (isDirectory) {
-        if (!recursive || name === "__pycache__") continue;
-        const real = await realpath(filePath).catch(() => undefined);
-        if (!real || visited.has(real)) continue;
-        visited.add(real);
-        await walk(key);
-        continue;
-      }
-      if (!isPython) continue;
-      if (!isFile) {
-        // A FIFO or device named *.py would block or never end when read.
-        warnings.push({ filePath, message: "not a regular file; skipped" });
-        continue;
-      }
+    }
+  }
+
+  type Found = { warning: ScanWarning } | { file: PythonFileEntry } | { folder: { key: string; real: string } } | undefined;
+
+  async function inspect(relDir: string, entry: Dirent): Promise<Found> {
+    const name = entry.name;
+    if (name.startsWith(".")) return undefined;
+    const key = relDir ? `${relDir}/${name}` : name;
+    const filePath = path.join(root, key);
+    const isPython = name.endsWith(".py");
+    let isDirectory = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      let real: string;
       try {
-        const info = await stat(filePath);
-        files.push({ key, filePath, size: info.size, mtimeMs: info.mtimeMs });
+        real = await realpath(filePath);
       } catch (err) {
-        warnings.push({ filePath, message: `could not read file information (${describeFsError(err)}); skipped` });
+        return isPython ? { warning: { filePath, message: `broken symbolic link (${describeFsError(err)}); skipped` } } : undefined;
       }
+      const target = await stat(real).catch(() => undefined);
+      isDirectory = target?.isDirectory() ?? false;
+      isFile = target?.isFile() ?? false;
+      if (isDirectory ? !recursive : !isPython) return undefined;
+      if (!inside(real)) return { warning: { filePath, message: `symbolic link points outside the scanned folder (to ${real}); refused` } };
+    }
+    if (isDirectory) {
+      if (!recursive || name === "__pycache__") return undefined;
+      const real = await realpath(filePath).catch(() => undefined);
+      return real ? { folder: { key, real } } : undefined;
+    }
+    if (!isPython) return undefined;
+    // A FIFO or device named *.py would block or never end when read.
+    if (!isFile) return { warning: { filePath, message: "not a regular file; skipped" } };
+    try {
+      const info = await stat(filePath);
+      return { file: { key, filePath, size: info.size, mtimeMs: info.mtimeMs } };
+    } catch (err) {
+      return { warning: { filePath, message: `could not read file information (${describeFsError(err)}); skipped` } };
     }
   }
 

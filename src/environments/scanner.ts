@@ -2,7 +2,8 @@
 // hold an environment only when a parsed file reaches it; on several threads when allowed), then resolve. Runs in
 // whatever thread calls it: the bot runs it in a worker (worker-scanner.ts), `rl-chatops scan` in its main thread.
 import { createHash } from "node:crypto";
-import { readFile, realpath, stat } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { asRlError } from "../errors.ts";
@@ -71,7 +72,9 @@ const isPackageInit = (entry: PythonFileEntry): boolean => moduleNameOf(entry) =
 
 export function createEnvironmentScanner(options: EnvironmentScannerOptions): EnvironmentScanner {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const read = options.readFile ?? ((filePath: string) => readFile(filePath));
+  // Synchronous reads cost this thread far less than the promise API's four round trips a file, and this thread is
+  // discovery's own (a worker in the bot, the command's main thread in `rl-chatops scan`).
+  const read = options.readFile ?? (async (filePath: string) => readFileSync(filePath));
   const threads = Math.max(1, options.parseThreads ?? 1);
   const concurrency = Math.max(MIN_READ_CONCURRENCY, 2 * threads + 1);
   const cache = createSummaryCache();
