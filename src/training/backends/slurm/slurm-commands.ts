@@ -1,6 +1,6 @@
 // Slurm's command line for the bot: sbatch, scontrol show job, sacct, scancel, squeue; argv arrays, never a shell.
 import { execa } from "execa";
-import { RlError } from "../../errors.ts";
+import { RlError } from "../../../errors.ts";
 
 export interface CommandResult {
   exitCode: number;

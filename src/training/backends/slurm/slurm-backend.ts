@@ -1,13 +1,13 @@
 // The slurm backend: a run is one batch job; submit it, follow its state and status file, decide, stop, re-attach.
 import { mkdirSync } from "node:fs";
-import { COMPONENTS, type Component } from "../../../db/run-processes.ts";
-import type { RunRow, RunsRepo } from "../../../db/runs.ts";
-import type { Config } from "../../config.ts";
-import { asRlError } from "../../errors.ts";
-import type { Logger } from "../../log.ts";
-import type { SpawnPlan } from "../local-supervisor.ts";
-import type { Transitions } from "../lifecycle/transitions.ts";
-import { delay } from "../wait-until.ts";
+import { COMPONENTS, type Component } from "../../../../db/run-processes.ts";
+import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
+import type { Config } from "../../../config.ts";
+import { asRlError } from "../../../errors.ts";
+import type { Logger } from "../../../log.ts";
+import type { SpawnPlan } from "../../local-supervisor.ts";
+import type { Transitions } from "../../lifecycle/transitions.ts";
+import { delay } from "../../wait-until.ts";
 import { buildJobSpec, jobFiles, jobName, sbatchArgs, writeJobSpec } from "./job-spec.ts";
 import { componentStates, isComponent, isOutcome, readJobStatus, type JobStatus } from "./job-status.ts";
 import { TERMINAL_STATES, createSlurmCommands, type SlurmCommands, type SlurmJob } from "./slurm-commands.ts";
@@ -230,7 +230,37 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     }
   }
 
+  /** Bring a slurm run this process does not watch up to date: re-attach, or settle it from Slurm and the status file. */
+  async function reconcile(input: RunRow, watchIt: boolean): Promise<RunRow> {
+    if (watchers.has(input.id) || busy.has(input.id)) return input;
+    try {
+      let run = input;
+      const jobId = await findJobId(run);
+      run = runs.get(run.id) ?? run;
+      if (run.status === "stopping") {
+        // An earlier bot died while stopping this run: finish the stop.
+        if (jobId) await stop(run);
+        deps.move(run.id, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.` } });
+        return runs.get(run.id)!;
+      }
+      if (!jobId) {
+        lose(run, "The bot restarted while this run was starting, before its Slurm job was submitted.");
+        return runs.get(run.id)!;
+      }
+      const ended = await decide(run.id, await observe(run));
+      if (!ended && watchIt) {
+        watch(run.id);
+        log.info("re-attached to a Slurm job", { runId: run.id, jobId });
+      }
+    } catch (err) {
+      log.warn("could not check the Slurm job", { runId: input.id, err });
+      if (watchIt) watch(input.id);
+    }
+    return runs.get(input.id) ?? input;
+  }
+
   return {
+    reconcile,
     /** Submit the run's job; resolves once the run is running or failed, or its job waits in the Slurm queue. */
     async launch(run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> {
       busy.add(run.id);
@@ -291,35 +321,11 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
       }
     },
 
+    owesStops: false,
     stop,
 
-    /** Bring a slurm run this process does not watch up to date: re-attach, or settle it from Slurm and the status file. */
-    async reconcile(input: RunRow, watchIt: boolean): Promise<RunRow> {
-      if (watchers.has(input.id) || busy.has(input.id)) return input;
-      try {
-        let run = input;
-        const jobId = await findJobId(run);
-        run = runs.get(run.id) ?? run;
-        if (run.status === "stopping") {
-          // An earlier bot died while stopping this run: finish the stop.
-          if (jobId) await stop(run);
-          deps.move(run.id, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.` } });
-          return runs.get(run.id)!;
-        }
-        if (!jobId) {
-          lose(run, "The bot restarted while this run was starting, before its Slurm job was submitted.");
-          return runs.get(run.id)!;
-        }
-        const ended = await decide(run.id, await observe(run));
-        if (!ended && watchIt) {
-          watch(run.id);
-          log.info("re-attached to a Slurm job", { runId: run.id, jobId });
-        }
-      } catch (err) {
-        log.warn("could not check the Slurm job", { runId: input.id, err });
-        if (watchIt) watch(input.id);
-      }
-      return runs.get(input.id) ?? input;
+    async recover(run: RunRow): Promise<void> {
+      await reconcile(run, true);
     },
 
     /** The job's state for /rl status, and each component's state from the launcher's status file. */

@@ -1,13 +1,13 @@
 // What one run's batch job is: the launcher's spec file (commands as JSON), its environment, and sbatch's argv.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Component } from "../../../db/run-processes.ts";
-import { PACKAGE_ROOT, type SlurmSettings } from "../../config.ts";
-import { RlError } from "../../errors.ts";
-import type { SpawnPlan } from "../local-supervisor.ts";
+import type { Component } from "../../../../db/run-processes.ts";
+import { PACKAGE_ROOT, type SlurmSettings } from "../../../config.ts";
+import { RlError } from "../../../errors.ts";
+import type { SpawnPlan } from "../../local-supervisor.ts";
 
 /** The in-job launcher; sbatch copies it into Slurm's spool, so the node needs only python3. */
-export const JOB_LAUNCHER = path.join(PACKAGE_ROOT, "src", "training", "slurm", "job-launcher.py");
+export const JOB_LAUNCHER = path.join(PACKAGE_ROOT, "src", "training", "backends", "slurm", "job-launcher.py");
 
 export interface JobSpecComponent {
   name: Component;

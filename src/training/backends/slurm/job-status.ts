@@ -1,7 +1,7 @@
 // Reads the status file the in-job launcher keeps (data/logs/job_{runId}.json), defensively: it is another program's output.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { COMPONENTS, type Component } from "../../../db/run-processes.ts";
+import { COMPONENTS, type Component } from "../../../../db/run-processes.ts";
 
 const componentView = z.object({
   state: z.string(),

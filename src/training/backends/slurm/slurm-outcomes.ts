@@ -1,10 +1,10 @@
 // A slurm run's endings, with the same transitions and events as the local backend, so notices work unchanged.
-import type { Component } from "../../../db/run-processes.ts";
-import type { RunRow, RunsRepo } from "../../../db/runs.ts";
-import type { Logger } from "../../log.ts";
-import { readTailLines } from "../../metrics/log-tail.ts";
-import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
-import type { Transitions } from "../lifecycle/transitions.ts";
+import type { Component } from "../../../../db/run-processes.ts";
+import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
+import type { Logger } from "../../../log.ts";
+import { readTailLines } from "../../../metrics/log-tail.ts";
+import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
+import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { SlurmJob } from "./slurm-commands.ts";
 
 export interface SlurmOutcomesDeps {
