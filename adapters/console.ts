@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { dispatch } from "../commands/dispatch.ts";
 import type { CommandContext } from "../commands/types.ts";
-import type { Reply } from "../src/reply.ts";
+import { confirmButtons, type Reply, type ReplyButton } from "../src/reply.ts";
 import type { Services } from "../src/services.ts";
 import { renderText } from "./render-text.ts";
 
@@ -62,6 +62,11 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     const answer = await lines.next();
     return !stopped() && !answer.done && /^y(es)?$/i.test(answer.value.trim());
   };
+  /** The person's y or N answers the prompt's record, as any Confirm or Cancel click would. */
+  const answer = async (button: ReplyButton, yes: boolean): Promise<void> => {
+    const result = await dispatch({ confirmation: button.confirmation ?? "", answer: yes ? "confirm" : "cancel" }, ctx);
+    output.write(result.answer?.outcome === "cancelled" ? "Cancelled.\n" : `${renderText(result.reply)}\n`);
+  };
   for (;;) {
     const next = await lines.next();
     if (next.done || stopped()) break;
@@ -77,22 +82,18 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
       const first = await dispatch({ text: line }, ctx, { confirmed: !interactive });
       if (first.needsConfirmation) {
         output.write(`${renderText({ ...first.reply, buttons: undefined })}\n`);
-        const confirm = first.reply.buttons?.find((b) => b.confirmed);
-        if (confirm && (await ask("Go ahead?"))) {
-          const { reply } = await dispatch({ text: confirm.command }, ctx, { confirmed: true });
-          output.write(`${renderText(reply)}\n`);
-        } else output.write("Cancelled.\n");
+        const [confirm] = confirmButtons(first.reply);
+        if (confirm) await answer(confirm, await ask("Go ahead?"));
+        else output.write("Cancelled.\n");
       } else output.write(`${renderText(first.reply)}\n`);
     } else if (options.chat) {
       const reply = await options.chat(line, chatCtx);
-      const proposals = reply.buttons?.filter((b) => b.confirmed) ?? [];
+      const proposals = confirmButtons(reply);
       output.write(`${renderText(proposals.length ? { ...reply, buttons: undefined } : reply)}\n`);
       // The model only proposed these: a person at a terminal says yes to each; piped input never does.
       for (const proposal of proposals) {
-        if (interactive && (await ask(`Run ${proposal.command}?`))) {
-          const { reply: done } = await dispatch({ text: proposal.command }, ctx, { confirmed: true });
-          output.write(`${renderText(done)}\n`);
-        } else output.write(interactive ? "Cancelled.\n" : `Not run (needs a person's yes): ${proposal.command}\n`);
+        if (interactive) await answer(proposal, await ask(`Run ${proposal.command}?`));
+        else output.write(`Not run (needs a person's yes): ${proposal.command}\n`);
       }
     } else {
       output.write(`${HINT}\n`);

@@ -1,54 +1,60 @@
-// Button custom_ids (at most 100 characters): short commands inline, confirmations and long ones in a small memory map.
+// Button custom_ids (at most 100 characters): a prompt's Confirm / Cancel carry its confirmation id (the record is in
+// SQLite, so they survive a restart); short commands go inline, long ones or ones holding a secret in a small memory map.
 import { randomBytes } from "node:crypto";
 import type { ReplyButton } from "../src/reply.ts";
 import { DISCORD } from "./discord-limits.ts";
 
-export type ButtonAction = { kind: "run"; command: string; confirmed: boolean } | { kind: "cancel" } | { kind: "expired" };
+export type ButtonAction =
+  | { kind: "run"; command: string }
+  | { kind: "answer"; confirmation: string; answer: "confirm" | "cancel" }
+  | { kind: "expired" };
 
 export interface ButtonStore {
+  /** The custom_id for a button; "" when it cannot be one (a Cancel that answers no prompt). */
   idFor(button: ReplyButton): string;
-  /** What a clicked custom_id stands for (a confirmation only once); undefined when it is not one of ours. */
+  /** What a clicked custom_id stands for; undefined when it is not one of ours. */
   resolve(customId: string): ButtonAction | undefined;
 }
 
 export interface ButtonStoreOptions {
   redact: (text: string) => string;
-  /** Entries kept; the oldest go first (a prompt is answered within minutes or never). */
+  /** Command buttons kept in memory; the oldest go first. */
   max?: number;
 }
 
 const PREFIX = "rl:";
 
 export function createButtonStore({ redact, max = 1000 }: ButtonStoreOptions): ButtonStore {
-  const entries = new Map<string, { command: string; confirmed: boolean }>();
+  const entries = new Map<string, string>();
 
-  const remember = (command: string, confirmed: boolean): string => {
+  const remember = (command: string): string => {
     const key = randomBytes(8).toString("base64url");
-    entries.set(key, { command, confirmed });
+    entries.set(key, command);
     while (entries.size > max) entries.delete(entries.keys().next().value as string);
     return `${PREFIX}k:${key}`;
   };
 
   return {
     idFor(button) {
-      if (button.action === "cancel") return `${PREFIX}n:${randomBytes(4).toString("base64url")}`;
-      // Confirmations stay server-side, as does any command holding a secret: custom_ids travel through Discord.
+      if (button.confirmation !== undefined && (button.action === "confirm" || button.action === "cancel")) {
+        return `${PREFIX}${button.action === "confirm" ? "y" : "n"}:${button.confirmation}`;
+      }
+      if (button.action === "cancel") return "";
+      // A command holding a secret stays server-side: custom_ids travel through Discord.
       const inline = `${PREFIX}r:${button.command}`;
-      if (!button.confirmed && inline.length <= DISCORD.customId && redact(button.command) === button.command) return inline;
-      return remember(button.command, button.confirmed === true);
+      if (inline.length <= DISCORD.customId && redact(button.command) === button.command) return inline;
+      return remember(button.command);
     },
     resolve(customId) {
       if (!customId.startsWith(PREFIX)) return undefined;
       const kind = customId.slice(PREFIX.length, PREFIX.length + 2);
       const rest = customId.slice(PREFIX.length + 2);
-      if (kind === "n:") return { kind: "cancel" };
-      if (kind === "r:") return { kind: "run", command: rest, confirmed: false };
+      if (kind === "y:") return { kind: "answer", confirmation: rest, answer: "confirm" };
+      if (kind === "n:") return { kind: "answer", confirmation: rest, answer: "cancel" };
+      if (kind === "r:") return { kind: "run", command: rest };
       if (kind === "k:") {
-        const entry = entries.get(rest);
-        if (!entry) return { kind: "expired" };
-        // A confirmation is used once: a double click must not start two runs.
-        if (entry.confirmed) entries.delete(rest);
-        return { kind: "run", ...entry };
+        const command = entries.get(rest);
+        return command === undefined ? { kind: "expired" } : { kind: "run", command };
       }
       return undefined;
     },

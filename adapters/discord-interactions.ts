@@ -1,4 +1,4 @@
-// Routes Discord interactions: /rl commands, autocomplete, and buttons (confirm, cancel, run a command).
+// Routes Discord interactions: /rl commands, autocomplete, and buttons (answer a prompt, run a command).
 import { MessageFlags } from "discord.js";
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
 import { allows, roleOf } from "../src/policy.ts";
@@ -7,7 +7,7 @@ import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-co
 import { callerOf } from "./discord-context.ts";
 import { DISCORD } from "./discord-limits.ts";
 import { statusEmbed } from "./discord-render.ts";
-import { commandOfText, confirmAndRun, isSlow, runAndAnswer, whereOfInteraction, type DiscordDeps } from "./discord-run.ts";
+import { answerPrompt, commandOfText, isSlow, runAndAnswer, whereOfInteraction, type DiscordDeps } from "./discord-run.ts";
 
 async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps): Promise<void> {
   const sub = i.options.getSubcommand(false);
@@ -53,15 +53,14 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
   if (!action) return;
   const { redact } = deps.services;
   switch (action.kind) {
-    case "cancel":
-      await i.update({ embeds: [statusEmbed(`Cancelled by ${i.user.globalName ?? i.user.username}.`, redact)], components: [] });
+    case "answer":
+      await answerPrompt(i, { confirmation: action.confirmation, answer: action.answer }, deps);
       return;
     case "expired":
-      await i.reply({ embeds: [statusEmbed("This prompt was already answered, or has expired (the bot restarted since). Run the command again.", redact)], flags: MessageFlags.Ephemeral });
+      await i.reply({ embeds: [statusEmbed("This button has expired (the bot restarted since). Run the command again.", redact)], flags: MessageFlags.Ephemeral });
       return;
     case "run":
-      if (action.confirmed) await confirmAndRun(i, action.command, deps);
-      else await runAndAnswer(i, { text: action.command }, isSlow(commandOfText(action.command, deps.commands)), "button", deps);
+      await runAndAnswer(i, { text: action.command }, isSlow(commandOfText(action.command, deps.commands)), "button", deps);
       return;
   }
 }

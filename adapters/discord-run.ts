@@ -1,7 +1,7 @@
 // Runs a command for a Discord interaction as the person who acted, answers it in time, and anchors run replies.
 import { MessageFlags } from "discord.js";
 import type { BaseInteraction, ButtonInteraction, RepliableInteraction } from "discord.js";
-import { dispatch, type CommandInput } from "../commands/dispatch.ts";
+import { dispatch, type CommandInput, type ConfirmationAnswerInput } from "../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../commands/types.ts";
 import type { ChannelKey } from "../db/channel-key.ts";
 import type { ChartRenderer } from "../src/metrics/render-chart.ts";
@@ -94,18 +94,42 @@ export async function runAndAnswer(i: RepliableInteraction, input: CommandInput,
   }
 }
 
-/** Confirm on a prompt: close the prompt at once, run confirmed as the clicker, and post the result as a follow-up. */
-export async function confirmAndRun(i: ButtonInteraction, text: string, deps: DiscordDeps): Promise<void> {
+/**
+ * Confirm or Cancel on a prompt, answered through its record as the clicker. Only a winning answer touches the prompt:
+ * Confirm closes it at once (type 7), runs the stored command and posts the result as a follow-up; Cancel closes it.
+ * A refusal, a replay or an expired prompt is told to the clicker alone, and the prompt stays as it was.
+ */
+export async function answerPrompt(i: ButtonInteraction, input: ConfirmationAnswerInput, deps: DiscordDeps): Promise<void> {
   const { redact } = deps.services;
   const where = whereOfInteraction(i);
   const who = i.user.globalName ?? i.user.username;
   let progressed = false;
+  let closed = false;
+  let text = "";
   const ctx = contextFor(i, where, "button", deps, async (line) => {
     progressed = true;
     await i.editReply({ embeds: [statusEmbed(`⏳ ${line}`, redact)], components: [] });
   });
-  await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, redact)], components: [] });
-  const result = await dispatch({ text }, ctx, { confirmed: true, commands: deps.commands });
+  const result = await dispatch(input, ctx, {
+    commands: deps.commands,
+    onConfirmed: async (confirmation) => {
+      text = confirmation.commandText;
+      await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, redact)], components: [] });
+      closed = true;
+      return {};
+    },
+  });
+  const outcome = result.answer?.outcome;
+  if (outcome === "cancelled") {
+    const what = result.answer?.confirmation?.commandText;
+    await i.update({ embeds: [statusEmbed(`Cancelled by ${who}${what ? `: ${what}` : ""}.`, redact)], components: [] });
+    return;
+  }
+  if (outcome !== "confirmed" || !closed) {
+    const message = renderFor({ ...result.reply, ephemeral: true }, deps);
+    await i.reply({ embeds: message.embeds, components: message.components, flags: MessageFlags.Ephemeral });
+    return;
+  }
   const message = await renderWithChart(result.reply, deps);
   const sent = await sendWithChart(
     message,

@@ -15,7 +15,7 @@ import { answerChat, type SlackChatHandler } from "./slack-chat.ts";
 import { createSlackLogger } from "./slack-logger.ts";
 import { createSlackMessenger, slackErrorCode } from "./slack-messenger.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
-import { runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
+import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
 
 export type { AnchorHandler } from "./slack-anchor.ts";
 export type { SlackChatHandler } from "./slack-chat.ts";
@@ -124,31 +124,27 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
       await messenger.respond(respond, renderPlain("That button is not one I know (it may be from an older version). Type the command instead."));
       return;
     }
-    if (value.cancel) {
-      await messenger.respond(respond, renderPlain("Cancelled"), { replace: true });
-      return;
-    }
     const channelId = body.channel?.id ?? body.container?.channel_id;
     if (!channelId) return;
+    const channel: ChannelKey = { platform: "slack", workspace: body.team?.id ?? body.user.team_id ?? "unknown", channel: channelId };
+    const user = { id: body.user.id, name: body.user.username ?? body.user.name };
+    if (value.kind === "answer") {
+      // Every click is answered, a replay too: the prompt's record decides, once, whether anything runs.
+      await track(
+        answerSlackPrompt(
+          { confirmation: value.confirmation, answer: value.answer },
+          { channel, user, kind: "confirm", respond, fromEphemeral: body.container?.is_ephemeral === true },
+          deps,
+        ),
+      );
+      return;
+    }
     // A second click while the first is still running would run the command twice.
     const key = `${body.container?.message_ts ?? ""}:${action.action_id}:${body.user.id}`;
     if (clicking.has(key)) return;
     clicking.add(key);
     try {
-      await track(
-        runSlackCommand(
-          value.command,
-          {
-            channel: { platform: "slack", workspace: body.team?.id ?? body.user.team_id ?? "unknown", channel: channelId },
-            user: { id: body.user.id, name: body.user.username ?? body.user.name },
-            kind: value.confirmed ? "confirm" : "button",
-            respond,
-            fromEphemeral: body.container?.is_ephemeral === true,
-          },
-          deps,
-          value.confirmed,
-        ),
-      );
+      await track(runSlackCommand(value.command, { channel, user, kind: "button", respond }, deps));
     } finally {
       clicking.delete(key);
     }

@@ -18,13 +18,21 @@ export interface ReplyLink {
 
 export interface ReplyButton {
   label: string;
-  /** The command text the button stands for, e.g. "/rl stop ab12cd34"; authorised like that command. */
+  /**
+   * The command text the button stands for, e.g. "/rl stop ab12cd34"; authorised like that command. On a
+   * prompt's Confirm it is what will run (shown, never re-run from here: the stored confirmation is).
+   */
   command: string;
   style?: "primary" | "danger";
-  /** Run the command as already confirmed (the Confirm button of a confirmation prompt). */
-  confirmed?: boolean;
-  /** "cancel": dismiss the prompt without running anything. */
-  action?: "cancel";
+  /** The confirmation prompt this button answers (db/confirmations.ts), by id; set with action. */
+  confirmation?: string;
+  /** With confirmation: "confirm" runs the stored command once, "cancel" closes the prompt. Only its asker or an admin may. */
+  action?: "confirm" | "cancel";
+}
+
+/** The Confirm buttons of a reply (one per prompt it carries). */
+export function confirmButtons(reply: Pick<Reply, "buttons">): ReplyButton[] {
+  return (reply.buttons ?? []).filter((b) => b.action === "confirm" && b.confirmation !== undefined);
 }
 
 export interface ReplyChart {

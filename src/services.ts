@@ -1,6 +1,7 @@
 // Builds the core from a Config: database, repositories, discovery, operations, logger. Knows no chat platform.
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
+import { createConfirmationsRepo, type ConfirmationsRepo } from "../db/confirmations.ts";
 import { createDigestStateRepo } from "../db/digest-state.ts";
 import { createInferenceTestsRepo, type InferenceTestsRepo } from "../db/inference-tests.ts";
 import { createOutboxRepo, type OutboxRepo } from "../db/outbox.ts";
@@ -41,6 +42,8 @@ export interface Services {
   outbox: OutboxRepo;
   digests: Digests;
   inferenceTests: InferenceTestsRepo;
+  /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
+  confirmations: ConfirmationsRepo;
   now: () => number;
   close(): Promise<void>;
 }
@@ -121,6 +124,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     outbox,
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
+    confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),
     now,
     close: () => (closing ??= closeInOrder()),
   };

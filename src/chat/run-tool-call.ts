@@ -1,7 +1,7 @@
 // Runs one model-requested tool call through the same dispatcher as /rl commands, and words the result for the model.
 import { dispatch } from "../../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
-import type { Reply } from "../reply.ts";
+import { confirmButtons, type Reply } from "../reply.ts";
 import type { ToolCall } from "./chat-messages.ts";
 import { errorContent, toolResultContent, type ToolError } from "./tool-result-content.ts";
 
@@ -47,7 +47,7 @@ function parseArguments(raw: string): Parsed {
 
 /** What the model reads about a prompt: it must not take it for the operation itself. */
 function awaitingConfirmation(prompt: Reply): Record<string, unknown> {
-  const confirm = prompt.buttons?.find((b) => b.confirmed);
+  const confirm = confirmButtons(prompt)[0];
   return {
     status: "awaiting_confirmation",
     message: `Not run yet. The person has been shown Confirm and Cancel buttons for ${confirm?.command ?? "this operation"}; it runs only if they press Confirm. Tell them so; do not say it has started or stopped.`,

@@ -9,6 +9,7 @@ import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
 import type { Reply } from "../../src/reply.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
+import { dispatchConfirmed } from "../helpers/confirm.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 import { USERS, probeEnvSource, startKit, type Kit } from "./security-kit.ts";
@@ -59,7 +60,9 @@ function echoingTrainer(dir: string): string {
 }
 
 async function run(what: string, input: CommandInput, options: { user?: string; confirmed?: boolean; via?: "slash" | "chat" | "button" } = {}): Promise<Reply> {
-  const result = await dispatch(input, kit.ctx(options.user ?? USERS.admin, { via: options.via ?? "slash" }), { confirmed: options.confirmed });
+  const ctx = kit.ctx(options.user ?? USERS.admin, { via: options.via ?? "slash" });
+  // Confirmed the way a person does it on a platform: the prompt, then a click on its Confirm.
+  const result = options.confirmed ? await dispatchConfirmed(input, ctx) : await dispatch(input, ctx);
   replies.push({ what, reply: result.reply });
   return result.reply;
 }
