@@ -4,7 +4,7 @@ import { loadConfig } from "../src/config.ts";
 import { socketPathFor } from "../src/lease/socket-path.ts";
 import { processStartTime } from "../src/training/process-info.ts";
 import { demoLockedFields } from "../test/helpers/demo-stack.ts";
-import { readDb, startBotProcess, until, type BotProcess } from "../test/reliability/bot-process.ts";
+import { readDb, spawnBot, waitFor, type BotProcess } from "../test/helpers/bot-process.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir, killPid, onCleanup } from "./cleanup.ts";
@@ -29,9 +29,7 @@ const answers = (socket: string) =>
   });
 
 function tracked(bot: BotProcess): BotProcess {
-  onCleanup(() => {
-    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill("SIGKILL");
-  });
+  onCleanup(() => bot.kill("SIGKILL"));
   return bot;
 }
 
@@ -44,35 +42,35 @@ async function setup(name: string) {
 async function oneRep(rep: number): Promise<Rep> {
   // A run the bot was killed under, and which then finished without it: its API is left running.
   const { cwd, env, socket } = await setup(`recovery${rep}`);
-  const first = tracked(startBotProcess(cwd, env));
-  first.send("/rl select parity");
-  first.send("/rl start");
-  const run = await until(() => readDb(cwd, env, (db) => db.prepare("SELECT id FROM runs WHERE status = 'running'").get() as { id: string } | undefined), "the run to be running");
-  first.child.kill("SIGKILL");
-  await first.exited;
-  const procs = readDb(cwd, env, (db) => db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(run.id) as Array<{ component: string; pid: number; start_time: string }>);
+  const first = tracked(spawnBot(cwd, env));
+  first.write("/rl select parity\n");
+  first.write("/rl start\n");
+  const run = await waitFor(() => readDb(cwd, env, (db) => db.prepare("SELECT id FROM runs WHERE status = 'running'").get() as { id: string } | undefined), "the run to be running");
+  first.kill("SIGKILL");
+  await first.ended;
+  const procs = readDb(cwd, env, (db) => db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(run.id) as Array<{ component: string; pid: number; start_time: string }>) ?? [];
   onCleanup(() => procs.forEach((p) => killPid(p.pid)));
   const alive = (p: { pid: number; start_time: string }) => processStartTime(p.pid) === p.start_time;
-  await until(() => !procs.some((p) => p.component === "trainer" && alive(p)), "the trainer to finish", 120_000);
+  await waitFor(() => !procs.some((p) => p.component === "trainer" && alive(p)), "the trainer to finish", 120_000);
 
   const t1 = performance.now();
-  const second = tracked(startBotProcess(cwd, env));
-  await until(() => {
+  const second = tracked(spawnBot(cwd, env));
+  await waitFor(() => {
     const queued = readDb(cwd, env, (db) => db.prepare("SELECT 1 FROM outbox WHERE dedupe_key = ?").get(`notice:${run.id}:completed`));
     return queued !== undefined && !procs.some(alive);
   }, "the run to be settled", 60_000).catch(() => undefined);
   while (!(await answers(socket))) await sleep(5);
   const recoveredMs = performance.now() - t1;
-  second.child.stdin!.end();
-  await second.exited;
+  second.endInput();
+  await second.ended;
 
   // Start-up alone: the same data folder, now with nothing to recover, until the bot serves its exec socket.
   const t2 = performance.now();
-  const third = tracked(startBotProcess(cwd, env));
+  const third = tracked(spawnBot(cwd, env));
   while (!(await answers(socket))) await sleep(5);
   const readyMs = performance.now() - t2;
-  third.child.stdin!.end();
-  await third.exited;
+  third.endInput();
+  await third.ended;
   return { readyMs, recoveredMs };
 }
 

@@ -4,7 +4,7 @@ import { CRASH_POINTS, type CrashPoint } from "../../src/training/lifecycle/cras
 import { isSameProcess } from "../../src/training/process-info.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
-import { readDb, startBotProcess, until, type BotProcess } from "./bot-process.ts";
+import { readDb, spawnBot, waitFor, type BotProcess } from "../helpers/bot-process.ts";
 
 /** How the run is driven to reach the point: left to finish, failing by itself, or stopped by a person. */
 type Scenario = "complete" | "fail" | "stop" | "lost";
@@ -47,24 +47,24 @@ async function setup(scenario: Scenario) {
 }
 
 const runs = (cwd: string, env: Record<string, string>) =>
-  readDb(cwd, env, (db) => db.prepare("SELECT id, status FROM runs ORDER BY created_at, rowid").all() as RunRowLite[]);
+  readDb(cwd, env, (db) => db.prepare("SELECT id, status FROM runs ORDER BY created_at, rowid").all() as RunRowLite[]) ?? [];
 
 function liveProcesses(cwd: string, env: Record<string, string>, runId: string): string[] {
-  const rows = readDb(cwd, env, (db) => db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(runId) as Array<{ component: string; pid: number | null; start_time: string | null }>);
+  const rows = readDb(cwd, env, (db) => db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(runId) as Array<{ component: string; pid: number | null; start_time: string | null }>) ?? [];
   return rows.filter((r) => isSameProcess(r.pid ?? undefined, r.start_time ?? undefined)).map((r) => r.component);
 }
 
 function notices(cwd: string, env: Record<string, string>, runId: string) {
-  return readDb(cwd, env, (db) => db.prepare("SELECT dedupe_key AS key, status FROM outbox WHERE run_id = ? AND kind = 'notice'").all(runId) as Array<{ key: string; status: string }>);
+  return readDb(cwd, env, (db) => db.prepare("SELECT dedupe_key AS key, status FROM outbox WHERE run_id = ? AND kind = 'notice'").all(runId) as Array<{ key: string; status: string }>) ?? [];
 }
 
 async function crashed(bot: BotProcess, point: string): Promise<string | undefined> {
-  const end = await Promise.race([bot.exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 90_000))]);
+  const end = await Promise.race([bot.ended, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 90_000))]);
   if (end === "timeout") {
-    bot.child.kill("SIGKILL");
+    bot.kill("SIGKILL");
     return `${point} was never reached`;
   }
-  return end.signal === "SIGKILL" ? undefined : `the bot ended without reaching ${point} (code ${end.code}): ${bot.output().slice(-500)}`;
+  return end.signal === "SIGKILL" ? undefined : `the bot ended without reaching ${point} (code ${end.code}): ${bot.stderr().slice(-500)}`;
 }
 
 describe("crash points", () => {
@@ -76,27 +76,25 @@ describe("crash points", () => {
     const scenario = SCENARIOS[point];
     const { cwd, env } = await setup(scenario);
     const violations: string[] = [];
-    const first = startBotProcess(cwd, { ...env, RL_CRASH_AT: scenario === "lost" ? "spawned:trainer" : point });
-    first.send("/rl select arithmetic");
-    first.send("/rl start");
+    const first = spawnBot(cwd, { ...env, RL_CRASH_AT: scenario === "lost" ? "spawned:trainer" : point });
+    first.write("/rl select arithmetic\n");
+    first.write("/rl start\n");
     if (scenario === "stop") {
-      const run = await until(() => runs(cwd, env).find((r) => r.status === "running"), "the run to be running");
-      first.send(`/rl stop ${run.id}`);
+      const run = await waitFor(() => runs(cwd, env).find((r) => r.status === "running"), "the run to be running");
+      first.write(`/rl stop ${run.id}\n`);
     }
     const missed = await crashed(first, point);
     if (missed) violations.push(missed);
     if (scenario === "lost") {
-      const second = startBotProcess(cwd, { ...env, RL_CRASH_AT: point });
+      const second = spawnBot(cwd, { ...env, RL_CRASH_AT: point });
       const again = await crashed(second, point);
       if (again) violations.push(again);
     }
 
-    const bot = startBotProcess(cwd, env);
+    const bot = spawnBot(cwd, env);
     try {
-      const [run] = runs(cwd, env);
-      expect(run, "the run was recorded").toBeDefined();
-      const runId = run!.id;
-      await until(() => {
+      const runId = (await waitFor(() => runs(cwd, env)[0], "the run's row")).id;
+      await waitFor(() => {
         const now = runs(cwd, env).find((r) => r.id === runId)!;
         return TERMINAL.includes(now.status) && notices(cwd, env, runId).every((n) => n.status === "sent") && liveProcesses(cwd, env, runId).length === 0;
       }, `run ${runId} to be settled`).catch((err: Error) => violations.push(err.message));
@@ -113,19 +111,19 @@ describe("crash points", () => {
       if (alive.length) violations.push(`still running: ${alive.join(", ")}`);
 
       // The next start must succeed: the ports are free again.
-      bot.send("/rl start");
-      const next = await until(() => runs(cwd, env).find((r) => r.id !== runId && r.status !== "queued" && r.status !== "starting"), "the next run to start").catch(() => undefined);
+      bot.write("/rl start\n");
+      const next = await waitFor(() => runs(cwd, env).find((r) => r.id !== runId && r.status !== "queued" && r.status !== "starting"), "the next run to start").catch(() => undefined);
       if (!next) violations.push("the next run never left starting");
       else {
         if (!["running", "completed", "stopped"].includes(next.status)) violations.push(`the next run is ${next.status}`);
-        if (next.status === "running") bot.send(`/rl stop ${next.id}`);
-        await until(() => TERMINAL.includes(runs(cwd, env).find((r) => r.id === next.id)!.status), "the next run to end").catch(() => undefined);
+        if (next.status === "running") bot.write(`/rl stop ${next.id}\n`);
+        await waitFor(() => TERMINAL.includes(runs(cwd, env).find((r) => r.id === next.id)!.status), "the next run to end").catch(() => undefined);
       }
-      bot.child.stdin!.end();
-      const end = await bot.exited;
+      bot.endInput();
+      const end = await bot.ended;
       if (end.code !== 0) violations.push(`the restarted bot exited with ${end.code ?? end.signal}`);
     } finally {
-      if (bot.child.exitCode === null) bot.child.kill("SIGKILL");
+      bot.kill("SIGKILL");
       results.push({ point, violations });
     }
     expect(violations).toEqual([]);

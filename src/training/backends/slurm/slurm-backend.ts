@@ -51,15 +51,7 @@ interface Snapshot {
 
 
 /** The watcher's wait between polls: it never keeps a one-shot command alive, and ends early on abort. */
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    t.unref();
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
-  });
+const pause = (ms: number, signal?: AbortSignal) => delay(ms, signal, { unref: true });
 
 export function createSlurmBackend(deps: SlurmBackendDeps) {
   const { config, runs, log } = deps;
