@@ -1,7 +1,10 @@
 // The rl-chatops command line: run the bot, run one command (exec), or show what discovery finds (scan).
+import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
 import { exitCodeOf, runCliCommand } from "../adapters/cli-command.ts";
+import { backupDatabase } from "../db/backup-database.ts";
+import { openDatabase } from "../db/open-database.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { createEnvironmentScanner } from "./environments/scanner.ts";
 import { toScanJson } from "./environments/scan-json.ts";
@@ -19,7 +22,8 @@ const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
   rl-chatops exec "<command>" [--channel ID] [--user ID] [--json]
                                                 run one /rl command (by the running bot when one owns the data folder)
-  rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR`;
+  rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
+  rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
 
 interface Flags {
   positional: string[];
@@ -137,6 +141,22 @@ async function scan(flags: Flags): Promise<number> {
   return 0;
 }
 
+async function backup(flags: Flags): Promise<number> {
+  const config = loadConfig();
+  // A backup never creates the database it copies.
+  if (!existsSync(config.databasePath)) throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const file = flags.positional[1] ?? path.join(config.backupsDir, `rl-chatops-${stamp}.db`);
+  const db = openDatabase(config.databasePath);
+  try {
+    const written = await backupDatabase(db, file);
+    process.stdout.write(`Backed up ${config.databasePath} to ${written}\n`);
+  } finally {
+    db.close();
+  }
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const flags = parseArgv(argv);
   const verb = flags.positional[0];
@@ -146,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (verb === "exec") return exec(flags);
   if (verb === "scan") return scan(flags);
+  if (verb === "backup") return backup(flags);
   if (verb !== undefined) throw new UsageError(`Unknown command "${verb}".`);
   // Handlers go in before the bot starts serving: a signal during start-up still shuts down in order.
   const running: { bot?: Bot; signalled?: boolean } = {};

@@ -150,6 +150,8 @@ export interface Config {
   scanMaxFileBytes: number;
   dataDir: string;
   databasePath: string;
+  /** The bot's daily database backups (the newest 7). */
+  backupsDir: string;
   logsDir: string;
   runConfigsDir: string;
   lockedFieldsPath: string | undefined;
@@ -240,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     scanMaxFileBytes: r.RL_SCAN_MAX_FILE_BYTES,
     dataDir,
     databasePath: path.join(dataDir, "rl-chatops.db"),
+    backupsDir: path.join(dataDir, "backups"),
     logsDir: path.join(dataDir, "logs"),
     runConfigsDir: path.join(dataDir, "run-configs"),
     lockedFieldsPath: r.RL_LOCKED_FIELDS ? path.resolve(cwd, r.RL_LOCKED_FIELDS) : lockedDefault,

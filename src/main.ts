@@ -3,6 +3,7 @@ import { serveCliSocket } from "../adapters/cli-socket.ts";
 import { createConsolePoster, runConsole } from "../adapters/console.ts";
 import { createDiscordAdapter } from "../adapters/discord.ts";
 import { createSlackAdapter } from "../adapters/slack.ts";
+import { scheduleDailyBackups } from "../db/daily-backups.ts";
 import { createChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
@@ -55,6 +56,13 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
     const socket = await serveCliSocket(services, lease.socketPath);
     stoppers.push(() => socket.stop());
+    const backups = scheduleDailyBackups({
+      db: services.db,
+      dir: config.backupsDir,
+      now: services.now,
+      onError: (err) => services.log.error("the daily database backup failed", { dir: config.backupsDir, err }),
+    });
+    stoppers.push(() => backups.stop());
 
     if (config.slack.botToken) {
       const slack = await createSlackAdapter(services, {
