@@ -40,6 +40,8 @@ export interface EnvironmentOpsDeps {
   keys: { tinker?: string; wandb?: string };
   /** True when training runs on the bundled demo stack, which needs no Tinker key. */
   isDemoStack: boolean;
+  /** The bot's redactor: a value it would change holds a secret. */
+  redact: (text: string) => string;
 }
 
 const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
@@ -181,6 +183,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
           `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
           { details: { field: field.name, locked_value: field.lockedValue } },
         );
+      }
+      // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
+      if (typeof raw === "string" && deps.redact(raw) !== raw) {
+        throw new RlError("INVALID_VALUE", `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`, {
+          details: { field: field.name },
+        });
       }
       const value = parseFieldValue(raw, field);
       const before = channels.configValues(key, env.name);
