@@ -32,6 +32,7 @@ export function statusFields(view: RunStatusView): ReplyField[] {
   const m = view.wandb.metrics;
   if (m?.percentCorrect != null) fields.push({ label: "Percent correct", value: fmt(m.percentCorrect) });
   if (m?.evalPercentCorrect != null) fields.push({ label: "Eval percent correct", value: fmt(m.evalPercentCorrect) });
+  if (view.stalled) fields.push({ label: "Progress", value: `no progress for ${view.stalled.minutes} min, last step ${view.stalled.last_step}` });
   if (view.queue_size !== null) fields.push({ label: "Queue", value: String(view.queue_size) });
   if (view.stopped_by) fields.push({ label: "Stopped by", value: view.stopped_by });
   return fields;

@@ -55,7 +55,7 @@ export interface ServiceOptions {
   processEnv?: NodeJS.ProcessEnv;
   fetch?: typeof globalThis.fetch;
   /** Replaces node-cron for the digest schedules (tests fire them by hand). */
-  schedule?: (expression: string, run: () => void) => { destroy(): void | Promise<void> };
+  schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
 }
 
 export function createServices(config: Config, options: ServiceOptions = {}): Services {
@@ -97,7 +97,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const wandbClient = config.keys.wandb
     ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
     : undefined;
-  const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
+  const digestStates = createDigestStateRepo(db);
+  const digests = createDigests({ config, runs, states: digestStates, outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
   // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
   const closeInOrder = async () => {
     await digests.stop();
@@ -105,7 +106,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     db.close();
   };
   let closing: Promise<void> | undefined;
-  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
+  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), digestStates, stallMs: config.digests.stallMs, now });
   return {
     config,
     db,
