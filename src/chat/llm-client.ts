@@ -1,5 +1,6 @@
 // One chat-completions request to any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, OpenAI) over fetch.
 import type { Redactor } from "../redact.ts";
+import { retryTransient } from "../retry-transient.ts";
 import type { ChatMessage, ToolDefinition } from "./chat-messages.ts";
 import { httpError, transportError } from "./llm-errors.ts";
 import { parseCompletion, type Completion } from "./parse-completion.ts";
@@ -28,7 +29,7 @@ export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fet
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
   if (apiKey) headers["Authorization"] = `Bearer ${apiKey}`;
 
-  return async (messages, tools) => {
+  const once: LlmClient = async (messages, tools) => {
     const body = JSON.stringify({ model, messages, tools, tool_choice: "auto" });
     let response: Response;
     let text: string;
@@ -47,6 +48,8 @@ export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fet
       throw scrub(err, redact);
     }
   };
+  // A 429 (after its Retry-After), a 5xx or a reset connection is tried again a few times; 400 and 401 are not.
+  return (messages, tools) => retryTransient(() => once(messages, tools));
 }
 
 /** Provider text ends up in the message; make sure no secret survives in it. */
