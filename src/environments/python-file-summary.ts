@@ -22,6 +22,8 @@ export interface FieldDecl {
 }
 
 export interface ConfigInitDecl {
+  /** The callee that builds the returned config (`MyConfig`, `cls.env_config_cls`): atroposlib takes its type. */
+  configClass?: string[];
   /** Keyword arguments given to the config constructor, then `cfg.x = ...` assignments, in source order. */
   overrides: Array<{ name: string; value: PyValue }>;
 }

@@ -27,8 +27,9 @@ export function readPythonValue(node: Node): PyValue {
     case "none":
       return literal(null);
     case "parenthesized_expression": {
-      const [inner] = node.namedChildren;
-      return inner && node.namedChildCount === 1 ? readPythonValue(inner) : UNKNOWN;
+      // Black wraps a long default with its trailing comment: `(\n True  # why\n)`.
+      const inner = node.namedChildren.filter((child) => child.type !== "comment");
+      return inner.length === 1 && inner[0] ? readPythonValue(inner[0]) : UNKNOWN;
     }
     case "list":
     case "tuple":

@@ -1,6 +1,7 @@
 // The cheap, pure step after parsing: decides which classes are environments across all files and describes them.
 import path from "node:path";
 import type { ClassDecl, ConfigInitDecl } from "./python-file-summary.ts";
+import { resolveConfigClass, type ClassRef } from "./resolve-config-class.ts";
 import { resolveConfigFields } from "./resolve-config-fields.ts";
 import { createSymbolResolver, isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 import { createValueResolver } from "./resolve-values.ts";
@@ -10,11 +11,6 @@ export interface ResolveEnvironmentsInput {
   /** Every successfully summarized file of the folder, sorted by key; "_" files included, as bases. */
   files: readonly SummarizedFile[];
   lockedEnv: Record<string, unknown>;
-}
-
-interface ClassRef {
-  file: SummarizedFile;
-  cls: ClassDecl;
 }
 
 const MAX_DEPTH = 32;
@@ -43,11 +39,11 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
     for (const cls of file.summary.classes) {
       if (!isEnvironment(file, cls)) continue;
       const lineage = lineageOf(symbols, { file, cls });
-      const configOwner = lineage.find((ref) => ref.cls.envConfigCls);
+      const configClass = resolveConfigClass(symbols, lineage);
       const configInitOwner = lineage.find((ref) => ref.cls.configInit);
       const configInit: ConfigInitDecl | undefined = configInitOwner?.cls.configInit;
       const { fields, problems } = resolveConfigFields(symbols, values, {
-        ...(configOwner?.cls.envConfigCls ? { configClass: { file: configOwner.file, path: configOwner.cls.envConfigCls } } : {}),
+        ...(configClass.source ? { configClass: configClass.source } : {}),
         ...(configInitOwner && configInit ? { configInit: { file: configInitOwner.file, decl: configInit } } : {}),
         lockedEnv: input.lockedEnv,
       });
@@ -56,9 +52,10 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
         className: cls.name,
         filePath: file.filePath,
         description: cls.docstring ?? `Environment from ${fileName}`,
-        configClass: configOwner?.cls.envConfigCls?.join(".") ?? "BaseEnvConfig",
+        configClass: configClass.name,
         fields,
       };
+      if (configClass.problem) problems.unshift(configClass.problem);
       for (const problem of problems) warnings.push({ filePath: file.filePath, message: `${cls.name}: ${problem}` });
       const first = firstByName.get(info.name);
       if (first) {

@@ -178,6 +178,7 @@ describe("config_init", () => {
         "return env_config, server_configs",
       ]),
     ).toEqual({
+      configClass: ["MyConfig"],
       overrides: [
         { name: "group_size", value: { kind: "literal", value: 8 } },
         { name: "wandb_name", value: { kind: "unknown" } },
@@ -195,9 +196,14 @@ describe("config_init", () => {
     ]);
   });
 
-  it("ignores helper calls and configs it cannot trace", () => {
-    expect(configInitOf(["cfg = make_config(group_size=8)", "return cfg, []"])).toBeUndefined();
-    expect(configInitOf(["cfg = MyConfig(group_size=8)", "cfg = load()", "return cfg, []"])).toBeUndefined();
+  it("names the class it builds, as atroposlib takes type(config_init()[0])", () => {
+    expect(configInitOf(["return (cls.env_config_cls(total_steps=3), [])"])?.configClass).toEqual(["cls", "env_config_cls"]);
+    expect(configInitOf(["cfg = configs.CodeConfig()", "return cfg, []"])?.configClass).toEqual(["configs", "CodeConfig"]);
+  });
+
+  it("ignores helper calls and configs it cannot trace, yet marks that config_init is there", () => {
+    expect(configInitOf(["cfg = make_config(group_size=8)", "return cfg, []"])).toEqual({ overrides: [] });
+    expect(configInitOf(["cfg = MyConfig(group_size=8)", "cfg = load()", "return cfg, []"])).toEqual({ overrides: [] });
     expect(configInitOf(["return load(), []"])?.overrides ?? []).toEqual([]);
   });
 });
