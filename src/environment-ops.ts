@@ -20,6 +20,8 @@ export interface FieldView {
   name: string;
   type: string;
   default: unknown;
+  /** Source text of a default only known when the environment starts; default is then null. */
+  default_expr?: string;
   description: string;
   locked: boolean;
   current_value: unknown;
@@ -56,6 +58,7 @@ function fieldView(field: ConfigField, values: ConfigValues): FieldView {
     name: field.name,
     type: field.type,
     default: field.default ?? null,
+    ...(field.defaultExpr !== undefined ? { default_expr: field.defaultExpr } : {}),
     description: field.description,
     locked: field.locked,
     current_value: field.locked ? field.lockedValue : has ? values[field.name] : (field.default ?? null),

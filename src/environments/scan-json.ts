@@ -5,6 +5,8 @@ export interface ScanJsonField {
   name: string;
   type: string;
   default: unknown;
+  /** Present when the default is an expression only known once the environment starts; default is then null. */
+  default_expr?: string;
   description: string;
   locked: boolean;
 }
@@ -34,6 +36,7 @@ export function toScanJson(result: ScanResult): ScanJson {
         type: field.type,
         // JSON has no undefined: "not known statically" and Python None both print as null.
         default: field.default === undefined ? null : field.default,
+        ...(field.defaultExpr !== undefined ? { default_expr: field.defaultExpr } : {}),
         description: field.description,
         locked: field.locked,
       })),

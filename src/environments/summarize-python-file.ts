@@ -1,7 +1,7 @@
 // Parses one Python file with tree-sitter and keeps only what discovery needs: classes, bindings, fields, config_init.
 import type Parser from "tree-sitter";
 import type { Binding, ClassDecl, ConfigInitDecl, FieldDecl, FileOutcome, FileSummary, PyValue } from "./python-file-summary.ts";
-import { readDottedName, readNumber, readPythonValue, readStringLiteral } from "./read-python-value.ts";
+import { exprOf, readDottedName, readNumber, readPythonValue, readStringLiteral } from "./read-python-value.ts";
 
 type Node = Parser.SyntaxNode;
 
@@ -223,9 +223,10 @@ function readFactory(node: Node): PyValue {
   if (node.type === "lambda" && !node.childForFieldName("parameters")) {
     const body = node.childForFieldName("body");
     const value = body ? readPythonValue(body) : undefined;
-    if (value?.kind === "literal") return value;
+    if (value) return value;
   }
-  return { kind: "unknown" };
+  // default_factory=make_paths runs make_paths() when the config is built.
+  return exprOf(node, node.type === "lambda" ? "" : "()");
 }
 
 // config_init() builds the config with keyword arguments and returns it first in a tuple; both shapes

@@ -1,6 +1,7 @@
 // Discovery over a folder shaped like the public Atropos environments: the shapes it got wrong, each with its own fixture.
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { toScanJson } from "../../src/environments/scan-json.ts";
 import { createEnvironmentScanner } from "../../src/environments/scanner.ts";
 import type { EnvironmentInfo, ScanResult } from "../../src/environments/types.ts";
 
@@ -46,3 +47,25 @@ describe("the config class is the one config_init builds", () => {
   });
 });
 
+
+describe("defaults that are not literals", () => {
+  it("carry their source text instead of passing for none", () => {
+    const exprs = Object.fromEntries(
+      ["dataset_path", "run_tag", "cache_dir", "label", "retries", "wandb_name"].map((name) => [name, [field("PathsEnv", name)?.default, field("PathsEnv", name)?.defaultExpr]]),
+    );
+    expect(exprs).toEqual({
+      dataset_path: [undefined, 'os.path.join(DATA_ROOT, "data.jsonl")'],
+      run_tag: [undefined, "uuid.uuid4().hex[:8]"],
+      cache_dir: [undefined, "make_cache_dir()"],
+      label: [undefined, "DATA_ROOT"],
+      retries: [undefined, 'int(env.get("RETRIES", 3))'],
+      wandb_name: [undefined, "cls.name"],
+    });
+  });
+
+  it("are printed by scan --json as default_expr next to a null default", () => {
+    const json = toScanJson(result).environments.find((e) => e.class_name === "PathsEnv");
+    expect(json?.fields.find((f) => f.name === "dataset_path")).toMatchObject({ default: null, default_expr: 'os.path.join(DATA_ROOT, "data.jsonl")' });
+    expect(json?.fields.find((f) => f.name === "group_size")).not.toHaveProperty("default_expr");
+  });
+});
