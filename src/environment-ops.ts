@@ -122,6 +122,22 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     });
   };
 
+  // A path relative to the folder ("community/x/env.py", or "env.py:Class" when a file holds several) picks one
+  // environment whatever its name, so two files that share a name are both reachable.
+  const findEnvironment = async (input: string): Promise<EnvironmentInfo> => {
+    if (!input.includes("/") && !/\.py(:|$)/.test(input)) return catalog.get(input);
+    const relative = input.replace(/\\/g, "/").replace(/^\.\//, "");
+    const { environments } = await catalog.list();
+    const matches = environments.filter((e) => e.relativePath === relative || `${e.relativePath}:${e.className}` === relative);
+    const [only] = matches;
+    if (only && matches.length === 1) return only;
+    if (matches.length > 1) {
+      const choices = matches.map((e) => `${e.relativePath}:${e.className}`);
+      throw new RlError("NOT_FOUND", `${quoteInput(input)} holds ${matches.length} environments; select one of: ${choices.join(", ")}.`, { details: { available: choices } });
+    }
+    return catalog.get(input);
+  };
+
   const findField = (env: EnvironmentInfo, input: string): ConfigField => {
     const name = normaliseFieldName(input);
     const field = isFieldShaped(name) ? env.fields.find((f) => f.name.normalize("NFKC").toLowerCase() === name) : undefined;
@@ -157,7 +173,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     },
 
     async selectEnvironment(key: ChannelKey, name: string) {
-      const env = await catalog.get(name.trim());
+      const env = await findEnvironment(name.trim());
       channels.selectEnvironment(key, env.name);
       const config = view(env, channels.configValues(key, env.name));
       return {

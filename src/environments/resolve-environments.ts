@@ -30,7 +30,6 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
   const isEnvironment = createEnvironmentTest(symbols);
   const environments: EnvironmentInfo[] = [];
   const warnings: ScanWarning[] = [];
-  const firstByName = new Map<string, EnvironmentInfo>();
 
   for (const file of input.files) {
     const fileName = path.posix.basename(file.key);
@@ -51,26 +50,47 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
         name: cls.envName ?? fileName.replace(/\.py$/, ""),
         className: cls.name,
         filePath: file.filePath,
+        relativePath: file.key,
         description: cls.docstring ?? `Environment from ${fileName}`,
         configClass: configClass.name,
         fields,
       };
       if (configClass.problem) problems.unshift(configClass.problem);
       for (const problem of problems) warnings.push({ filePath: file.filePath, message: `${cls.name}: ${problem}` });
-      const first = firstByName.get(info.name);
-      if (first) {
-        warnings.push({
-          filePath: file.filePath,
-          message: `duplicate environment name "${info.name}" (class ${cls.name}); keeping ${first.className} from ${first.filePath}`,
-        });
-        continue;
-      }
-      firstByName.set(info.name, info);
       environments.push(info);
     }
     yield;
   }
+  warnings.push(...settleDuplicateNames(environments));
   return { environments, warnings };
+}
+
+/** Folder depth, then path length, then path: the file nearest the environments root keeps a shared name. */
+function nearness(a: EnvironmentInfo, b: EnvironmentInfo): number {
+  const depth = (env: EnvironmentInfo) => env.relativePath.split("/").length;
+  return depth(a) - depth(b) || a.relativePath.length - b.relativePath.length || (a.relativePath < b.relativePath ? -1 : 1);
+}
+
+// The seed let the first file in walk order take a name, so a community copy could hide the canonical
+// environment; now the nearest keeps it and every other stays selectable by its path relative to the folder.
+function settleDuplicateNames(environments: EnvironmentInfo[]): ScanWarning[] {
+  const byName = new Map<string, EnvironmentInfo[]>();
+  for (const env of environments) byName.set(env.name, [...(byName.get(env.name) ?? []), env]);
+  const warnings: ScanWarning[] = [];
+  for (const [name, sharing] of byName) {
+    if (sharing.length < 2) continue;
+    const [keeper, ...others] = [...sharing].sort(nearness);
+    if (!keeper) continue;
+    for (const other of others) {
+      const sameFile = sharing.filter((env) => env.relativePath === other.relativePath).length > 1;
+      other.name = sameFile ? `${other.relativePath}:${other.className}` : other.relativePath;
+      warnings.push({
+        filePath: other.filePath,
+        message: `duplicate environment name "${name}": ${keeper.relativePath} (class ${keeper.className}) keeps it, being nearest the folder's top; select ${other.className} from this file as "${other.name}"`,
+      });
+    }
+  }
+  return warnings;
 }
 
 /** True for classes deriving from atroposlib's BaseEnv directly or through classes of the folder. */

@@ -16,6 +16,8 @@ export interface ScanJson {
     name: string;
     class_name: string;
     file_path: string;
+    /** The path relative to the scanned folder, which selects the environment even when its name is shared. */
+    relative_path: string;
     description: string;
     config_class: string;
     fields: ScanJsonField[];
@@ -29,6 +31,7 @@ export function toScanJson(result: ScanResult): ScanJson {
       name: env.name,
       class_name: env.className,
       file_path: env.filePath,
+      relative_path: env.relativePath,
       description: env.description,
       config_class: env.configClass,
       fields: env.fields.map((field) => ({

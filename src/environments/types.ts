@@ -38,6 +38,8 @@ export interface EnvironmentInfo {
   name: string;
   className: string;
   filePath: string;
+  /** The file's path relative to the environments folder, with "/": selects the environment unambiguously. */
+  relativePath: string;
   description: string;
   configClass: string;
   fields: ConfigField[];

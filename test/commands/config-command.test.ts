@@ -39,3 +39,13 @@ describe("/rl config", () => {
     expect(text).not.toMatch(/dataset_path = none/);
   });
 });
+
+describe("/rl select", () => {
+  it("picks any environment by its path relative to the folder, also one whose name another file keeps", async () => {
+    const s = services();
+    expect((await run(s, "/rl select quiz")).text).toContain("The canonical quiz.");
+    expect((await run(s, "/rl select community/copycat/copycat_server.py")).text).toContain("The community variant of the quiz.");
+    expect((await run(s, "/rl config")).title).toBe("Config of community/copycat/copycat_server.py");
+    expect((await run(s, "/rl select ./quiz_server.py")).title).toBe("Selected quiz");
+  });
+});

@@ -69,3 +69,16 @@ describe("defaults that are not literals", () => {
     expect(json?.fields.find((f) => f.name === "group_size")).not.toHaveProperty("default_expr");
   });
 });
+
+describe("two files that define one name", () => {
+  it("give the name to the file nearest the folder's top, name both in a warning, and keep the other by its path", () => {
+    const quiz = result.environments.filter((e) => e.className === "QuizEnv").map((e) => [e.relativePath, e.name]);
+    expect(quiz).toEqual([
+      ["community/copycat/copycat_server.py", "community/copycat/copycat_server.py"],
+      ["quiz_server.py", "quiz"],
+    ]);
+    expect(warningsOf("copycat_server.py")).toEqual([
+      'duplicate environment name "quiz": quiz_server.py (class QuizEnv) keeps it, being nearest the folder\'s top; select QuizEnv from this file as "community/copycat/copycat_server.py"',
+    ]);
+  });
+});
