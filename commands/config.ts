@@ -1,7 +1,14 @@
 // /rl config: the selected environment's fields with their current values, configurable first, locked after.
 import { z } from "zod";
+import type { FieldView } from "../src/environment-ops.ts";
 import { formatValue } from "./format-value.ts";
 import { defineCommand } from "./types.ts";
+
+// A default only the running environment computes is shown as its source, never as "none".
+function currentText(field: FieldView): string {
+  if (!field.changed && field.default_expr !== undefined) return `set when the environment starts: \`${field.default_expr}\``;
+  return formatValue(field.current_value);
+}
 
 export default defineCommand({
   name: "config",
@@ -14,7 +21,7 @@ export default defineCommand({
   async run(_args, ctx) {
     const view = await ctx.services.env.getConfig(ctx.channel);
     const configurable = view.configurable_fields
-      .map((f) => `${f.changed ? "*" : " "} ${f.name} = ${formatValue(f.current_value)}  (${f.type})${f.description ? `  ${f.description}` : ""}`)
+      .map((f) => `${f.changed ? "*" : " "} ${f.name} = ${currentText(f)}  (${f.type})${f.description ? `  ${f.description}` : ""}`)
       .join("\n");
     const locked = view.locked_fields.map((f) => `  ${f.name} = ${formatValue(f.locked_value)}`).join("\n");
     return {

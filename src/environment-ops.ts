@@ -20,6 +20,8 @@ export interface FieldView {
   name: string;
   type: string;
   default: unknown;
+  /** Source text of a default only known when the environment starts; default is then null. */
+  default_expr?: string;
   description: string;
   locked: boolean;
   current_value: unknown;
@@ -58,6 +60,7 @@ function fieldView(field: ConfigField, values: ConfigValues): FieldView {
     name: field.name,
     type: field.type,
     default: field.default ?? null,
+    ...(field.defaultExpr !== undefined ? { default_expr: field.defaultExpr } : {}),
     description: field.description,
     locked: field.locked,
     current_value: field.locked ? field.lockedValue : has ? values[field.name] : (field.default ?? null),
@@ -121,6 +124,22 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     });
   };
 
+  // A path relative to the folder ("community/x/env.py", or "env.py:Class" when a file holds several) picks one
+  // environment whatever its name, so two files that share a name are both reachable.
+  const findEnvironment = async (input: string): Promise<EnvironmentInfo> => {
+    if (!input.includes("/") && !/\.py(:|$)/.test(input)) return catalog.get(input);
+    const relative = input.replace(/\\/g, "/").replace(/^\.\//, "");
+    const { environments } = await catalog.list();
+    const matches = environments.filter((e) => e.relativePath === relative || `${e.relativePath}:${e.className}` === relative);
+    const [only] = matches;
+    if (only && matches.length === 1) return only;
+    if (matches.length > 1) {
+      const choices = matches.map((e) => `${e.relativePath}:${e.className}`);
+      throw new RlError("NOT_FOUND", `${quoteInput(input)} holds ${matches.length} environments; select one of: ${choices.join(", ")}.`, { details: { available: choices } });
+    }
+    return catalog.get(input);
+  };
+
   const findField = (env: EnvironmentInfo, input: string): ConfigField => {
     const name = normaliseFieldName(input);
     const field = isFieldShaped(name) ? env.fields.find((f) => f.name.normalize("NFKC").toLowerCase() === name) : undefined;
@@ -156,7 +175,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     },
 
     async selectEnvironment(key: ChannelKey, name: string) {
-      const env = await catalog.get(name.trim());
+      const env = await findEnvironment(name.trim());
       channels.selectEnvironment(key, env.name);
       const config = view(env, channels.configValues(key, env.name));
       return {
