@@ -7,6 +7,7 @@ import { DISCORD } from "./discord-limits.ts";
 export type ButtonAction =
   | { kind: "run"; command: string }
   | { kind: "answer"; confirmation: string; answer: "confirm" | "cancel" }
+  | { kind: "page"; id: string; index: number }
   | { kind: "expired" };
 
 export interface ButtonStore {
@@ -36,6 +37,8 @@ export function createButtonStore({ redact, max = 1000 }: ButtonStoreOptions): B
 
   return {
     idFor(button) {
+      // Pages live in SQLite (db/reply-pages.ts), so these keep working after a restart.
+      if (button.page) return `${PREFIX}p:${button.page.index}:${button.page.id}`;
       if (button.confirmation !== undefined && (button.action === "confirm" || button.action === "cancel")) {
         return `${PREFIX}${button.action === "confirm" ? "y" : "n"}:${button.confirmation}`;
       }
@@ -52,6 +55,10 @@ export function createButtonStore({ redact, max = 1000 }: ButtonStoreOptions): B
       if (kind === "y:") return { kind: "answer", confirmation: rest, answer: "confirm" };
       if (kind === "n:") return { kind: "answer", confirmation: rest, answer: "cancel" };
       if (kind === "r:") return { kind: "run", command: rest };
+      if (kind === "p:") {
+        const page = /^(\d{1,4}):([A-Za-z0-9_-]{22})$/.exec(rest);
+        return page ? { kind: "page", id: page[2]!, index: Number(page[1]) } : undefined;
+      }
       if (kind === "k:") {
         const command = entries.get(rest);
         return command === undefined ? { kind: "expired" } : { kind: "run", command };

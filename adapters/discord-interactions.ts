@@ -6,6 +6,7 @@ import { suggest, suggestionSource } from "./discord-autocomplete.ts";
 import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-command-json.ts";
 import { callerOf } from "./discord-context.ts";
 import { DISCORD } from "./discord-limits.ts";
+import { turnDiscordPage } from "./discord-page.ts";
 import { statusEmbed } from "./discord-render.ts";
 import { answerPrompt, commandOfText, isSlow, runAndAnswer, whereOfInteraction, type DiscordDeps } from "./discord-run.ts";
 
@@ -55,6 +56,9 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
   switch (action.kind) {
     case "answer":
       await answerPrompt(i, { confirmation: action.confirmation, answer: action.answer }, deps);
+      return;
+    case "page":
+      await turnDiscordPage(i, action, deps);
       return;
     case "expired":
       await i.reply({ embeds: [statusEmbed("This button has expired (the bot restarted since). Run the command again.", redact)], flags: MessageFlags.Ephemeral });

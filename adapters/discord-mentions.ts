@@ -6,7 +6,7 @@ import { asRlError } from "../src/errors.ts";
 import type { Reply } from "../src/reply.ts";
 import { callerOf, whereOf, type ChannelLike } from "./discord-context.ts";
 import { filesOption, sendWithChart } from "./discord-chart.ts";
-import { anchorReply, renderWithChart, type DiscordDeps } from "./discord-run.ts";
+import { anchorReply, pagedFor, renderWithChart, type DiscordDeps } from "./discord-run.ts";
 
 function hint(deps: DiscordDeps): Reply {
   const names = deps.commands.map((c) => `/rl ${c.name}`).join(", ");
@@ -41,7 +41,7 @@ export async function handleMention(message: Message, deps: DiscordDeps): Promis
       });
     } else reply = hint(deps);
     // A channel message cannot be private: an ephemeral reply is posted as a normal one, to the person who asked.
-    const rendered = await renderWithChart(reply, deps);
+    const rendered = await renderWithChart(pagedFor(reply, where.channel, deps), deps);
     const sent = await sendWithChart(rendered, (m) => message.reply({ embeds: m.embeds, components: m.components, ...filesOption(m) }), services.log);
     anchorReply(reply, where, sent.id, false, deps);
   } catch (err) {

@@ -148,13 +148,19 @@ function draftsOf(reply: Reply, r: (s: string) => string): Draft[] {
   if (pack) fields.push({ name: "Links", value: pack });
 
   let target = head[head.length - 1]!;
-  for (const field of fields) {
-    if (target.fields.length === DISCORD.fields) {
+  const groups = (reply.fields ?? []).map((f) => f.group);
+  fields.forEach((field, i) => {
+    // A group's fields sit in an embed titled with the group.
+    const group = groups[i];
+    if (group !== undefined && group !== groups[i - 1]) {
+      target = { title: r(group), fields: [], color };
+      head.push(target);
+    } else if (target.fields.length === DISCORD.fields) {
       target = { fields: [], color };
       head.push(target);
     }
     target.fields.push(field);
-  }
+  });
 
   const drafts = [...head];
   for (const block of reply.blocks ?? []) {
@@ -236,6 +242,12 @@ function rowsOf(buttons: readonly ReplyButton[], o: RenderOptions, trimmed: stri
     rows.push({ type: ComponentType.ActionRow, components: made.slice(i, i + DISCORD.buttonsPerRow) });
   }
   return rows;
+}
+
+/** True when the reply renders with nothing trimmed: a page of it may be this big. */
+export function fitsDiscord(reply: Reply): boolean {
+  let n = 0;
+  return renderDiscordReply(reply, { redact: (s) => s, buttonId: (b) => (b.page ? `rl:p:${b.page.index}:${b.page.id}` : `rl:probe:${n++}`) }).trimmed.length === 0;
 }
 
 export function renderDiscordReply(reply: Reply, options: RenderOptions): DiscordMessage {

@@ -10,8 +10,9 @@ import type { Services } from "../src/services.ts";
 import type { ButtonStore } from "./discord-buttons.ts";
 import { attachChart, filesOption, sendWithChart } from "./discord-chart.ts";
 import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-context.ts";
-import { renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
+import { fitsDiscord, renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
 import { createResponder } from "./discord-responder.ts";
+import { firstPage } from "./paginate-reply.ts";
 
 export interface DiscordDeps {
   services: Services;
@@ -30,6 +31,11 @@ export function renderFor(reply: Reply, deps: DiscordDeps): DiscordMessage {
   const message = renderDiscordReply(reply, { redact: deps.services.redact, buttonId: (b) => deps.buttons.idFor(b) });
   if (message.trimmed.length) deps.services.log.info("discord: reply trimmed to fit Discord's limits", { title: reply.title, trimmed: message.trimmed });
   return message;
+}
+
+/** The reply as its first message: whole when it fits, else page 1 of N with the pages saved for the buttons. */
+export function pagedFor(reply: Reply, channel: ChannelKey, deps: DiscordDeps): Reply {
+  return firstPage(reply, fitsDiscord, { pages: deps.services.pages, channel });
 }
 
 /** renderFor plus the chart's PNG, when the reply has a chart and it could be drawn. */
@@ -86,7 +92,7 @@ export async function runAndAnswer(i: RepliableInteraction, input: CommandInput,
     const ctx = contextFor(i, where, via, deps, responder.progress);
     if (slow) await responder.defer(false);
     const result = await dispatch(input, ctx, { commands: deps.commands });
-    const message = await renderWithChart(result.reply, deps);
+    const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps);
     const id = await sendWithChart(message, (m) => responder.finish(m), deps.services.log);
     anchorReply(result.reply, where, id, message.ephemeral, deps);
   } finally {
@@ -130,7 +136,7 @@ export async function answerPrompt(i: ButtonInteraction, input: ConfirmationAnsw
     await i.reply({ embeds: message.embeds, components: message.components, flags: MessageFlags.Ephemeral });
     return;
   }
-  const message = await renderWithChart(result.reply, deps);
+  const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps);
   const sent = await sendWithChart(
     message,
     (m) =>

@@ -5,7 +5,12 @@ export function renderText(reply: Reply): string {
   const out: string[] = [];
   if (reply.title) out.push(reply.error ? `✗ ${reply.title}` : `■ ${reply.title}`);
   if (reply.text) out.push(reply.text);
-  for (const f of reply.fields ?? []) out.push(`  ${f.label}: ${f.value}`);
+  let group: string | undefined;
+  for (const f of reply.fields ?? []) {
+    if (f.group !== undefined && f.group !== group) out.push(`${f.group}:`);
+    group = f.group;
+    out.push(`  ${f.label}: ${f.value.replace(/\n/g, "\n    ")}`);
+  }
   for (const b of reply.blocks ?? []) {
     if (b.title) out.push(`${b.title}:`);
     out.push(b.kind === "code" ? b.content.split("\n").map((l) => `  ${l}`).join("\n") : b.content);

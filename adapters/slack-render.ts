@@ -22,6 +22,12 @@ export const SLACK_LIMITS = {
   fallbackText: 4000,
 } as const;
 
+/**
+ * A page's size: Slack takes much longer messages, but collapses them behind "Show more" and a wall of fields is
+ * read by nobody; past this a reply is paged.
+ */
+const SLACK_PAGE_CHARS = 12_000;
+
 /** Caps that keep one long part from crowding out the rest of the message. */
 const MAX_TEXT_SECTIONS = 6;
 const MAX_CODE_SECTIONS = 4;
@@ -52,7 +58,7 @@ function redactReply(reply: Reply, redact: Redactor): Reply {
     ...reply,
     title: reply.title === undefined ? undefined : r(reply.title),
     text: reply.text === undefined ? undefined : r(reply.text),
-    fields: reply.fields?.map((f) => ({ label: r(f.label), value: r(f.value) })),
+    fields: reply.fields?.map((f) => ({ ...f, label: r(f.label), value: r(f.value), ...(f.group !== undefined ? { group: r(f.group) } : {}) })),
     blocks: reply.blocks?.map((b) => ({ ...b, content: r(b.content), title: b.title === undefined ? undefined : r(b.title) })),
     links: reply.links?.map((l) => ({ label: r(l.label), url: r(l.url) })),
     buttons: reply.buttons?.map((b) => ({ ...b, label: r(b.label), command: r(b.command) })),
@@ -60,10 +66,14 @@ function redactReply(reply: Reply, redact: Redactor): Reply {
   };
 }
 
-function proseSections(text: string, maxSections: number): KnownBlock[] {
+/** What the renderer had to cut, so that a pager can tell whether a page fits whole. */
+type Cuts = string[];
+
+function proseSections(text: string, maxSections: number, cuts: Cuts): KnownBlock[] {
   const pieces = splitText(escapeMrkdwn(text), SLACK_LIMITS.sectionText);
   const kept = pieces.slice(0, maxSections);
   if (pieces.length > kept.length) {
+    cuts.push("text sections");
     const last = kept.length - 1;
     kept[last] = `${truncate(kept[last] ?? "", SLACK_LIMITS.sectionText - 40)}\n_…${pieces.length - kept.length} more parts not shown_`;
   }
@@ -72,18 +82,27 @@ function proseSections(text: string, maxSections: number): KnownBlock[] {
 
 function fieldSections(fields: readonly ReplyField[]): KnownBlock[] {
   const out: KnownBlock[] = [];
-  for (let i = 0; i < fields.length; i += SLACK_LIMITS.fieldsPerSection) {
-    const texts = fields.slice(i, i + SLACK_LIMITS.fieldsPerSection).map((f) => {
+  // A group's heading comes before its first field; a section of fields never spans two groups.
+  const runs: ReplyField[][] = [];
+  for (const f of fields) {
+    const open = runs.at(-1);
+    if (open && open[0]?.group === f.group && open.length < SLACK_LIMITS.fieldsPerSection) open.push(f);
+    else runs.push([f]);
+  }
+  runs.forEach((run, r) => {
+    const group = run[0]?.group;
+    if (group && runs[r - 1]?.[0]?.group !== group) out.push(section(`*${truncate(escapeMrkdwn(group), 200)}*`));
+    const texts = run.map((f) => {
       const label = truncate(escapeMrkdwn(f.label.trim()), 200);
       const head = label ? `*${label}*\n` : "";
       return mrkdwn(`${head}${truncate(escapeMrkdwn(f.value), SLACK_LIMITS.fieldText - head.length)}` || "-");
     });
     out.push({ type: "section", fields: texts });
-  }
+  });
   return out;
 }
 
-function codeSections(block: ReplyBlock): KnownBlock[] {
+function codeSections(block: ReplyBlock, cuts: Cuts): KnownBlock[] {
   // A fence inside the content would end the code block early.
   const content = escapeMrkdwn(block.content).replace(/```/g, "`\u200b`\u200b`");
   const room = SLACK_LIMITS.sectionText - 2 * (FENCE.length + 1);
@@ -91,13 +110,16 @@ function codeSections(block: ReplyBlock): KnownBlock[] {
   const kept = pieces.slice(0, MAX_CODE_SECTIONS);
   const out = kept.map((piece) => section(`${FENCE}\n${piece || " "}\n${FENCE}`));
   const hidden = pieces.slice(kept.length).reduce((n, p) => n + p.length, 0);
-  if (hidden > 0) out.push(context(`…${hidden} more characters not shown`));
+  if (hidden > 0) {
+    cuts.push("code sections");
+    out.push(context(`…${hidden} more characters not shown`));
+  }
   return out;
 }
 
-function replyBlockSections(block: ReplyBlock): KnownBlock[] {
+function replyBlockSections(block: ReplyBlock, cuts: Cuts): KnownBlock[] {
   const title = block.title ? [section(`*${truncate(escapeMrkdwn(block.title), 200)}*`)] : [];
-  return [...title, ...(block.kind === "code" ? codeSections(block) : proseSections(block.content, MAX_TEXT_SECTIONS))];
+  return [...title, ...(block.kind === "code" ? codeSections(block, cuts) : proseSections(block.content, MAX_TEXT_SECTIONS, cuts))];
 }
 
 function chartSections(chart: ReplyChart | undefined): KnownBlock[] {
@@ -159,22 +181,37 @@ function fallbackText(reply: Reply): string {
 }
 
 export function renderSlack(reply: Reply, options: RenderOptions = {}): SlackMessage {
+  return renderMeasured(reply, options, []);
+}
+
+/** True when the reply renders with nothing cut (every part, every button): a page of it may be this big. */
+export function fitsSlack(reply: Reply, options: Pick<RenderOptions, "footer"> = {}): boolean {
+  const cuts: Cuts = [];
+  const { blocks } = renderMeasured(reply, options, cuts);
+  return cuts.length === 0 && JSON.stringify(blocks).length <= SLACK_PAGE_CHARS;
+}
+
+function renderMeasured(reply: Reply, options: RenderOptions, cuts: Cuts): SlackMessage {
   const r = redactReply(reply, options.redact ?? ((s) => s));
   const head: KnownBlock[] = r.title?.trim()
     ? [{ type: "header", text: { type: "plain_text", text: truncate(r.title.trim(), SLACK_LIMITS.headerText), emoji: true } }]
     : [];
   const body: KnownBlock[] = [
-    ...(r.text ? proseSections(r.text, MAX_TEXT_SECTIONS) : []),
+    ...(r.text ? proseSections(r.text, MAX_TEXT_SECTIONS, cuts) : []),
     ...fieldSections(r.fields ?? []),
-    ...(r.blocks ?? []).flatMap(replyBlockSections),
+    ...(r.blocks ?? []).flatMap((b) => replyBlockSections(b, cuts)),
     ...chartSections(r.chart),
   ];
   const notes: string[] = [];
   const tail: KnownBlock[] = [...linkSections(r.links ?? []), ...actionBlocks(r.buttons ?? [], notes)];
-  if (notes.length > 0) tail.push(context(escapeMrkdwn(notes.join(" "))));
+  if (notes.length > 0) {
+    cuts.push("buttons");
+    tail.push(context(escapeMrkdwn(notes.join(" "))));
+  }
   if (options.footer) tail.push(context(options.redact ? options.redact(options.footer) : options.footer));
   // Never a failed post: past the block limit, the body is cut and says so; the header and buttons stay.
   const room = SLACK_LIMITS.blocks - head.length - tail.length;
+  if (body.length > room) cuts.push("blocks");
   const kept = body.length <= room ? body : [...body.slice(0, room - 1), context(`…truncated: ${body.length - room + 1} more parts not shown`)];
   return { text: fallbackText(r), blocks: [...head, ...kept, ...tail] };
 }

@@ -12,9 +12,10 @@ import type { Services } from "../src/services.ts";
 import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
 import { shareChart } from "./slack-chart.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
+import { firstPage } from "./paginate-reply.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { escapeMrkdwn, truncate } from "./slack-mrkdwn.ts";
-import { renderPlain, renderSlack } from "./slack-render.ts";
+import { fitsSlack, renderPlain, renderSlack } from "./slack-render.ts";
 
 export interface SlackCommandDeps {
   services: Services;
@@ -69,7 +70,8 @@ export function mentionOf(user: Caller): string {
 
 /** Ephemeral to the person: through response_url, else chat.postEphemeral; logged if both fail. */
 async function tellPrivately(source: SlackCommandSource, deps: SlackCommandDeps, reply: Reply, replace = false): Promise<void> {
-  const message = renderSlack(reply, { redact: deps.services.redact });
+  const paged = firstPage(reply, (r) => fitsSlack(r), { pages: deps.services.pages, channel: source.channel });
+  const message = renderSlack(paged, { redact: deps.services.redact });
   const sent = await deps.messenger.respond(source.respond, message, { replace });
   if (!sent.ok) await deps.messenger.ephemeral(source.channel.channel, source.user.id, message);
 }
@@ -188,7 +190,8 @@ async function deliver(result: DispatchResult, text: string, working: string | u
   }
   const verb = source.kind === "confirm" ? "confirmed" : source.kind === "button" ? "clicked" : "ran";
   const footer = `${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``;
-  const message = renderSlack(reply, { redact, footer });
+  const paged = firstPage(reply, (r) => fitsSlack(r, { footer }), { pages: services.pages, channel: source.channel, footer });
+  const message = renderSlack(paged, { redact, footer });
   let ts: string | undefined;
   let refusal: string | undefined;
   if (working) {

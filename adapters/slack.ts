@@ -14,6 +14,7 @@ import { shareChart } from "./slack-chart.ts";
 import { answerChat, type SlackChatHandler } from "./slack-chat.ts";
 import { createSlackLogger } from "./slack-logger.ts";
 import { createSlackMessenger, slackErrorCode } from "./slack-messenger.ts";
+import { turnSlackPage } from "./slack-page.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
 
@@ -128,6 +129,12 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     if (!channelId) return;
     const channel: ChannelKey = { platform: "slack", workspace: body.team?.id ?? body.user.team_id ?? "unknown", channel: channelId };
     const user = { id: body.user.id, name: body.user.username ?? body.user.name };
+    if (value.kind === "page") {
+      const ephemeral = body.container?.is_ephemeral === true;
+      const messageTs = body.container?.message_ts ?? body.message?.ts;
+      await track(turnSlackPage({ id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) }, { services, messenger }));
+      return;
+    }
     if (value.kind === "answer") {
       // Every click is answered, a replay too: the prompt's record decides, once, whether anything runs.
       await track(

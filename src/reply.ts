@@ -2,6 +2,8 @@
 export interface ReplyField {
   label: string;
   value: string;
+  /** A heading the field is listed under (consecutive fields with the same group share it). */
+  group?: string;
 }
 
 export interface ReplyBlock {
@@ -28,6 +30,8 @@ export interface ReplyButton {
   confirmation?: string;
   /** With confirmation: "confirm" runs the stored command once, "cancel" closes the prompt. Only its asker or an admin may. */
   action?: "confirm" | "cancel";
+  /** Turns a paged message to another of its pages (db/reply-pages.ts), edited in place; command is then "". */
+  page?: { id: string; index: number };
 }
 
 /** The Confirm buttons of a reply (one per prompt it carries). */
