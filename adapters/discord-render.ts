@@ -2,8 +2,10 @@
 import { ButtonStyle, ComponentType } from "discord.js";
 import type { APIActionRowComponent, APIButtonComponentWithCustomId, APIEmbed, APIEmbedField } from "discord.js";
 import { extent } from "../src/metrics/render-chart-ticks.ts";
+import { REDACTED } from "../src/redact.ts";
 import type { Reply, ReplyButton, ReplyChart } from "../src/reply.ts";
 import { clip, DISCORD, splitText } from "./discord-limits.ts";
+import { escapeDiscord } from "./discord-markdown.ts";
 import { sparkline } from "./render-text.ts";
 
 export type ButtonRow = APIActionRowComponent<APIButtonComponentWithCustomId>;
@@ -119,13 +121,22 @@ function chartText(chart: ReplyChart): string {
   return `${fence(sparkline(means) || "·")}\n${stats}`;
 }
 
-/** [label](url), with the characters that would end the link early escaped. */
-function markdownLink(label: string, url: string): string {
-  const safeUrl = url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
-  return `[${label.replace(/[[\]]/g, "") || safeUrl}](${safeUrl})`;
+/** Redacted text escaped, the redaction marker left readable (brackets alone link nothing). */
+function escapeRedacted(text: string): string {
+  return escapeDiscord(text).split(escapeDiscord(REDACTED)).join(REDACTED);
 }
 
-function draftsOf(reply: Reply, r: (s: string) => string): Draft[] {
+/** [label](url), with the characters that would end the link early escaped. */
+function markdownLink(label: string, url: string): string {
+  // Only web links are made clickable; anything else is shown as the text it is.
+  if (!/^https?:\/\//i.test(url)) return `${label} (${escapeDiscord(url)})`;
+  const safeUrl = url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return `[${label || safeUrl}](${safeUrl})`;
+}
+
+function draftsOf(reply: Reply, redact: (s: string) => string): Draft[] {
+  // Everything the reply says is text, never markup: redacted, then escaped. Code goes in fences, where only ``` counts.
+  const r = (s: string): string => escapeRedacted(redact(s));
   const color = reply.error ? COLOR.error : COLOR.ok;
   const texts = reply.text ? splitText(r(reply.text), DISCORD.description) : [];
   const head: Draft[] = [{ title: reply.title ? r(reply.title) : undefined, text: texts[0], fields: [], color }];
@@ -136,7 +147,8 @@ function draftsOf(reply: Reply, r: (s: string) => string): Draft[] {
     return { name: clip(r(f.label).trim() || "\u200b", DISCORD.fieldName), value, inline: value.length <= 40 };
   });
   // Links go in the embed as markdown, packed into as few fields as their 1,024-character values allow.
-  const links = (reply.links ?? []).map((l) => clip(markdownLink(r(l.label), r(l.url)), DISCORD.fieldValue));
+  // Brackets would end the link's label early.
+  const links = (reply.links ?? []).map((l) => clip(markdownLink(r(l.label.replace(/[[\]]/g, "")), redact(l.url)), DISCORD.fieldValue));
   let pack = "";
   for (const line of links) {
     if (pack && pack.length + 1 + line.length > DISCORD.fieldValue) {
@@ -167,7 +179,7 @@ function draftsOf(reply: Reply, r: (s: string) => string): Draft[] {
     const title = block.title ? r(block.title) : undefined;
     const pieces =
       block.kind === "code"
-        ? splitText(escapeFence(r(block.content)), DISCORD.description - FENCE)
+        ? splitText(escapeFence(redact(block.content)), DISCORD.description - FENCE)
         : splitText(r(block.content), DISCORD.description);
     pieces.forEach((piece, i) => {
       const t = i === 0 ? title : undefined;
@@ -259,5 +271,5 @@ export function renderDiscordReply(reply: Reply, options: RenderOptions): Discor
 
 /** A one-line status embed (progress, "Cancelled."), redacted and clipped. */
 export function statusEmbed(text: string, redact: (s: string) => string, error = false): APIEmbed {
-  return { description: clip(redact(text), DISCORD.description) || "…", color: error ? COLOR.error : COLOR.ok };
+  return { description: clip(escapeRedacted(redact(text)), DISCORD.description) || "…", color: error ? COLOR.error : COLOR.ok };
 }
