@@ -1,8 +1,10 @@
 // Slack mrkdwn text helpers: escaping, link syntax, and cutting text into pieces that fit Block Kit limits.
+import { showPeople } from "../src/reply.ts";
 
-/** Slack reads &, < and > as markup (links, mentions), so plain text must escape them. */
+/** Slack reads &, < and > as markup (links, mentions), so plain text must escape them; people become user mentions. */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return showPeople(escaped, (id) => (/^[UW][A-Z0-9]{2,}$/.test(id) ? `<@${id}>` : id));
 }
 
 /** `<url|label>`, or the escaped label alone when the URL is not one Slack should link. */

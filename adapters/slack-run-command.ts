@@ -207,8 +207,11 @@ async function deliver(result: DispatchResult, text: string, working: string | u
   if (ts) {
     if (reply.anchorRunId) await recordAnchor(deps.onAnchor, log, reply.anchorRunId, source.channel, ts);
     if (replacePrompt) await messenger.dismiss(source.respond);
-    // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one.
-    await shareChart(reply.chart, { channel: channelId }, { messenger, renderChart: deps.renderChart, redact, log });
+    // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. A run's
+    // picture goes into the run's thread, with the rest of what is said about the run.
+    const run = reply.runId ? services.runs.get(reply.runId) : undefined;
+    const thread = run?.thread && run.channel.platform === "slack" && run.channel.channel === channelId ? run.thread : undefined;
+    await shareChart(reply.chart, { channel: channelId, ...(thread ? { thread } : {}) }, { messenger, renderChart: deps.renderChart, redact, log });
     return;
   }
   // The bot cannot post here (not a member, or Slack is failing): response_url can still show the answer.
