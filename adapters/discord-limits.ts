@@ -21,6 +21,8 @@ export const DISCORD = {
   optionDescription: 100,
   /** An interaction must be acknowledged within 3 s; defer a little before that. */
   ackDeadlineMs: 2_000,
+  /** Work still going after this shows "thinking…" (a defer), whatever the command's definition says. */
+  slowAfterMs: 1_000,
 } as const;
 
 /**

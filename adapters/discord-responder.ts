@@ -20,7 +20,7 @@ export interface Responder {
 export interface ResponderOptions {
   log: Logger;
   redact: (text: string) => string;
-  /** Defer automatically when no answer went out by then (default 2 s, inside Discord's 3 s). */
+  /** Defer automatically when no answer went out by then (default 1 s: slow work shows, well inside Discord's 3 s). */
   deadlineMs?: number;
 }
 
@@ -44,7 +44,7 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
 
   const timer = setTimeout(() => {
     serial(() => deferNow(false)).catch((err: unknown) => options.log.warn("discord: could not defer a reply", { err }));
-  }, options.deadlineMs ?? DISCORD.ackDeadlineMs);
+  }, options.deadlineMs ?? DISCORD.slowAfterMs);
   timer.unref();
 
   return {

@@ -35,6 +35,9 @@ export interface SlackCommandSource {
   fromEphemeral?: boolean;
 }
 
+/** A command still working after this shows "Working on…", whatever its definition says. */
+const SLOW_AFTER_MS = 1_000;
+
 /** Errors that mean the bot cannot post in the channel, though response_url still can. */
 const NOT_A_MEMBER = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
 
@@ -97,11 +100,16 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
 
   try {
     let working: string | undefined;
-    if (command?.slow && !command.confirm && willRun(text, command, source, deps)) {
+    const showWorking = async (): Promise<void> => {
       const posted = await messenger.post(channelId, renderPlain(`Working on ${label}…`, redact));
       if (posted.ok) working = posted.ts;
       else await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact));
-    }
+    };
+    const mayShow = command !== undefined && !command.confirm && willRun(text, command, source, deps);
+    if (command?.slow && mayShow) await showWorking();
+    // Any other command that turns out slow shows it too, once it has taken about a second.
+    let late: Promise<void> | undefined;
+    const timer = !command?.slow && mayShow ? setTimeout(() => (late = showWorking()), SLOW_AFTER_MS) : undefined;
     const progress = progressFor(() => label, () => working, source, deps);
     const ctx: CommandContext = {
       channel: source.channel,
@@ -113,7 +121,8 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
       services,
       progress: (line) => progress.show(line),
     };
-    const result = await dispatch({ text }, ctx, deps.commands ? { commands: deps.commands } : {});
+    const result = await dispatch({ text }, ctx, deps.commands ? { commands: deps.commands } : {}).finally(() => clearTimeout(timer));
+    await late;
     await progress.close();
     await deliver(result, text, working, source, deps, false);
   } catch (err) {
