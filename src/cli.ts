@@ -1,7 +1,7 @@
 // The rl-chatops command line: run the bot, run one command (exec), or show what discovery finds (scan).
 import { constants } from "node:os";
 import path from "node:path";
-import { exitCodeOf, runCliCommand } from "../adapters/cli-command.ts";
+import { exitCodeOf, runCliCommand } from "../adapters/console/cli-command.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { createEnvironmentScanner } from "./environments/scanner.ts";
 import { toScanJson } from "./environments/scan-json.ts";

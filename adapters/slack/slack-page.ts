@@ -1,8 +1,8 @@
 // A Previous/Next click on a paged Slack message: the page comes from SQLite and replaces the message in place.
 import type { RespondFn } from "@slack/bolt";
-import type { ChannelKey } from "../db/channel-key.ts";
-import type { Services } from "../src/services.ts";
-import { pageView } from "./paginate-reply.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import type { Services } from "../../src/services.ts";
+import { pageView } from "../paginate-reply.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 

@@ -1,7 +1,7 @@
 // Bolt's Logger interface over the bot's structured logger, so Bolt and the Web API client log like everything else.
 import { LogLevel } from "@slack/bolt";
 import type { Logger as BoltLogger } from "@slack/bolt";
-import type { Logger } from "../src/log.ts";
+import type { Logger } from "../../src/log.ts";
 
 function message(parts: unknown[]): { message: string; context: Record<string, unknown> } {
   const errors = parts.filter((p): p is Error => p instanceof Error);

@@ -1,13 +1,13 @@
 // The Discord adapter (discord.js 14): registers /rl, answers interactions and mentions, posts notices; never crashes.
 import { once } from "node:events";
 import { Client, DiscordAPIError, Events, GatewayIntentBits, Partials, RESTEvents } from "discord.js";
-import type { ChannelKey } from "../db/channel-key.ts";
-import { COMMANDS } from "../commands/index.ts";
-import type { AnyCommand, CommandContext } from "../commands/types.ts";
-import { RlError } from "../src/errors.ts";
-import { renderChartPng, type ChartRenderer } from "../src/metrics/render-chart.ts";
-import type { Reply } from "../src/reply.ts";
-import type { Services } from "../src/services.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { COMMANDS } from "../../commands/index.ts";
+import type { AnyCommand, CommandContext } from "../../commands/types.ts";
+import { RlError } from "../../src/errors.ts";
+import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
 import { createButtonStore } from "./discord-buttons.ts";
 import { buildRlCommand } from "./discord-command-json.ts";
 import { handleInteraction } from "./discord-interactions.ts";

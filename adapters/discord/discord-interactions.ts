@@ -1,7 +1,7 @@
 // Routes Discord interactions: /rl commands, autocomplete, and buttons (answer a prompt, run a command).
 import { MessageFlags } from "discord.js";
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
-import { allows, roleOf } from "../src/policy.ts";
+import { allows, roleOf } from "../../src/policy.ts";
 import { suggest, suggestionSource } from "./discord-autocomplete.ts";
 import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-command-json.ts";
 import { callerOf } from "./discord-context.ts";

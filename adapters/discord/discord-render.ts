@@ -1,12 +1,12 @@
 // Renders a neutral Reply as a Discord message (embeds and button rows), redacted and within every Discord limit.
 import { ButtonStyle, ComponentType } from "discord.js";
 import type { APIActionRowComponent, APIButtonComponentWithCustomId, APIEmbed, APIEmbedField } from "discord.js";
-import { extent } from "../src/metrics/render-chart-ticks.ts";
-import { REDACTED } from "../src/redact.ts";
-import type { Reply, ReplyButton, ReplyChart } from "../src/reply.ts";
+import { extent } from "../../src/metrics/render-chart-ticks.ts";
+import { REDACTED } from "../../src/redact.ts";
+import type { Reply, ReplyButton, ReplyChart } from "../../src/reply.ts";
 import { clip, DISCORD, splitText } from "./discord-limits.ts";
 import { escapeDiscord } from "./discord-markdown.ts";
-import { sparkline } from "./render-text.ts";
+import { sparkline } from "../render-text.ts";
 
 export type ButtonRow = APIActionRowComponent<APIButtonComponentWithCustomId>;
 

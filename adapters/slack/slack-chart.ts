@@ -1,8 +1,8 @@
 // Shares a reply's chart as a PNG next to the message that carries it; the message's sparkline stays the fallback.
-import type { ChartRenderer } from "../src/metrics/render-chart.ts";
-import type { Logger } from "../src/log.ts";
-import type { Redactor } from "../src/redact.ts";
-import type { ReplyChart } from "../src/reply.ts";
+import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Logger } from "../../src/log.ts";
+import type { Redactor } from "../../src/redact.ts";
+import type { ReplyChart } from "../../src/reply.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 
 export const CHART_FILE = "reward.png";

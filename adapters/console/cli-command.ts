@@ -1,10 +1,10 @@
 // One rl-chatops exec command, run and rendered the same way whether exec runs it itself or the bot does for it.
-import { dispatch } from "../commands/dispatch.ts";
-import type { BotRequest, BotResponse } from "../src/lease/ask-bot.ts";
-import type { Reply } from "../src/reply.ts";
-import type { Services } from "../src/services.ts";
+import { dispatch } from "../../commands/dispatch.ts";
+import type { BotRequest, BotResponse } from "../../src/lease/ask-bot.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
 import { CONSOLE_CHANNEL } from "./console.ts";
-import { renderText } from "./render-text.ts";
+import { renderText } from "../render-text.ts";
 
 export const UNSUPERVISED_NOTE = "Runs are supervised only while the bot runs: start it with `npm start` (or `rl-chatops`) to follow this run to its end.";
 

@@ -1,11 +1,11 @@
 // The terminal console: each line is a /rl command for channel "console", run as the local admin user.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { dispatch } from "../commands/dispatch.ts";
-import type { CommandContext } from "../commands/types.ts";
-import { confirmButtons, type Reply, type ReplyButton } from "../src/reply.ts";
-import type { Services } from "../src/services.ts";
-import { renderText } from "./render-text.ts";
+import { dispatch } from "../../commands/dispatch.ts";
+import type { CommandContext } from "../../commands/types.ts";
+import { confirmButtons, type Reply, type ReplyButton } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
+import { renderText } from "../render-text.ts";
 
 export const CONSOLE_CHANNEL = { platform: "console", workspace: "local", channel: "console" } as const;
 

@@ -1,5 +1,5 @@
 // Slack mrkdwn text helpers: escaping, link syntax, and cutting text into pieces that fit Block Kit limits.
-import { showPeople } from "../src/reply.ts";
+import { showPeople } from "../../src/reply.ts";
 
 /** Slack reads &, < and > as markup (links, mentions), so plain text must escape them; people become user mentions. */
 export function escapeMrkdwn(text: string): string {

@@ -1,5 +1,5 @@
 // Makes untrusted text inert in Discord embeds: markdown, masked and bare links, mentions and spoilers show as typed.
-import { showPeople } from "../src/reply.ts";
+import { showPeople } from "../../src/reply.ts";
 
 /** Characters Discord's markdown reads anywhere in a line: emphasis, code, spoilers, strikethrough, masked links, mentions, escapes. */
 const INLINE = /[\\*_~`|[\]<]/g;

@@ -1,10 +1,10 @@
 // Autocomplete for /rl options: environment names, config fields with current values, run ids, command names.
 import type { APIApplicationCommandOptionChoice } from "discord.js";
-import type { ArgSpec } from "../commands/arg-specs.ts";
-import { formatValue } from "../commands/format-value.ts";
-import type { AnyCommand } from "../commands/types.ts";
-import type { ChannelKey } from "../db/channel-key.ts";
-import type { Services } from "../src/services.ts";
+import type { ArgSpec } from "../../commands/arg-specs.ts";
+import { formatValue } from "../../commands/format-value.ts";
+import type { AnyCommand } from "../../commands/types.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import type { Services } from "../../src/services.ts";
 import { clip, DISCORD } from "./discord-limits.ts";
 
 export type SuggestionSource = "environment" | "field" | "run" | "command" | "choices";

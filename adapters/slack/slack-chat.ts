@@ -1,12 +1,12 @@
 // Mentions and direct messages: hands the text to the chat entry point (the LLM), or answers with a hint until there is one.
-import { errorReply } from "../commands/dispatch.ts";
-import { COMMANDS } from "../commands/index.ts";
-import type { AnyCommand, CommandContext } from "../commands/types.ts";
-import type { ChannelKey } from "../db/channel-key.ts";
-import { asRlError } from "../src/errors.ts";
-import type { ChartRenderer } from "../src/metrics/render-chart.ts";
-import type { Reply } from "../src/reply.ts";
-import type { Services } from "../src/services.ts";
+import { errorReply } from "../../commands/dispatch.ts";
+import { COMMANDS } from "../../commands/index.ts";
+import type { AnyCommand, CommandContext } from "../../commands/types.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { asRlError } from "../../src/errors.ts";
+import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";

@@ -1,18 +1,18 @@
 // Runs a command for a Discord interaction as the person who acted, answers it in time, and anchors run replies.
 import { MessageFlags } from "discord.js";
 import type { BaseInteraction, ButtonInteraction, RepliableInteraction } from "discord.js";
-import { dispatch, type CommandInput, type ConfirmationAnswerInput } from "../commands/dispatch.ts";
-import type { AnyCommand, CommandContext } from "../commands/types.ts";
-import type { ChannelKey } from "../db/channel-key.ts";
-import type { ChartRenderer } from "../src/metrics/render-chart.ts";
-import type { Reply } from "../src/reply.ts";
-import type { Services } from "../src/services.ts";
+import { dispatch, type CommandInput, type ConfirmationAnswerInput } from "../../commands/dispatch.ts";
+import type { AnyCommand, CommandContext } from "../../commands/types.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
 import type { ButtonStore } from "./discord-buttons.ts";
 import { attachChart, filesOption, sendWithChart } from "./discord-chart.ts";
 import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-context.ts";
 import { fitsDiscord, renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
 import { createResponder } from "./discord-responder.ts";
-import { firstPage } from "./paginate-reply.ts";
+import { firstPage } from "../paginate-reply.ts";
 
 export interface DiscordDeps {
   services: Services;

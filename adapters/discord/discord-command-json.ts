@@ -1,8 +1,8 @@
 // Builds the one /rl chat-input command (a subcommand per registry command, typed options) and reads its options back.
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord.js";
 import type { APIApplicationCommandBasicOption, APIApplicationCommandSubcommandOption, RESTPostAPIChatInputApplicationCommandsJSONBody } from "discord.js";
-import { argSpecs, type ArgSpec } from "../commands/arg-specs.ts";
-import type { AnyCommand } from "../commands/types.ts";
+import { argSpecs, type ArgSpec } from "../../commands/arg-specs.ts";
+import type { AnyCommand } from "../../commands/types.ts";
 import { suggestionSource } from "./discord-autocomplete.ts";
 import { clip, DISCORD } from "./discord-limits.ts";
 

@@ -1,6 +1,6 @@
 // Packs a neutral button into a Slack button value and reads it back from a click: a command to run, or the id of
 // a confirmation prompt with the answer (the command itself stays server-side, in the confirmations table).
-import type { ReplyButton } from "../src/reply.ts";
+import type { ReplyButton } from "../../src/reply.ts";
 
 /** Slack rejects a button whose value is longer than this. */
 export const MAX_BUTTON_VALUE = 2000;

@@ -1,7 +1,7 @@
 // Answers one interaction within Discord's 3 s: reply at once, or defer (now, or when time runs short) and edit.
 import { MessageFlags } from "discord.js";
 import type { RepliableInteraction } from "discord.js";
-import type { Logger } from "../src/log.ts";
+import type { Logger } from "../../src/log.ts";
 import { filesOption } from "./discord-chart.ts";
 import { DISCORD } from "./discord-limits.ts";
 import { statusEmbed, type DiscordMessage } from "./discord-render.ts";

@@ -1,7 +1,7 @@
 // Sends messages through the Slack Web API and response_url; failures are logged with context and returned, never thrown.
 import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
-import type { Logger } from "../src/log.ts";
-import type { Redactor } from "../src/redact.ts";
+import type { Logger } from "../../src/log.ts";
+import type { Redactor } from "../../src/redact.ts";
 import type { SlackMessage } from "./slack-render.ts";
 
 export type SendResult = { ok: true; ts?: string } | { ok: false; error: string };

@@ -1,10 +1,10 @@
 // A Previous/Next click on a paged Discord message: the page comes from SQLite and the message is updated in place.
 import { MessageFlags } from "discord.js";
 import type { ButtonInteraction } from "discord.js";
-import type { ChannelKey } from "../db/channel-key.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
 import { statusEmbed } from "./discord-render.ts";
 import { renderFor, whereOfInteraction, type DiscordDeps } from "./discord-run.ts";
-import { pageView } from "./paginate-reply.ts";
+import { pageView } from "../paginate-reply.ts";
 
 const sameChannel = (a: ChannelKey, b: ChannelKey): boolean => a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
 

@@ -1,7 +1,7 @@
 // Button custom_ids (at most 100 characters): a prompt's Confirm / Cancel carry its confirmation id (the record is in
 // SQLite, so they survive a restart); short commands go inline, long ones or ones holding a secret in a small memory map.
 import { randomBytes } from "node:crypto";
-import type { ReplyButton } from "../src/reply.ts";
+import type { ReplyButton } from "../../src/reply.ts";
 import { DISCORD } from "./discord-limits.ts";
 
 export type ButtonAction =

@@ -2,8 +2,8 @@
 import { chmodSync, rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { z } from "zod";
-import type { BotResponse } from "../src/lease/ask-bot.ts";
-import type { Services } from "../src/services.ts";
+import type { BotResponse } from "../../src/lease/ask-bot.ts";
+import type { Services } from "../../src/services.ts";
 import { runCliCommand } from "./cli-command.ts";
 
 const requestSchema = z.object({

@@ -1,8 +1,8 @@
 // The chart as a PNG attachment (reward.png) shown in the chart's embed; the sparkline text stays as the fallback.
 import type { APIEmbed, AttachmentPayload } from "discord.js";
-import type { ChartRenderer } from "../src/metrics/render-chart.ts";
-import type { Logger } from "../src/log.ts";
-import type { ReplyChart } from "../src/reply.ts";
+import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Logger } from "../../src/log.ts";
+import type { ReplyChart } from "../../src/reply.ts";
 import { DISCORD } from "./discord-limits.ts";
 import type { DiscordMessage } from "./discord-render.ts";
 

@@ -1,9 +1,9 @@
 // Renders a neutral Reply as a Block Kit message within Slack's limits, with a plain-text fallback; redacts secrets.
 import type { types } from "@slack/bolt";
-import { extent } from "../src/metrics/render-chart-ticks.ts";
-import type { Redactor } from "../src/redact.ts";
-import type { Reply, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../src/reply.ts";
-import { sparkline } from "./render-text.ts";
+import { extent } from "../../src/metrics/render-chart-ticks.ts";
+import type { Redactor } from "../../src/redact.ts";
+import type { Reply, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../../src/reply.ts";
+import { sparkline } from "../render-text.ts";
 import { encodeButtonValue } from "./slack-button-value.ts";
 import { escapeMrkdwn, mrkdwnLink, splitText, truncate } from "./slack-mrkdwn.ts";
 

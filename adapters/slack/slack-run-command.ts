@@ -1,18 +1,18 @@
 // Runs one /rl command for Slack, typed or clicked: a progress message for slow work, dispatch, then the answer where it belongs.
 import type { RespondFn } from "@slack/bolt";
-import type { ChannelKey } from "../db/channel-key.ts";
-import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../commands/dispatch.ts";
-import { COMMANDS } from "../commands/index.ts";
-import { parseCommandText } from "../commands/parse-command-text.ts";
-import type { AnyCommand, Caller, CommandContext } from "../commands/types.ts";
-import { allows, roleOf } from "../src/policy.ts";
-import type { ChartRenderer } from "../src/metrics/render-chart.ts";
-import type { Reply } from "../src/reply.ts";
-import type { Services } from "../src/services.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../../commands/dispatch.ts";
+import { COMMANDS } from "../../commands/index.ts";
+import { parseCommandText } from "../../commands/parse-command-text.ts";
+import type { AnyCommand, Caller, CommandContext } from "../../commands/types.ts";
+import { allows, roleOf } from "../../src/policy.ts";
+import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
 import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
 import { shareChart } from "./slack-chart.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
-import { firstPage } from "./paginate-reply.ts";
+import { firstPage } from "../paginate-reply.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { escapeMrkdwn, truncate } from "./slack-mrkdwn.ts";
 import { fitsSlack, renderPlain, renderSlack } from "./slack-render.ts";

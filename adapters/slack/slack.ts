@@ -2,12 +2,12 @@
 import type { Server } from "node:http";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import type { webApi } from "@slack/bolt";
-import type { AnyCommand } from "../commands/types.ts";
-import type { ChannelKey } from "../db/channel-key.ts";
-import { RlError } from "../src/errors.ts";
-import { renderChartPng, type ChartRenderer } from "../src/metrics/render-chart.ts";
-import type { Reply } from "../src/reply.ts";
-import type { Services } from "../src/services.ts";
+import type { AnyCommand } from "../../commands/types.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { RlError } from "../../src/errors.ts";
+import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
 import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
 import { shareChart } from "./slack-chart.ts";

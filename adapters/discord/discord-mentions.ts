@@ -1,9 +1,9 @@
 // Messages that mention the bot: "/rl ..." text runs as a command, anything else goes to chat mode (or gets a hint).
 import type { Message } from "discord.js";
-import { dispatch, errorReply } from "../commands/dispatch.ts";
-import type { CommandContext } from "../commands/types.ts";
-import { asRlError } from "../src/errors.ts";
-import type { Reply } from "../src/reply.ts";
+import { dispatch, errorReply } from "../../commands/dispatch.ts";
+import type { CommandContext } from "../../commands/types.ts";
+import { asRlError } from "../../src/errors.ts";
+import type { Reply } from "../../src/reply.ts";
 import { callerOf, whereOf, type ChannelLike } from "./discord-context.ts";
 import { filesOption, sendWithChart } from "./discord-chart.ts";
 import { anchorReply, pagedFor, renderWithChart, type DiscordDeps } from "./discord-run.ts";

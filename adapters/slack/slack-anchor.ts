@@ -1,6 +1,6 @@
 // Records a posted message as a run's thread through the injected callback; a failure is logged, not thrown.
-import type { ChannelKey } from "../db/channel-key.ts";
-import type { Logger } from "../src/log.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import type { Logger } from "../../src/log.ts";
 
 /** Records a posted message as the thread where later notices about a run go. */
 export type AnchorHandler = (runId: string, channel: ChannelKey, ts: string) => void | Promise<void>;

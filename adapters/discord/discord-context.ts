@@ -1,7 +1,7 @@
 // Where a Discord event happened (channel key and thread) and who did it (user with role ids and names).
 import type { APIInteractionGuildMember, Guild, GuildMember, User } from "discord.js";
-import type { Caller } from "../commands/types.ts";
-import type { ChannelKey } from "../db/channel-key.ts";
+import type { Caller } from "../../commands/types.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
 
 export const PLATFORM = "discord";
 

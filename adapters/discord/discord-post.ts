@@ -1,9 +1,9 @@
 // Posts a reply to a channel, or into a run's thread (a thread channel, or the anchor message it answers).
 import { DiscordAPIError, RESTJSONErrorCodes, Routes } from "discord.js";
 import type { APIMessage, Client } from "discord.js";
-import type { ChannelKey } from "../db/channel-key.ts";
-import { RlError } from "../src/errors.ts";
-import type { Reply } from "../src/reply.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { RlError } from "../../src/errors.ts";
+import type { Reply } from "../../src/reply.ts";
 import { sendWithChart } from "./discord-chart.ts";
 import type { DiscordMessage } from "./discord-render.ts";
 import { anchorReply, renderWithChart, type DiscordDeps } from "./discord-run.ts";
