@@ -2,7 +2,7 @@
 import type { ChannelKey } from "../db/channel-key.ts";
 import type { ReplyPagesRepo } from "../db/reply-pages.ts";
 import type { Reply, ReplyBlock, ReplyButton, ReplyField } from "../src/reply.ts";
-import { splitText } from "./slack/slack-mrkdwn.ts";
+import { splitText } from "./split-text.ts";
 
 /** Whether a reply renders on the platform without anything cut. */
 export type FitsOne = (reply: Reply) => boolean;

@@ -37,19 +37,3 @@ export function clip(text: string, max: number, ellipsis = "…"): string {
   if (last >= 0xd800 && last <= 0xdbff) cut--;
   return text.slice(0, cut) + ellipsis;
 }
-
-/** Split text into pieces of at most `max` units, preferring line breaks, never splitting a surrogate pair. */
-export function splitText(text: string, max: number): string[] {
-  const pieces: string[] = [];
-  let rest = text;
-  while (rest.length > max) {
-    let cut = rest.lastIndexOf("\n", max);
-    if (cut < max / 2) cut = max;
-    const last = rest.charCodeAt(cut - 1);
-    if (cut === max && last >= 0xd800 && last <= 0xdbff) cut--;
-    pieces.push(rest.slice(0, cut));
-    rest = rest.slice(cut).replace(/^\n/, "");
-  }
-  if (rest.length > 0 || pieces.length === 0) pieces.push(rest);
-  return pieces;
-}

@@ -4,7 +4,8 @@ import type { APIActionRowComponent, APIButtonComponentWithCustomId, APIEmbed, A
 import { extent } from "../../src/metrics/render-chart-ticks.ts";
 import { REDACTED } from "../../src/redact.ts";
 import type { Reply, ReplyButton, ReplyChart } from "../../src/reply.ts";
-import { clip, DISCORD, splitText } from "./discord-limits.ts";
+import { splitText } from "../split-text.ts";
+import { clip, DISCORD } from "./discord-limits.ts";
 import { escapeDiscord } from "./discord-markdown.ts";
 import { sparkline } from "../render-text.ts";
 
@@ -109,16 +110,9 @@ function chartText(chart: ReplyChart): string {
   const ys = chart.points.map((p) => p.y).filter(Number.isFinite);
   if (ys.length === 0) return "(no points yet)";
   const [min, max] = extent(ys);
-  // Average into at most SPARK_POINTS buckets so a long history still fits on one line.
-  const buckets = Math.min(SPARK_POINTS, ys.length);
-  const means: number[] = [];
-  for (let b = 0; b < buckets; b++) {
-    const slice = ys.slice(Math.floor((b * ys.length) / buckets), Math.floor(((b + 1) * ys.length) / buckets));
-    means.push(slice.reduce((s, y) => s + y, 0) / slice.length);
-  }
   const fmt = (v: number): string => (Math.abs(v) >= 1000 || Number.isInteger(v) ? String(Math.round(v * 1000) / 1000) : v.toPrecision(4));
   const stats = `min ${fmt(min)} · max ${fmt(max)} · last ${fmt(ys.at(-1) ?? 0)} · ${ys.length} points`;
-  return `${fence(sparkline(means) || "·")}\n${stats}`;
+  return `${fence(sparkline(ys, SPARK_POINTS) || "·")}\n${stats}`;
 }
 
 /** Redacted text escaped, the redaction marker left readable (brackets alone link nothing). */
@@ -138,7 +132,7 @@ function draftsOf(reply: Reply, redact: (s: string) => string): Draft[] {
   // Everything the reply says is text, never markup: redacted, then escaped. Code goes in fences, where only ``` counts.
   const r = (s: string): string => escapeRedacted(redact(s));
   const color = reply.error ? COLOR.error : COLOR.ok;
-  const texts = reply.text ? splitText(r(reply.text), DISCORD.description) : [];
+  const texts = reply.text ? splitText(r(reply.text), DISCORD.description, { wordBreaks: false }) : [];
   const head: Draft[] = [{ title: reply.title ? r(reply.title) : undefined, text: texts[0], fields: [], color }];
   for (const t of texts.slice(1)) head.push({ text: t, fields: [], color });
 
@@ -179,8 +173,8 @@ function draftsOf(reply: Reply, redact: (s: string) => string): Draft[] {
     const title = block.title ? r(block.title) : undefined;
     const pieces =
       block.kind === "code"
-        ? splitText(escapeFence(redact(block.content)), DISCORD.description - FENCE)
-        : splitText(r(block.content), DISCORD.description);
+        ? splitText(escapeFence(redact(block.content)), DISCORD.description - FENCE, { wordBreaks: false })
+        : splitText(r(block.content), DISCORD.description, { wordBreaks: false });
     pieces.forEach((piece, i) => {
       const t = i === 0 ? title : undefined;
       drafts.push(block.kind === "code" ? { title: t, code: piece, fields: [], color: COLOR.code } : { title: t, text: piece || "\u200b", fields: [], color });

@@ -1,7 +1,7 @@
 // Sends messages through the Slack Web API and response_url; failures are logged with context and returned, never thrown.
 import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
 import type { Logger } from "../../src/log.ts";
-import type { Redactor } from "../../src/redact.ts";
+import { redactDeep, type Redactor } from "../../src/redact.ts";
 import type { SlackMessage } from "./slack-render.ts";
 
 export type SendResult = { ok: true; ts?: string } | { ok: false; error: string };
@@ -47,15 +47,6 @@ export function slackErrorCode(err: unknown): string {
 
 /** Errors where the same message without blocks can still go through. */
 const BLOCK_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format", "msg_too_long", "too_many_blocks"]);
-
-function redactDeep<T>(value: T, redact: Redactor): T {
-  if (typeof value === "string") return redact(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => redactDeep(v, redact)) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)])) as T;
-  }
-  return value;
-}
 
 export function createSlackMessenger(client: webApi.WebClient, log: Logger, redact: Redactor): SlackMessenger {
   const clean = (message: SlackMessage): SlackMessage => redactDeep(message, redact);

@@ -125,16 +125,10 @@ function replyBlockSections(block: ReplyBlock, cuts: Cuts): KnownBlock[] {
 function chartSections(chart: ReplyChart | undefined): KnownBlock[] {
   const ys = (chart?.points ?? []).map((p) => p.y).filter(Number.isFinite);
   if (!chart || ys.length === 0) return [];
-  // Average into buckets so a long series still fits one short line.
-  const buckets = Math.min(ys.length, MAX_CHART_POINTS);
-  const values = Array.from({ length: buckets }, (_, i) => {
-    const slice = ys.slice(Math.floor((i * ys.length) / buckets), Math.floor(((i + 1) * ys.length) / buckets));
-    return slice.reduce((a, b) => a + b, 0) / Math.max(1, slice.length);
-  });
   const fmt = (v: number) => (Math.abs(v) >= 1000 || Number.isInteger(v) ? String(Math.round(v)) : v.toPrecision(3));
   const [min, max] = extent(ys);
   const stats = `min ${fmt(min)} · max ${fmt(max)} · last ${fmt(ys.at(-1) ?? 0)}`;
-  return [section(`*${truncate(escapeMrkdwn(chart.title), 200)}*\n\`${sparkline(values)}\`  ${stats}`)];
+  return [section(`*${truncate(escapeMrkdwn(chart.title), 200)}*\n\`${sparkline(ys, MAX_CHART_POINTS)}\`  ${stats}`)];
 }
 
 function linkSections(links: readonly ReplyLink[]): KnownBlock[] {
