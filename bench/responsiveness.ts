@@ -1,7 +1,7 @@
 // Measurement 3: the bot's event loop during a cold scan, and how fast the real Bolt receiver acks /rl commands meanwhile.
 import path from "node:path";
 import { mkdirSync } from "node:fs";
-import { createSlackAdapter } from "../adapters/slack.ts";
+import { createSlackAdapter } from "../adapters/slack/slack.ts";
 import { loadConfig } from "../src/config.ts";
 import { createServices } from "../src/services.ts";
 import type { BenchContext } from "./bench-context.ts";

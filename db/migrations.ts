@@ -192,4 +192,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX confirmations_by_expiry ON confirmations (expires_at);
     `,
   },
+  {
+    version: 6,
+    name: "reply pages",
+    sql: `
+      CREATE TABLE reply_pages (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        pages_json TEXT NOT NULL,
+        footer TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX reply_pages_by_age ON reply_pages (created_at);
+    `,
+  },
 ];

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
-import { exitCodeOf, runCliCommand } from "../adapters/cli-command.ts";
+import { exitCodeOf, runCliCommand } from "../adapters/console/cli-command.ts";
 import { backupDatabase } from "../db/backup-database.ts";
 import { openDatabase } from "../db/open-database.ts";
 import { loadConfig, type Config } from "./config.ts";

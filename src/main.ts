@@ -1,8 +1,8 @@
 // Wiring: the data folder's lease -> config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
-import { serveCliSocket } from "../adapters/cli-socket.ts";
-import { createConsolePoster, runConsole } from "../adapters/console.ts";
-import { createDiscordAdapter } from "../adapters/discord.ts";
-import { createSlackAdapter } from "../adapters/slack.ts";
+import { serveCliSocket } from "../adapters/console/cli-socket.ts";
+import { createConsolePoster, runConsole } from "../adapters/console/console.ts";
+import { createDiscordAdapter } from "../adapters/discord/discord.ts";
+import { createSlackAdapter } from "../adapters/slack/slack.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
 import { createChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";

@@ -2,6 +2,7 @@
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
 import { createConfirmationsRepo, type ConfirmationsRepo } from "../db/confirmations.ts";
+import { createReplyPagesRepo, type ReplyPagesRepo } from "../db/reply-pages.ts";
 import { createDigestStateRepo } from "../db/digest-state.ts";
 import { createInferenceTestsRepo, type InferenceTestsRepo } from "../db/inference-tests.ts";
 import { createOutboxRepo, type OutboxRepo } from "../db/outbox.ts";
@@ -44,6 +45,8 @@ export interface Services {
   inferenceTests: InferenceTestsRepo;
   /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
   confirmations: ConfirmationsRepo;
+  /** Pages of replies too long for one message (Next / Previous). */
+  pages: ReplyPagesRepo;
   now: () => number;
   close(): Promise<void>;
 }
@@ -126,6 +129,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),
+    pages: createReplyPagesRepo(db, now),
     now,
     close: () => (closing ??= closeInOrder()),
   };

@@ -8,6 +8,16 @@ import type { ToolOutcome } from "./run-tool-call.ts";
 /** More prompts than this in one answer is a model gone astray; the person can still type the commands. */
 const MAX_CONFIRMATIONS = 5;
 
+/** A model answer longer than this is shown (and remembered) cut, saying how much was left out. */
+export const MAX_ANSWER_CHARS = 8_000;
+
+/** The answer within `max` characters; a cut one ends by saying how many characters were not shown. */
+export function capAnswer(text: string, max = MAX_ANSWER_CHARS): string {
+  if (text.length <= max) return text;
+  const note = `\n… (the answer was ${text.length.toLocaleString("en")} characters; ${(text.length - max).toLocaleString("en")} more not shown)`;
+  return text.slice(0, max) + note;
+}
+
 const ERROR_TITLES: Record<string, string> = {
   RATE_LIMITED: "The language model is busy",
   TIMEOUT: "The language model took too long",
@@ -83,7 +93,7 @@ export function turnReply(result: TurnResult, maxIterations: number, redact: Red
       data: summary(result),
     };
   }
-  return { ...confirmation, text: redact(result.answer ?? ""), data: summary(result) };
+  return { ...confirmation, text: redact(capAnswer(result.answer ?? "")), data: { ...summary(result), answer: capAnswer(result.answer ?? "") } };
 }
 
 /**

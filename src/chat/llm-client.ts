@@ -1,9 +1,11 @@
 // One chat-completions request to any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, OpenAI) over fetch.
+import { RlError } from "../errors.ts";
 import type { Redactor } from "../redact.ts";
 import { retryTransient } from "../retry-transient.ts";
 import type { ChatMessage, ToolDefinition } from "./chat-messages.ts";
 import { httpError, transportError } from "./llm-errors.ts";
 import { parseCompletion, type Completion } from "./parse-completion.ts";
+import { readCappedBody } from "./read-capped-body.ts";
 
 export interface LlmClientOptions {
   /** e.g. https://openrouter.ai/api/v1; "/chat/completions" is appended. */
@@ -35,8 +37,9 @@ export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fet
     let text: string;
     try {
       response = await fetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
-      text = await response.text();
+      text = await readCappedBody(response, host);
     } catch (err) {
+      if (err instanceof RlError) throw scrub(err, redact);
       throw scrub(transportError(err, host, timeoutMs), redact);
     }
     if (!response.ok) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CONSOLE_CHANNEL } from "../../adapters/console.ts";
+import { CONSOLE_CHANNEL } from "../../adapters/console/console.ts";
 import type { Reply } from "../../src/reply.ts";
 import { conversation, LLM_KEY, startChatHarness, type ChatHarness, type HarnessOptions } from "./chat-harness.ts";
 

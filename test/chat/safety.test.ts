@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONSOLE_CHANNEL, runConsole } from "../../adapters/console.ts";
+import { CONSOLE_CHANNEL, runConsole } from "../../adapters/console/console.ts";
 import { dispatch } from "../../commands/dispatch.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { answer } from "../helpers/confirm.ts";

@@ -26,17 +26,18 @@ async function run(s: Services, text: string) {
   return (await dispatch({ text }, ctx(s))).reply;
 }
 
-const blocksText = (reply: { blocks?: Array<{ content?: string }> }) => (reply.blocks ?? []).map((b) => b.content ?? "").join("\n");
-
 describe("/rl config", () => {
   it("shows a default only known at start as its source text, never as none", async () => {
     const s = services();
     const selected = await run(s, "/rl select paths");
     expect(selected.error, JSON.stringify(selected)).toBeUndefined();
-    const text = blocksText(await run(s, "/rl config"));
-    expect(text).toContain('dataset_path = set when the environment starts: `os.path.join(DATA_ROOT, "data.jsonl")`');
-    expect(text).toContain("wandb_name = set when the environment starts: `cls.name`");
-    expect(text).not.toMatch(/dataset_path = none/);
+    const fields = (await run(s, "/rl config")).fields ?? [];
+    const valueOf = (name: string) => fields.find((f) => f.label.startsWith(`${name} `))?.value ?? "";
+    expect(valueOf("dataset_path")).toContain('set when the environment starts: `os.path.join(DATA_ROOT, "data.jsonl")`');
+    expect(valueOf("wandb_name")).toContain("set when the environment starts: `cls.name`");
+    expect(valueOf("dataset_path")).not.toMatch(/^none/);
+    const one = await run(s, "/rl config dataset_path");
+    expect(one.fields).toContainEqual({ label: "Default", value: '`os.path.join(DATA_ROOT, "data.jsonl")` (set when the environment starts)' });
   });
 });
 

@@ -3,7 +3,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CONSOLE_CHANNEL, runConsole } from "../../adapters/console.ts";
+import { CONSOLE_CHANNEL, runConsole } from "../../adapters/console/console.ts";
 import { dispatch } from "../../commands/dispatch.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand, type CommandContext } from "../../commands/types.ts";

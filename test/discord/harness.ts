@@ -2,7 +2,7 @@
 import { EventEmitter } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createDiscordAdapter, type DiscordAdapter, type DiscordAdapterOptions } from "../../adapters/discord.ts";
+import { createDiscordAdapter, type DiscordAdapter, type DiscordAdapterOptions } from "../../adapters/discord/discord.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { createLogger } from "../../src/log.ts";
 import { createServices, type Services } from "../../src/services.ts";

@@ -1,9 +1,9 @@
 // The Discord renderer, button ids and command JSON stay within every Discord limit, whatever a reply holds.
 import { describe, expect, it } from "vitest";
-import { createButtonStore } from "../../adapters/discord-buttons.ts";
-import { buildRlCommand } from "../../adapters/discord-command-json.ts";
-import { clip } from "../../adapters/discord-limits.ts";
-import { renderDiscordReply, type DiscordMessage } from "../../adapters/discord-render.ts";
+import { createButtonStore } from "../../adapters/discord/discord-buttons.ts";
+import { buildRlCommand } from "../../adapters/discord/discord-command-json.ts";
+import { clip } from "../../adapters/discord/discord-limits.ts";
+import { renderDiscordReply, type DiscordMessage } from "../../adapters/discord/discord-render.ts";
 import { createRedactor } from "../../src/redact.ts";
 import type { Reply } from "../../src/reply.ts";
 import { validateCommands, validateMessageBody } from "../fakes/discord-validate.ts";

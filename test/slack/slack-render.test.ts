@@ -1,8 +1,8 @@
 // The Block Kit renderer: limits (blocks, sections, fields, buttons), escaping, links, code fences, charts, redaction.
 import { describe, expect, it } from "vitest";
-import { decodeButtonValue } from "../../adapters/slack-button-value.ts";
-import { splitText } from "../../adapters/slack-mrkdwn.ts";
-import { renderSlack, SLACK_LIMITS } from "../../adapters/slack-render.ts";
+import { decodeButtonValue } from "../../adapters/slack/slack-button-value.ts";
+import { splitText } from "../../adapters/slack/slack-mrkdwn.ts";
+import { renderSlack, SLACK_LIMITS } from "../../adapters/slack/slack-render.ts";
 import { createRedactor } from "../../src/redact.ts";
 import { blockKitProblems } from "../fakes/slack-block-kit.ts";
 import { buttonsOf, textOf } from "./slack-harness.ts";
