@@ -9,6 +9,10 @@ export interface BenchSizes {
   discoveryReps: number;
   /** Repetitions of the whole-process discovery comparison (each starts a bot and a Python process). */
   processReps: number;
+  /** Repetitions of the whole-process scans of the Atropos-shaped folders. */
+  shapedReps: number;
+  /** Repetitions of each command of the CLI start measurement. */
+  cliReps: number;
   responsivenessReps: number;
   slackCommands: number;
   slackConcurrency: number;
@@ -36,6 +40,8 @@ const FULL: BenchSizes = {
   changedFiles: 10,
   discoveryReps: 5,
   processReps: 3,
+  shapedReps: 5,
+  cliReps: 11,
   responsivenessReps: 3,
   slackCommands: 200,
   slackConcurrency: 20,
@@ -54,6 +60,8 @@ const QUICK: BenchSizes = {
   changedFiles: 2,
   discoveryReps: 3,
   processReps: 2,
+  shapedReps: 3,
+  cliReps: 5,
   responsivenessReps: 3,
   slackCommands: 100,
   slackConcurrency: 20,

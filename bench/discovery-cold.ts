@@ -86,7 +86,7 @@ export async function measureDiscoveryCold(ctx: BenchContext): Promise<BenchRow[
       goal: "ours/seed <= 1.00x",
       met: cliMs <= seedProcessMs,
       note:
-        "`node bin/rl-chatops.js scan DIR` (Node start-up with the bundled bot, config, scan, text output) vs `python3 bench/seed-scan.py DIR`, " +
+        "`node bin/rl-chatops.js scan DIR` (Node start-up, the built command, config, discovery on every core, text output) vs `python3 bench/seed-scan.py DIR` (the interpreter itself), " +
         `each timed from spawn to exit. Median of ${sizes.processReps}.`,
       repetitions: sizes.processReps,
       data: { cli, seedProcess },

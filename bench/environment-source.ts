@@ -1,10 +1,30 @@
-// Builds one generated Atropos-style environment file (300 lines, varied by index) for the discovery benchmarks.
+// Builds generated Atropos-style Python files for the discovery benchmarks: environments (their bases named directly,
+// as base.BaseEnv, through an aliased import, or through another file's class), helper classes, helper modules
+// without a class, and package __init__ files, each padded to a given number of lines.
+
+export type SourceKind = "direct" | "attribute" | "aliased" | "indirect" | "helper" | "module" | "init";
 
 export interface GeneratedFile {
   fileName: string;
   text: string;
   /** The shape of this file, so the results can say what the corpus held. */
-  kind: "direct" | "attribute" | "aliased" | "indirect" | "helper";
+  kind: SourceKind;
+}
+
+export interface SourceSpec {
+  /** Makes names unique (Task<index>Env, option_<index>_<n>, ...) and varies the values. */
+  index: number;
+  kind: SourceKind;
+  /** Lines to pad to (a file whose content is longer keeps its length). */
+  lines: number;
+  /** For "indirect": the module and class of the environment this one derives from. */
+  base?: { module: string; className: string };
+  /** Helper modules this file imports a function from (`from <module> import helper_<index>_0`). */
+  uses?: Array<{ module: string; index: number }>;
+  /** Share of the padding that is prompt text in a string constant rather than code (default 0: all code). */
+  promptShare?: number;
+  /** For "helper": import Atropos's environment classes anyway, as the uniform corpus does (default true). */
+  helperImportsBaseEnv?: boolean;
 }
 
 const LINES_PER_FILE = 300;
@@ -22,11 +42,11 @@ export function fileNameOf(index: number): string {
 }
 
 /** The Python class name of the environment in file `index` (its decade's first file is a base for the indirect ones). */
-function className(index: number): string {
+export function className(index: number): string {
   return `Task${index}Env`;
 }
 
-function kindOf(index: number): GeneratedFile["kind"] {
+function kindOf(index: number): SourceKind {
   const r = index % 10;
   if (r <= 4) return "direct";
   if (r === 5) return "attribute";
@@ -48,8 +68,7 @@ function configClass(index: number, lines: string[]): string {
   return name;
 }
 
-function environmentClass(index: number, kind: GeneratedFile["kind"], config: string | undefined, lines: string[]): void {
-  const base = kind === "attribute" ? "base.BaseEnv" : kind === "aliased" ? "AtroposBaseEnv" : kind === "indirect" ? className(index - (index % 10)) : "BaseEnv";
+function environmentClass(index: number, kind: SourceKind, base: string, config: string | undefined, lines: string[]): void {
   lines.push(
     `class ${className(index)}(${base}):`,
     `    """Task ${index}: answer generated questions and score them by exact match.`,
@@ -145,26 +164,69 @@ function helperFunction(index: number, n: number): string[] {
   ];
 }
 
-export function environmentSource(index: number): GeneratedFile {
-  const kind = kindOf(index);
-  const lines = [`"""Generated Atropos environment ${index} (${kind}) for rl-chatops benchmarks."""`, "import random", "from typing import Dict, List, Optional, Tuple", ""];
-  if (kind === "attribute") lines.push("from atroposlib.envs import base", "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
-  else if (kind === "aliased") lines.push("from atroposlib.envs.base import BaseEnv as AtroposBaseEnv", "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
-  else if (kind === "indirect") {
-    const base = index - (index % 10);
-    lines.push(`from ${fileNameOf(base).replace(/\.py$/, "")} import ${className(base)}`, "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
-  } else lines.push("from atroposlib.envs.base import APIServerConfig, BaseEnv, BaseEnvConfig, ScoredDataGroup");
-  lines.push("from atroposlib.type_definitions import Item", "from pydantic import Field", "", `RUN_NAME = "task-${index}-run"`, `SEED = ${index}`, "", "");
+/** A long prompt template, as environment and helper modules of real folders carry. */
+function promptConstant(index: number, count: number, name = `PROMPT_${index}`): string[] {
+  const lines = [`${name} = """You are a careful assistant working on task family ${index}.`];
+  for (let n = 0; n < count; n++) lines.push(`Step ${n + 1}: think, then answer (${index}.${n}).`);
+  lines.push('"""', "", "");
+  return lines;
+}
 
-  if (kind === "helper") {
+function environmentImports(spec: SourceSpec, lines: string[]): string {
+  const { kind } = spec;
+  if (kind === "attribute") {
+    lines.push("from atroposlib.envs import base", "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
+    return "base.BaseEnv";
+  }
+  if (kind === "aliased") {
+    lines.push("from atroposlib.envs.base import BaseEnv as AtroposBaseEnv", "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
+    return "AtroposBaseEnv";
+  }
+  if (kind === "indirect") {
+    const base = spec.base ?? { module: fileNameOf(spec.index - (spec.index % 10)).replace(/\.py$/, ""), className: className(spec.index - (spec.index % 10)) };
+    lines.push(`from ${base.module} import ${base.className}`, "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
+    return base.className;
+  }
+  lines.push("from atroposlib.envs.base import APIServerConfig, BaseEnv, BaseEnvConfig, ScoredDataGroup");
+  return "BaseEnv";
+}
+
+export function pythonSource(spec: SourceSpec): string {
+  const { index, kind } = spec;
+  if (kind === "init") {
+    const lines = [`"""Package of task family ${index}."""`, ""];
+    while (lines.length < spec.lines) lines.push(`# package notes for task family ${index}`);
+    return `${lines.join("\n")}\n`;
+  }
+  const lines = [`"""Generated Atropos environment ${index} (${kind}) for rl-chatops benchmarks."""`, "import random", "from typing import Dict, List, Optional, Tuple", ""];
+  let base = "BaseEnv";
+  if (kind === "module") lines.push("import json");
+  else if (kind !== "helper") base = environmentImports(spec, lines);
+  else if (spec.helperImportsBaseEnv === false) lines.push("from dataclasses import dataclass");
+  else lines.push("from atroposlib.envs.base import APIServerConfig, BaseEnv, BaseEnvConfig, ScoredDataGroup");
+  if (kind !== "module") lines.push("from atroposlib.type_definitions import Item", "from pydantic import Field");
+  for (const used of spec.uses ?? []) lines.push(`from ${used.module} import helper_${used.index}_0`);
+  lines.push("", `RUN_NAME = "task-${index}-run"`, `SEED = ${index}`, "", "");
+
+  if (kind === "module") {
+    lines.push(...promptConstant(index, Math.min(40, Math.floor(spec.lines / 10))));
+  } else if (kind === "helper") {
     lines.push(`class Scorer${index}:`, `    """Scores answers for task family ${index}; not an environment."""`, "", `    name = "scorer_${index}"`, "", "    def score(self, answer: str, expected: str) -> float:", "        return 1.0 if answer == expected else 0.0", "", "");
   } else {
     const config = kind === "indirect" && index % 2 === 1 ? undefined : configClass(index, lines);
-    environmentClass(index, kind, config, lines);
+    environmentClass(index, kind, base, config, lines);
   }
-  const footer = kind === "helper" ? [] : ["", 'if __name__ == "__main__":', `    ${className(index)}.cli()`];
-  for (let n = 0; lines.length + 8 + footer.length <= LINES_PER_FILE; n++) lines.push(...helperFunction(index, n));
-  while (lines.length + footer.length < LINES_PER_FILE) lines.push(`# padding for task ${index}`);
+  const footer = kind === "helper" || kind === "module" ? [] : ["", 'if __name__ == "__main__":', `    ${className(index)}.cli()`];
+  const prompt = Math.floor((spec.promptShare ?? 0) * (spec.lines - lines.length - footer.length)) - 4;
+  if (prompt > 0) lines.push(...promptConstant(index, prompt, `INSTRUCTIONS_${index}`));
+  for (let n = 0; lines.length + 8 + footer.length <= spec.lines; n++) lines.push(...helperFunction(index, n));
+  while (lines.length + footer.length < spec.lines) lines.push(`# padding for task ${index}`);
   lines.push(...footer);
-  return { fileName: fileNameOf(index), text: `${lines.join("\n")}\n`, kind };
+  return `${lines.join("\n")}\n`;
+}
+
+/** File `index` of the uniform corpus: 300 lines, its kind by its last digit. */
+export function environmentSource(index: number): GeneratedFile {
+  const kind = kindOf(index);
+  return { fileName: fileNameOf(index), text: pythonSource({ index, kind, lines: LINES_PER_FILE }), kind };
 }

@@ -10,26 +10,31 @@ import type { BenchContext } from "./bench-context.ts";
 import { readBenchOptions } from "./bench-options.ts";
 import type { BenchReport, BenchRow } from "./bench-row.ts";
 import { benchTempDir, cleanupAll } from "./cleanup.ts";
+import { measureCliStart } from "./cli-start.ts";
 import { measureDigestCycle } from "./digest-cycle.ts";
 import { measureDiscoveryCold } from "./discovery-cold.ts";
+import { measureDiscoveryShaped } from "./discovery-shaped.ts";
 import { measureDiscoveryWarm } from "./discovery-warm.ts";
 import { generateEnvironments } from "./generate-environments.ts";
 import { measureMemory } from "./memory.ts";
 import { markdownTable, notes, textTable } from "./print-table.ts";
 import { measureRecovery } from "./recovery.ts";
 import { measureResponsiveness } from "./responsiveness.ts";
+import { PYTHON } from "./scan-processes.ts";
 import { measureStartup } from "./startup.ts";
 
 const RESULTS = fileURLToPath(new URL("./results.json", import.meta.url));
 
 const MEASUREMENTS: Array<{ id: string; title: string; run: (ctx: BenchContext) => Promise<BenchRow[]> }> = [
-  { id: "discovery-cold", title: "1. Discovery, cold", run: measureDiscoveryCold },
-  { id: "discovery-warm", title: "2. Discovery, warm", run: measureDiscoveryWarm },
-  { id: "responsiveness", title: "3. Responsiveness", run: measureResponsiveness },
-  { id: "startup", title: "4. Start-up and failure detection", run: measureStartup },
-  { id: "digest", title: "5. Digest cycle", run: measureDigestCycle },
-  { id: "memory", title: "6. Memory", run: measureMemory },
-  { id: "recovery", title: "7. Recovery after a crash", run: measureRecovery },
+  { id: "cli-start", title: "1. Command start", run: measureCliStart },
+  { id: "discovery-cold", title: "2. Discovery, cold", run: measureDiscoveryCold },
+  { id: "discovery-shaped", title: "3. Discovery, Atropos-shaped folders", run: measureDiscoveryShaped },
+  { id: "discovery-warm", title: "4. Discovery, warm", run: measureDiscoveryWarm },
+  { id: "responsiveness", title: "5. Responsiveness", run: measureResponsiveness },
+  { id: "startup", title: "6. Start-up and failure detection", run: measureStartup },
+  { id: "digest", title: "7. Digest cycle", run: measureDigestCycle },
+  { id: "memory", title: "8. Memory", run: measureMemory },
+  { id: "recovery", title: "9. Recovery after a crash", run: measureRecovery },
 ];
 
 function failedRow(id: string, title: string, err: unknown): BenchRow {
@@ -79,7 +84,7 @@ async function main(): Promise<number> {
     machine: {
       cpus: cpus().length,
       node: process.version,
-      python: execFileSync("python3", ["--version"]).toString().trim(),
+      python: execFileSync(PYTHON, ["--version"]).toString().trim(),
       loadAverageAtStart: loadAtStart,
       loadAverageAtEnd: loadavg(),
     },

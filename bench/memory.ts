@@ -1,35 +1,33 @@
-// Measurement 6: resident memory of the real bot, idle, with Slack and Discord on fakes and many runs in its database.
-import { execFileSync } from "node:child_process";
+// Measurement: resident memory of the real bot (the built `rl-chatops`, as users start it), idle, with no platform
+// configured (the console) and with Slack and Discord on local fakes, 1,000 runs in its database either way.
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createServices } from "../src/services.ts";
 import type { RunStatus } from "../db/runs.ts";
-import { startFakeDiscord, type FakeDiscord } from "../test/fakes/discord-gateway.ts";
+import { startFakeDiscord } from "../test/fakes/discord-gateway.ts";
 import { startFakeSlackApi } from "../test/fakes/slack-api.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
-import { benchTempDir, onCleanup } from "./cleanup.ts";
+import { benchTempDir, onCleanup, trackChild } from "./cleanup.ts";
+import { CLI } from "./scan-processes.ts";
 import { mb, median, ms } from "./stats.ts";
-import { ensureBundle } from "../bin/bundle.js";
-import { startTsChild } from "./ts-child.ts";
 
 const BOT_TOKEN = "xoxb-1111111111-2222222222-benchbottokenvalue";
 const SIGNING_SECRET = "bench-signing-secret-0123456789abcdef";
-const GOAL_BYTES = 150 * 1024 * 1024;
+const GOAL_BYTES = 120 * 1024 * 1024;
 const FINISHED: RunStatus[] = ["completed", "failed", "stopped"];
 const SAMPLE_MS = 500;
-const FLOOR_IDLE_MS = 2000;
+const START_TIMEOUT_MS = 60_000;
 
 interface Rep {
+  /** Spawn to the bot's "rl-chatops started" log line. */
   startMs: number;
   /** Median of the RSS samples over the second half of the idle period (from /proc/PID/status VmRSS). */
   idleRss: number;
   /** The process's peak RSS (VmHWM), start-up included. */
   peakRss: number;
-  heapUsed: number;
-  /** VmRSS right after a forced full GC, at the end of the idle period. */
-  afterGcRss: number;
 }
 
 const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
@@ -54,26 +52,30 @@ async function seedDatabase(dataDir: string, cwd: string, count: number): Promis
   await services.close();
 }
 
-async function oneChild(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Promise<Rep> {
-  // The bot runs as the rl-chatops command runs it: bundled JavaScript on plain Node (bin/bundle.js).
-  const bundle = await ensureBundle("bench/memory-child.ts", "bench-memory-child");
-  const child = startTsChild("./memory-child.ts", env, cwd, ["--expose-gc"], bundle);
-  const started = await child.next<{ type: string; ms: number }>("started");
-  const pid = child.process.pid!;
+/** Starts `rl-chatops` (stdin held open, so a console bot stays up), idles it and samples its memory, then stops it. */
+async function oneBot(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Promise<Rep> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  trackChild(child);
+  let stderr = "";
+  child.stdout.resume();
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  while (!stderr.includes('"rl-chatops started"')) {
+    if (child.exitCode !== null || performance.now() - started > START_TIMEOUT_MS) throw new Error(`the bot did not start: ${stderr.slice(-2000)}`);
+    await sleep(20);
+  }
+  const startMs = performance.now() - started;
+  const pid = child.pid!;
   const samples: number[] = [];
   for (let waited = 0; waited < idleMs; waited += SAMPLE_MS) {
     await sleep(SAMPLE_MS);
     if (waited >= idleMs / 2) samples.push(procStatus(pid, "VmRSS"));
   }
   const peakRss = procStatus(pid, "VmHWM");
-  child.send({ type: "memory" });
-  const usage = await child.next<{ type: string; heapUsed: number }>("memory");
-  child.send({ type: "gc" });
-  await child.next("gc-done");
-  const afterGcRss = procStatus(pid, "VmRSS");
-  child.send({ type: "stop" });
-  await child.exited;
-  return { startMs: started.ms, idleRss: median(samples), peakRss, heapUsed: usage.heapUsed, afterGcRss };
+  child.kill("SIGTERM");
+  if ((await exited) !== 0) throw new Error(`the bot did not stop cleanly: ${stderr.slice(-2000)}`);
+  return { startMs, idleRss: median(samples), peakRss };
 }
 
 export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
@@ -85,54 +87,59 @@ export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
   await seedDatabase(dataDir, cwd, sizes.memoryRuns);
 
   // Only what the bot needs: none of the caller's own tokens or settings leak in.
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR };
-  const botEnv = (discord: FakeDiscord): NodeJS.ProcessEnv => ({
-    ...base,
-    RL_LOG_LEVEL: "error",
-    RL_DATA_DIR: dataDir,
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_PORT: "0",
-    SLACK_API_URL: slack.apiUrl,
-    DISCORD_TOKEN: discord.token,
-    DISCORD_API_URL: discord.apiUrl,
-    DISCORD_GUILD_ID: discord.ids.guild,
-  });
-  const reps: Rep[] = [];
-  for (let rep = 0; rep < sizes.memoryReps; rep++) {
-    // A fresh Discord fake each time: a gateway session left by the previous bot would make this one resume.
-    const discord = await startFakeDiscord();
-    const closeDiscord = onCleanup(() => discord.close());
-    reps.push(await oneChild(botEnv(discord), cwd, sizes.memoryIdleMs));
-    await closeDiscord();
-    const r = reps.at(-1)!;
-    ctx.progress(`  memory ${rep + 1}/${sizes.memoryReps}: idle RSS ${mb(r.idleRss)} (peak ${mb(r.peakRss)}, heap used ${mb(r.heapUsed)}, after a full GC ${mb(r.afterGcRss)}), started in ${ms(r.startMs)}`);
+  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, RL_LOG_LEVEL: "info", RL_DATA_DIR: dataDir };
+  const configurations = [
+    { id: "memory-idle-none", title: "Bot RSS, idle, no platform", sizes: `console on the demo stack, ${sizes.memoryRuns} runs in the DB`, goal: undefined },
+    { id: "memory-idle-both", title: "Bot RSS, idle, Slack + Discord", sizes: `both on fakes, ${sizes.memoryRuns} runs in the DB`, goal: GOAL_BYTES },
+  ];
+  const reps: Record<string, Rep[]> = {};
+  for (const configuration of configurations) {
+    reps[configuration.id] = [];
+    for (let rep = 0; rep < sizes.memoryReps; rep++) {
+      let env = base;
+      let closeDiscord: () => Promise<void> = async () => undefined;
+      if (configuration.goal !== undefined) {
+        // A fresh Discord fake each time: a gateway session left by the previous bot would make this one resume.
+        const discord = await startFakeDiscord();
+        closeDiscord = onCleanup(() => discord.close());
+        env = {
+          ...base,
+          SLACK_BOT_TOKEN: BOT_TOKEN,
+          SLACK_SIGNING_SECRET: SIGNING_SECRET,
+          SLACK_PORT: "0",
+          SLACK_API_URL: slack.apiUrl,
+          DISCORD_TOKEN: discord.token,
+          DISCORD_API_URL: discord.apiUrl,
+          DISCORD_GUILD_ID: discord.ids.guild,
+        };
+      }
+      reps[configuration.id]!.push(await oneBot(env, cwd, sizes.memoryIdleMs));
+      await closeDiscord();
+      const r = reps[configuration.id]!.at(-1)!;
+      ctx.progress(`  ${configuration.title.toLowerCase()} ${rep + 1}/${sizes.memoryReps}: idle RSS ${mb(r.idleRss)} (peak ${mb(r.peakRss)}), started in ${ms(r.startMs)}`);
+    }
   }
-  const bareOnly = await oneChild({ ...base, BENCH_MEMORY_MODE: "bare" }, cwd, FLOOR_IDLE_MS);
-  const modulesOnly = await oneChild({ ...base, BENCH_MEMORY_MODE: "modules" }, cwd, FLOOR_IDLE_MS);
-  const nodeOnly = Number(execFileSync(process.execPath, ["-e", `setTimeout(() => console.log(process.memoryUsage().rss), ${FLOOR_IDLE_MS})`]).toString());
+  const nodeOnly = Number(execFileSync(process.execPath, ["-e", `setTimeout(() => console.log(process.memoryUsage().rss), 2000)`]).toString());
   await closeSlack();
 
-  const idle = median(reps.map((r) => r.idleRss));
-  return [
-    {
-      id: "memory-idle",
-      measurement: "Bot RSS, idle",
-      sizes: `Slack + Discord on fakes, ${sizes.memoryRuns} runs in the DB`,
+  return configurations.map((configuration) => {
+    const runs = reps[configuration.id]!;
+    const idle = median(runs.map((r) => r.idleRss));
+    return {
+      id: configuration.id,
+      measurement: configuration.title,
+      sizes: configuration.sizes,
       ours: mb(idle),
       baseline: "-",
       ratio: "-",
-      goal: "< 150 MB",
-      met: idle < GOAL_BYTES,
+      goal: configuration.goal === undefined ? "report" : `< ${mb(configuration.goal)}`,
+      met: configuration.goal === undefined ? null : idle < configuration.goal,
       note:
-        `A child process running the real entry (src/main.ts startBot, console off) bundled as the rl-chatops command runs it (plain Node, no tsx), with SLACK_* pointing at the Slack fake and DISCORD_* at the Discord fake ` +
-        `(test/fakes/discord-gateway.ts), both in the bench process, and ${sizes.memoryRuns} finished runs in its SQLite database. VmRSS sampled every ${SAMPLE_MS} ms ` +
-        `over the second half of ${ms(sizes.memoryIdleMs)} idle; peak (VmHWM) ${mb(median(reps.map((r) => r.peakRss)))}; ` +
-        `after a forced full GC at the end (child started with --expose-gc for that reading only) ${mb(median(reps.map((r) => r.afterGcRss)))}. ` +
-        `What it sits on, measured the same way: Node alone ${mb(nodeOnly)}, the bundle loaded with nothing imported ${mb(bareOnly.idleRss)}, ` +
-        `+ the bot's modules loaded but not started ${mb(modulesOnly.idleRss)}. Median of ${sizes.memoryReps}.`,
+        `\`node bin/rl-chatops.js\` (the build, as users run it) in a child process${configuration.goal === undefined ? " with no platform token: the console on the demo stack, its stdin held open" : ", SLACK_* pointing at the Slack fake (HTTP receiver on a free port) and DISCORD_* at the Discord fake (test/fakes/discord-gateway.ts), both in the bench process"}, ` +
+        `with ${sizes.memoryRuns} finished runs in its SQLite database; no discovery has run yet. VmRSS sampled every ${SAMPLE_MS} ms over the second half of ${ms(sizes.memoryIdleMs)} idle after its "rl-chatops started" line ` +
+        `(median start ${ms(median(runs.map((r) => r.startMs)))}); peak (VmHWM) ${mb(median(runs.map((r) => r.peakRss)))}. Node alone idles at ${mb(nodeOnly)}. Median of ${sizes.memoryReps}.`,
       repetitions: sizes.memoryReps,
-      data: { reps, nodeOnlyRss: nodeOnly, bareOnly, modulesOnly },
-    },
-  ];
+      data: { reps: runs, nodeOnlyRss: nodeOnly },
+    };
+  });
 }

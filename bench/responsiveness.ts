@@ -1,13 +1,13 @@
-// Measurement 3: the bot's event loop during a cold scan, and how fast the real Bolt receiver acks /rl commands meanwhile.
+// Measurement 3: the bot's event loop during a cold scan (discovery in its worker thread, as the bot runs it), and how
+// fast the real Bolt receiver acks /rl commands meanwhile.
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { createSlackAdapter } from "../adapters/slack/slack.ts";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig, type Config } from "../src/config.ts";
 import { createServices } from "../src/services.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir, onCleanup } from "./cleanup.ts";
-import { scanOnce } from "./discovery-cold.ts";
 import { startLoopProbe, type LoopReport } from "./loop-probe.ts";
 import type { AckSample, LoadRequest } from "./slack-load-child.ts";
 import { median, ms, percentile } from "./stats.ts";
@@ -18,9 +18,10 @@ const SIGNING_SECRET = "bench-signing-secret-0123456789abcdef";
 const COMMAND = "/rl help";
 
 interface Rep {
-  /** The scan with the Slack load alongside, and the same scan with nothing else going on. */
+  /** The scan with the Slack load alongside, the same scan with nothing else going on, and the same load with no scan. */
   loop: LoopReport;
   aloneLoop: LoopReport;
+  loadLoop: LoopReport;
   stallMs: number;
   /** Whether the longest on-CPU stretch was the scan's last synchronous step (seen only after the scan resolved). */
   longestAtEnd: boolean;
@@ -35,9 +36,46 @@ interface Rep {
 }
 
 const TIMER_SETTLE_MS = 10;
+const GOAL_MS = 20;
 
 const clock = () => performance.timeOrigin + performance.now();
 const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
+
+interface Scan {
+  ms: number;
+  environments: number;
+}
+
+/** A cold scan as the bot makes one: fresh services (a new discovery worker, an empty cache), `catalog.list()`. */
+async function coldScan(config: Config): Promise<Scan> {
+  return watchedColdScan(config, (scan) => scan());
+}
+
+/** The same, with `watch` around the scan alone (services made before it, closed after it). */
+async function watchedColdScan<T>(config: Config, watch: (scan: () => Promise<Scan>) => Promise<T>): Promise<T> {
+  const services = createServices(config);
+  try {
+    return await watch(async () => {
+      const begin = performance.now();
+      const result = await services.catalog.list();
+      return { ms: performance.now() - begin, environments: result.environments.length };
+    });
+  } finally {
+    await services.close();
+  }
+}
+
+/** The loop probe from just before the scan to a timer tick after it (a stall shows only when the next timer fires). */
+function probedScan(config: Config, onStart: () => void = () => undefined) {
+  return watchedColdScan(config, async (scan) => {
+    const stop = startLoopProbe();
+    onStart();
+    const result = await scan();
+    const end = { clock: clock(), perf: performance.now() };
+    await sleep(TIMER_SETTLE_MS);
+    return { scan: result, loop: stop(), end };
+  });
+}
 
 export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow[]> {
   const { sizes } = ctx;
@@ -82,37 +120,31 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
   const waves = Math.ceil(sizes.slackCommands / sizes.slackConcurrency);
   const intervals: number[] = [];
   const reps: Rep[] = [];
+  // A first scan loads what a worker loads (tsx's transform of the sources here; dist/ in the bot); not counted.
+  await coldScan(config);
   for (let rep = 0; rep < sizes.responsivenessReps; rep++) {
-    const stopAlone = startLoopProbe();
-    const aloneScan = await scanOnce(ctx.envs.dir, ctx.lockedEnv);
-    const aloneEnd = performance.now();
-    // The probes only see a stall when their next timer fires: let it fire after the scan's last synchronous step.
-    await sleep(TIMER_SETTLE_MS);
-    const aloneLoop = stopAlone();
+    const alone = await probedScan(config);
     // Spread the waves evenly over a whole scan (a little longer with the load), so they meet every part of it.
-    const intervalMs = (aloneScan.ms * 1.1) / waves;
-
-    const stopProbe = startLoopProbe();
-    let loop: LoopReport | undefined;
-    const scanStart = clock();
-    let scanEnd = Number.POSITIVE_INFINITY;
-    let scanEndPerf = Number.POSITIVE_INFINITY;
-    const scan = scanOnce(ctx.envs.dir, ctx.lockedEnv).then(async (result) => {
-      scanEnd = clock();
-      scanEndPerf = performance.now();
-      await sleep(TIMER_SETTLE_MS);
-      loop = stopProbe();
-      return result;
-    });
+    const intervalMs = (alone.scan.ms * 1.1) / waves;
+    let scanStart = Number.POSITIVE_INFINITY;
     intervals.push(intervalMs);
-    const [samples, scanned] = await Promise.all([load({ waves, perWave: sizes.slackConcurrency, intervalMs }), scan]);
+    const [samples, loaded] = await Promise.all([load({ waves, perWave: sizes.slackConcurrency, intervalMs }), probedScan(config, () => (scanStart = clock()))]);
+    const { loop, scan: scanned } = loaded;
+    const aloneLoop = alone.loop;
+    // The same load with no scan: what answering the commands alone holds the loop for.
+    const stopLoad = startLoopProbe();
+    await load({ waves, perWave: sizes.slackConcurrency, intervalMs });
+    await sleep(TIMER_SETTLE_MS);
+    const loadLoop = stopLoad();
+    const scanEnd = loaded.end.clock;
     const acks = samples.map((s) => s.ms);
     reps.push({
-      loop: loop!,
+      loop,
       aloneLoop,
-      stallMs: loop!.maxMs,
-      longestAtEnd: loop!.longestRunSeenAt >= scanEndPerf,
-      aloneLongestAtEnd: aloneLoop.longestRunSeenAt >= aloneEnd,
+      loadLoop,
+      stallMs: loop.maxMs,
+      longestAtEnd: loop.longestRunSeenAt >= loaded.end.perf,
+      aloneLongestAtEnd: aloneLoop.longestRunSeenAt >= alone.end.perf,
       scanMs: scanned.ms,
       p50: percentile(acks, 50),
       p99: percentile(acks, 99),
@@ -122,13 +154,14 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
       sent: samples.length,
     });
     const r = reps.at(-1)!;
-    ctx.progress(`  responsiveness ${rep + 1}/${sizes.responsivenessReps}: stall ${ms(r.stallMs)} (on CPU ${ms(r.loop.longestRunMs)}; scan alone ${ms(r.aloneLoop.maxMs)}, on CPU ${ms(r.aloneLoop.longestRunMs)}), ack p50 ${ms(r.p50)} p99 ${ms(r.p99)}, ${r.duringScan}/${r.sent} during a ${ms(r.scanMs)} scan`);
+    ctx.progress(`  responsiveness ${rep + 1}/${sizes.responsivenessReps}: stall ${ms(r.stallMs)} (on CPU ${ms(r.loop.longestRunMs)}; scan alone ${ms(r.aloneLoop.maxMs)}, on CPU ${ms(r.aloneLoop.longestRunMs)}; load alone ${ms(r.loadLoop.maxMs)}, on CPU ${ms(r.loadLoop.longestRunMs)}), ack p50 ${ms(r.p50)} p99 ${ms(r.p99)}, ${r.duringScan}/${r.sent} during a ${ms(r.scanMs)} scan`);
   }
   await closeBot();
   await stopChild();
 
   const stall = median(reps.map((r) => r.stallMs));
   const alone = median(reps.map((r) => r.aloneLoop.maxMs));
+  const loadAlone = median(reps.map((r) => r.loadLoop.maxMs));
   const worst = reps.reduce((a, b) => (b.loop.worstGapMs > a.loop.worstGapMs ? b : a)).loop;
   const p50 = median(reps.map((r) => r.p50));
   const p99 = median(reps.map((r) => r.p99));
@@ -139,17 +172,19 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
       id: "responsiveness-stall",
       measurement: "Event-loop stall during cold scan",
       sizes: `${ctx.envs.files} files, ${sizes.slackCommands} acks alongside`,
-      ours: `${ms(stall)} max (scan alone ${ms(alone)}); on CPU ${ms(median(reps.map((r) => r.loop.longestRunMs)))}`,
+      ours: `${ms(stall)} max (scan alone ${ms(alone)}, acks alone ${ms(loadAlone)}); on CPU ${ms(median(reps.map((r) => r.loop.longestRunMs)))}`,
       baseline: "-",
       ratio: "-",
-      goal: "< 50 ms",
-      met: stall < 50,
+      goal: `< ${GOAL_MS} ms`,
+      met: stall < GOAL_MS,
       note:
-        "perf_hooks.monitorEventLoopDelay (1 ms resolution) max, in the bot process, from the start to the end of a fresh scanner's cold scan " +
-        `while the Slack receiver served the commands below (scan took ${ms(median(reps.map((r) => r.scanMs)))} under that load); "scan alone" is the same scan with no requests. ` +
+        "perf_hooks.monitorEventLoopDelay (1 ms resolution) max, in the bot process, from the start to the end of a cold scan as the bot makes one " +
+        "(fresh services: a new discovery worker thread with an empty cache; `catalog.list()` until its result is back in the bot's thread) " +
+        `while the Slack receiver served the commands below (scan took ${ms(median(reps.map((r) => r.scanMs)))} under that load); "scan alone" is the same scan with no requests, ` +
+        `"acks alone" the same requests with no scan (on CPU ${ms(median(reps.map((r) => r.loadLoop.longestRunMs)))}: a wave of ${sizes.slackConcurrency} requests arrives together and is answered in one turn of the loop). ` +
         `Loop delay p99 ${ms(median(reps.map((r) => r.loop.p99Ms)))}. The most time the main thread spent on a CPU between two ticks of a 1 ms interval ` +
-        `(Linux schedstat), i.e. the stall our own code caused: ${ms(median(reps.map((r) => r.loop.longestRunMs)))} with the load, ${ms(median(reps.map((r) => r.aloneLoop.longestRunMs)))} alone; it was the scan's final synchronous step ` +
-        `(cross-file resolution of all files at once, seen only after the scan resolved) in ${reps.filter((r) => r.longestAtEnd).length + reps.filter((r) => r.aloneLongestAtEnd).length} of ${reps.length * 2} scans. ` +
+        `(Linux schedstat), i.e. the stall our own code caused: ${ms(median(reps.map((r) => r.loop.longestRunMs)))} with the load, ${ms(median(reps.map((r) => r.aloneLoop.longestRunMs)))} alone; it came after the scan's result ` +
+        `was back (taking in the result) in ${reps.filter((r) => r.longestAtEnd).length + reps.filter((r) => r.aloneLongestAtEnd).length} of ${reps.length * 2} scans. ` +
         `The worst wall-clock gap was ${ms(worst.worstGapMs)}: the main thread ran ${ms(worst.worstGapRunMs)} of it and was runnable but waiting for a free CPU for ${ms(worst.worstGapWaitMs)}. Median of ${sizes.responsivenessReps}.`,
       repetitions: sizes.responsivenessReps,
       data: { reps },

@@ -1,5 +1,5 @@
 // Runs one discovery as a process of its own: the seed's algorithm under python3, or `rl-chatops scan DIR`.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export interface SeedScan {
@@ -18,10 +18,12 @@ export interface ProcessRun {
 }
 
 const SEED_SCRIPT = fileURLToPath(new URL("./seed-scan.py", import.meta.url));
-const CLI = fileURLToPath(new URL("../bin/rl-chatops.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../bin/rl-chatops.js", import.meta.url));
+/** The interpreter itself, not a version manager's shim in front of it (pyenv's adds about 0.2 s to every start). */
+export const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"]).toString().trim();
 
-/** Runs a command to completion; wall time from spawn to exit. */
-export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessRun> {
+/** Runs a command to completion; wall time from spawn to exit. Exit codes other than 0 and `allowExit` reject. */
+export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; allowExit?: number[] } = {}): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -32,19 +34,20 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
     child.once("error", reject);
     child.once("close", (code) => {
       const wallMs = performance.now() - start;
-      if (code !== 0) return reject(new Error(`${command} ${args.join(" ")} exited with ${code}: ${Buffer.concat(err).toString().slice(0, 2000)}`));
+      if (code !== 0 && !(code !== null && options.allowExit?.includes(code))) return reject(new Error(`${command} ${args.join(" ")} exited with ${code}: ${Buffer.concat(err).toString().slice(0, 2000)}`));
       resolve({ wallMs, stdout: Buffer.concat(out).toString() });
     });
   });
 }
 
-export async function runSeedScan(dir: string): Promise<SeedScan> {
-  const run = await runProcess("python3", [SEED_SCRIPT, dir]);
+export async function runSeedScan(dir: string, options: { recursive?: boolean } = {}): Promise<SeedScan> {
+  const run = await runProcess(PYTHON, [SEED_SCRIPT, dir, ...(options.recursive ? ["--recursive"] : [])]);
   const answer = JSON.parse(run.stdout) as { scan_seconds: number; scan_cpu_seconds: number; environments: number };
   return { processMs: run.wallMs, scanMs: answer.scan_seconds * 1000, scanCpuMs: answer.scan_cpu_seconds * 1000, environments: answer.environments };
 }
 
-/** `rl-chatops scan DIR` (text output), started from `cwd` so its data folder lands there. */
-export async function runCliScan(dir: string, cwd: string): Promise<ProcessRun> {
-  return runProcess(process.execPath, [CLI, "scan", dir], { cwd, env: { ...process.env, RL_LOG_LEVEL: "silent" } });
+/** `rl-chatops scan DIR [--json]`, started from `cwd` so its data folder lands there. */
+export async function runCliScan(dir: string, cwd: string, options: { recursive?: boolean; json?: boolean } = {}): Promise<ProcessRun> {
+  const env = { ...process.env, RL_LOG_LEVEL: "silent", RL_SCAN_RECURSIVE: options.recursive ? "true" : "false" };
+  return runProcess(process.execPath, [CLI, "scan", dir, ...(options.json ? ["--json"] : [])], { cwd, env });
 }

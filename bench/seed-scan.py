@@ -1,4 +1,6 @@
-"""The seed's environment discovery (_scan_environments in rl_training_tool.py), timed: one scan of DIR, JSON out."""
+"""The seed's environment discovery (_scan_environments in rl_training_tool.py), timed: one scan of DIR, JSON out.
+
+With --recursive the same loop walks subfolders too (rglob instead of glob), as a recursive seed would."""
 import ast
 import json
 import sys
@@ -6,12 +8,12 @@ import time
 from pathlib import Path
 
 
-def scan_environments(environments_dir):
-    # The seed's loop, unchanged apart from taking the folder as an argument and returning plain dicts.
+def scan_environments(environments_dir, recursive=False):
+    # The seed's loop, unchanged apart from taking the folder as an argument, returning plain dicts and the rglob.
     environments = []
     if not environments_dir.exists():
         return environments
-    for py_file in environments_dir.glob("*.py"):
+    for py_file in environments_dir.rglob("*.py") if recursive else environments_dir.glob("*.py"):
         if py_file.name.startswith("_"):
             continue
         try:
@@ -55,7 +57,8 @@ def scan_environments(environments_dir):
 
 def main():
     started, cpu_started = time.perf_counter(), time.process_time()
-    found = scan_environments(Path(sys.argv[1]))
+    args = [arg for arg in sys.argv[1:] if arg != "--recursive"]
+    found = scan_environments(Path(args[0]), "--recursive" in sys.argv[1:])
     scan_seconds, scan_cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
     print(json.dumps({"scan_seconds": scan_seconds, "scan_cpu_seconds": scan_cpu_seconds, "environments": len(found)}))
 

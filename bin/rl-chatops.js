@@ -1,19 +1,12 @@
 #!/usr/bin/env node
-// Entry point for the `rl-chatops` command and `npm start`: runs the TypeScript sources as one bundled JavaScript
-// file (rebuilt when a source changes), or through tsx if bundling is not possible here.
-import { pathToFileURL } from "node:url";
-import { ensureBundle } from "./bundle.js";
+// Entry point for the `rl-chatops` command and `npm start`: runs the build in dist/ (made by `npm ci`, or `npm run
+// build` after changing the sources; `npm run dev` runs the sources through tsx instead).
+import { existsSync } from "node:fs";
 
-let bundle;
-try {
-  bundle = await ensureBundle("src/cli.ts", "cli");
-} catch (err) {
-  process.stderr.write(`rl-chatops: running from source (could not bundle: ${err instanceof Error ? err.message : String(err)})\n`);
-}
-if (bundle) {
-  await import(pathToFileURL(bundle).href);
+const cli = new URL("../dist/cli.js", import.meta.url);
+if (existsSync(cli)) {
+  await import(cli.href);
 } else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import("../src/cli.ts");
+  process.stderr.write("rl-chatops: dist/ is missing; build it with `npm run build` (npm ci does), or run the sources with `npm run dev`.\n");
+  process.exitCode = 1;
 }

@@ -1,22 +1,15 @@
 // The rl-chatops command line: run the bot, run one command (exec), or show what discovery finds (scan).
-import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
-import { exitCodeOf, runCliCommand } from "../adapters/console/cli-command.ts";
-import { backupDatabase } from "../db/backup-database.ts";
-import { openDatabase } from "../db/open-database.ts";
-import { loadConfig, type Config } from "./config.ts";
-import { createEnvironmentScanner } from "./environments/scanner.ts";
-import { toScanJson } from "./environments/scan-json.ts";
+import type { Config } from "./config.ts";
 import { isRlError, RlError } from "./errors.ts";
-import { tryAcquireLease, type Lease } from "./lease/acquire-lease.ts";
-import { askBot, type BotRequest, type BotResponse } from "./lease/ask-bot.ts";
-import { describeHolder, readLeaseHolder, type LeaseHolder } from "./lease/lease-holder.ts";
-import { socketPathFor } from "./lease/socket-path.ts";
-import { loadLockedFields } from "./locked-fields.ts";
-import { startBot, type Bot } from "./main.ts";
-import { createServices } from "./services.ts";
-import { isSameProcess } from "./training/process-info.ts";
+import type { Lease } from "./lease/acquire-lease.ts";
+import type { BotRequest, BotResponse } from "./lease/ask-bot.ts";
+import type { LeaseHolder } from "./lease/lease-holder.ts";
+import type { Bot } from "./main.ts";
+
+// Each command imports what it uses when it runs (a chunk of its own in dist/): `--help` loads nothing, `exec` and
+// `scan` no chat platform, and no command pays for another's modules.
 
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
@@ -69,6 +62,7 @@ function onShutdownSignals(onFirst: () => void): void {
 async function execHere(config: Config, lease: Lease, request: BotRequest): Promise<BotResponse> {
   onShutdownSignals(() => undefined);
   try {
+    const [{ createServices }, { runCliCommand }] = await Promise.all([import("./services.ts"), import("../adapters/console/cli-command.ts")]);
     const services = createServices(config);
     try {
       await services.manager.recover();
@@ -83,6 +77,7 @@ async function execHere(config: Config, lease: Lease, request: BotRequest): Prom
 
 /** The lease's holder, waiting a moment for one that has just won the lock to write its pid file. */
 async function holderOf(dataDir: string, known: LeaseHolder | undefined): Promise<LeaseHolder | undefined> {
+  const { readLeaseHolder } = await import("./lease/lease-holder.ts");
   for (let i = 0; !known && i < 20; i++) {
     await new Promise((r) => setTimeout(r, 50));
     known = readLeaseHolder(dataDir);
@@ -91,6 +86,12 @@ async function holderOf(dataDir: string, known: LeaseHolder | undefined): Promis
 }
 
 async function execInBot(config: Config, found: LeaseHolder | undefined, request: BotRequest): Promise<BotResponse> {
+  const [{ askBot }, { describeHolder }, { socketPathFor }, { isSameProcess }] = await Promise.all([
+    import("./lease/ask-bot.ts"),
+    import("./lease/lease-holder.ts"),
+    import("./lease/socket-path.ts"),
+    import("./training/process-info.ts"),
+  ]);
   const holder = await holderOf(config.dataDir, found);
   if (holder?.mode === "exec") {
     throw new RlError("CONFLICT", `${describeHolder(holder)} is running a command on the data folder ${config.dataDir}; run yours when it has finished.`);
@@ -106,6 +107,11 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
 async function exec(flags: Flags): Promise<number> {
   const text = flags.positional[1];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
+  const [{ loadConfig }, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
+    import("./config.ts"),
+    import("./lease/acquire-lease.ts"),
+    import("../adapters/console/cli-command.ts"),
+  ]);
   const config = loadConfig();
   const request: BotRequest = {
     text,
@@ -123,13 +129,31 @@ async function exec(flags: Flags): Promise<number> {
 async function scan(flags: Flags): Promise<number> {
   const dir = flags.positional[1];
   if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
-  const config = loadConfig();
-  const scanner = createEnvironmentScanner({
-    lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
-    recursive: config.scanRecursive,
-    maxFileBytes: config.scanMaxFileBytes,
-  });
-  const result = await scanner.scan(path.resolve(dir));
+  const { availableParallelism } = await import("node:os");
+  const { HELPER_MIN_BYTES, createParsePool } = await import("./environments/parse-pool.ts");
+  // Nothing else runs in this process: discovery may parse on every core, this thread included. The helper threads
+  // start now, so that they are up by the time this one has loaded the configuration and listed the folder.
+  const parsePool = createParsePool(availableParallelism());
+  parsePool.prepare(HELPER_MIN_BYTES);
+  let result;
+  try {
+    const [{ loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
+      import("./config.ts"),
+      import("./locked-fields.ts"),
+      import("./environments/scanner.ts"),
+    ]);
+    const config = loadConfig();
+    const scanner = createEnvironmentScanner({
+      lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
+      recursive: config.scanRecursive,
+      maxFileBytes: config.scanMaxFileBytes,
+      parsePool,
+    });
+    result = await scanner.scan(path.resolve(dir));
+  } finally {
+    await parsePool.release();
+  }
+  const { toScanJson } = await import("./environments/scan-json.ts");
   if (flags.options.json) {
     process.stdout.write(`${JSON.stringify(toScanJson(result), null, 2)}\n`);
   } else {
@@ -142,6 +166,12 @@ async function scan(flags: Flags): Promise<number> {
 }
 
 async function backup(flags: Flags): Promise<number> {
+  const [{ existsSync }, { loadConfig }, { openDatabase }, { backupDatabase }] = await Promise.all([
+    import("node:fs"),
+    import("./config.ts"),
+    import("../db/open-database.ts"),
+    import("../db/backup-database.ts"),
+  ]);
   const config = loadConfig();
   // A backup never creates the database it copies.
   if (!existsSync(config.databasePath)) throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
@@ -174,6 +204,7 @@ async function main(argv: string[]): Promise<number> {
     running.signalled = true;
     void running.bot?.stop();
   });
+  const [{ loadConfig }, { startBot }] = await Promise.all([import("./config.ts"), import("./main.ts")]);
   const bot = (running.bot = await startBot(loadConfig(), { console: flags.options.console === true }));
   if (running.signalled) void bot.stop();
   await bot.done;

@@ -1,26 +1,13 @@
 // Every setting, read once from the environment and an optional YAML file, validated with zod, failing early.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import cron from "node-cron";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { loadNodeCron } from "./digests/load-node-cron.ts";
 import { RlError } from "./errors.ts";
+import { PACKAGE_ROOT } from "./package-root.ts";
 
-/** The folder this package lives in (the demo stack and defaults are found from here), from source or the bundle. */
-export const PACKAGE_ROOT = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
-
-function findPackageRoot(start: string): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string };
-      if (pkg.name === "rl-chatops") return dir;
-    } catch {
-      // no package.json here: keep going up
-    }
-    if (path.dirname(dir) === dir) return path.resolve(start, "..");
-  }
-}
+export { PACKAGE_ROOT };
 export const DEMO_STACK_ROOT = path.join(PACKAGE_ROOT, "examples", "demo-stack");
 
 const bool = z
@@ -76,7 +63,7 @@ const settings = {
   RL_OPERATORS: list.default([]),
   RL_DEFAULT_ROLE: z.enum(["none", "read", "operate", "admin"]).default("read"),
   RL_CHANNEL_ALLOWLIST: list.default([]),
-  RL_DIGEST_CRON: text.refine((v) => cron.validate(v), 'expected a cron expression such as "*/30 * * * *"').default("*/30 * * * *"),
+  RL_DIGEST_CRON: text.refine((v) => loadNodeCron().validate(v), 'expected a cron expression such as "*/30 * * * *"').default("*/30 * * * *"),
   RL_DIGEST_INTERVAL_MINUTES: int(1, 24 * 60).default(30),
   RL_CHANNEL_POSTS_PER_HOUR: int(1, 1000).default(6),
   RL_STALL_MINUTES: int(1, 24 * 60).default(20),

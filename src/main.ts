@@ -1,10 +1,10 @@
 // Wiring: the data folder's lease -> config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
+// The platforms' adapters (Bolt, discord.js) and the chat handler (the LLM client) are imported only when configured
+// or started, so a bot with one platform never loads the other's SDK.
 import { serveCliSocket } from "../adapters/console/cli-socket.ts";
 import { createConsolePoster, runConsole } from "../adapters/console/console.ts";
-import { createDiscordAdapter } from "../adapters/discord/discord.ts";
-import { createSlackAdapter } from "../adapters/slack/slack.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
-import { createChatHandler } from "./chat/create-chat-handler.ts";
+import type { ChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
 import { createServices, type Services } from "./services.ts";
@@ -49,8 +49,10 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       resolveDone();
     })());
 
-  const chat = createChatHandler(services);
+  let chat: ChatHandler;
   try {
+    const { createChatHandler } = await import("./chat/create-chat-handler.ts");
+    chat = createChatHandler(services);
     await services.manager.recover();
     const interrupted = services.inferenceTests.failInterrupted();
     if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
@@ -65,6 +67,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     stoppers.push(() => backups.stop());
 
     if (config.slack.botToken) {
+      const { createSlackAdapter } = await import("../adapters/slack/slack.ts");
       const slack = await createSlackAdapter(services, {
         chat,
         onAnchor: (runId, _channel, ts) => {
@@ -76,6 +79,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       services.digests.registerPoster("slack", async (target, reply) => ({ id: (await slack.post(target, reply)).ts }));
     }
     if (config.discord.token) {
+      const { createDiscordAdapter } = await import("../adapters/discord/discord.ts");
       const discord = createDiscordAdapter(services, {
         chat,
         runIds: (channel) => services.runs.listByChannel(channel, 25).map((run) => run.id),

@@ -1,4 +1,5 @@
 // Builds the core from a Config: database, repositories, discovery, operations, logger. Knows no chat platform.
+import { availableParallelism } from "node:os";
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
 import { createConfirmationsRepo, type ConfirmationsRepo } from "../db/confirmations.ts";
@@ -14,7 +15,7 @@ import { openDatabase, type Db } from "../db/open-database.ts";
 import type { Config } from "./config.ts";
 import { createDigests, type Digests } from "./digests/digests.ts";
 import { createEnvironmentCatalog, type EnvironmentCatalog } from "./environments/catalog.ts";
-import { createEnvironmentScanner } from "./environments/scanner.ts";
+import { createWorkerScanner } from "./environments/worker-scanner.ts";
 import { createEnvironmentOps, type EnvironmentOps } from "./environment-ops.ts";
 import { loadLockedFields, type LockedFields } from "./locked-fields.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -69,10 +70,12 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const db = openDatabase(config.databasePath);
   const channels = createChannelsRepo(db, now);
   const audit = createAuditRepo(db, now);
-  const scanner = createEnvironmentScanner({
+  // Discovery parses in a worker thread (and, on a machine with cores to spare, in helpers), one core left to the bot.
+  const scanner = createWorkerScanner({
     lockedEnv: lockedFields.env,
     recursive: config.scanRecursive,
     maxFileBytes: config.scanMaxFileBytes,
+    parseThreads: Math.max(1, availableParallelism() - 1),
   });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
   const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact });
@@ -106,6 +109,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const closeInOrder = async () => {
     await digests.stop();
     await manager.shutdown();
+    await scanner.close();
     db.close();
   };
   let closing: Promise<void> | undefined;

@@ -1,5 +1,4 @@
 // Notices and digests together: run events -> outbox, node-cron digest passes, alert checks, and delivery.
-import cron from "node-cron";
 import type { DigestStateRepo } from "../../db/digest-state.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
 import type { Config } from "../config.ts";
@@ -8,6 +7,7 @@ import type { WandbClient } from "../metrics/wandb-client.ts";
 import type { RunManager } from "../training/run-manager.ts";
 import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
+import { loadNodeCron } from "./load-node-cron.ts";
 import { createOutboxSender, type Poster } from "./outbox-sender.ts";
 
 export interface DigestsDeps {
@@ -25,7 +25,7 @@ export interface DigestsDeps {
 }
 
 // node-cron's noOverlap waits for the promise the task returns.
-const cronSchedule = (expression: string, run: () => Promise<void>) => cron.schedule(expression, run, { noOverlap: true });
+const cronSchedule = (expression: string, run: () => Promise<void>) => loadNodeCron().schedule(expression, run, { noOverlap: true });
 /** Stalls and regressions are looked for every minute, at :30 so as never to meet a digest schedule's :00. */
 export const ALERT_CRON = "30 * * * * *";
 

@@ -1,18 +1,22 @@
-// Discovers Atropos environments in a folder without running them: list, read and parse (cached), then resolve.
+// Discovers Atropos environments in a folder without running them: list, read and parse (cached; a file that cannot
+// hold an environment only when a parsed file reaches it; on several threads when allowed), then resolve. Runs in
+// whatever thread calls it: the bot runs it in a worker (worker-scanner.ts), `rl-chatops scan` in its main thread.
 import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type Parser from "tree-sitter";
 import { asRlError } from "../errors.ts";
+import { addDefinedNames } from "./add-defined-names.ts";
+import { addReferencedNames } from "./add-referenced-names.ts";
 import { describeFsError } from "./describe-fs-error.ts";
 import { forEachLimited } from "./for-each-limited.ts";
 import { listPythonFiles, type PythonFileEntry } from "./list-python-files.ts";
-import type { FileOutcome } from "./python-file-summary.ts";
+import { createParsePool, type ParsePool } from "./parse-pool.ts";
+import type { FileOutcome, FileSummary } from "./python-file-summary.ts";
 import { resolveEnvironmentsStepwise } from "./resolve-environments.ts";
 import type { SummarizedFile } from "./resolve-symbols.ts";
-import { summarizePythonFile } from "./summarize-python-file.ts";
-import { createSummaryCache } from "./summary-cache.ts";
+import { skimPythonFile } from "./skim-python-file.ts";
+import { createSummaryCache, type CachedOutcome, type FileStamp } from "./summary-cache.ts";
 import type { ScanResult, ScanWarning } from "./types.ts";
 
 export interface EnvironmentScannerOptions {
@@ -26,34 +30,59 @@ export interface EnvironmentScannerOptions {
   readFile?: (filePath: string) => Promise<Uint8Array>;
   /** The longest stretch of synchronous work, in ms, before the event loop gets a turn (default 8). */
   sliceMs?: number;
+  /**
+   * Threads that may parse, this one included (default 1). The others are started for a scan with enough to parse
+   * to be worth them, and stopped when it ends.
+   */
+  parseThreads?: number;
+  /** The threads to parse on, made by the caller (who may have started its helpers early); replaces parseThreads. */
+  parsePool?: ParsePool;
 }
 
 export interface ScanStats {
-  /** Files read and analysed from scratch by the latest scan. */
+  /** Files read and analysed from scratch by the latest scan (skimmed or parsed). */
   parsed: number;
   /** Files whose earlier analysis the latest scan reused (unchanged stamp, or same content). */
   cached: number;
+  /** Files left unparsed: no environment of their own, and no parsed file reaches them. */
+  unreached: number;
 }
 
 export interface EnvironmentScanner {
   scan(dir: string): Promise<ScanResult>;
   stats(): ScanStats;
+  /** Stops the helper threads a scan in progress uses (scans still work afterwards). */
+  close(): Promise<void>;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1_000_000;
-const READ_CONCURRENCY = 4;
+const MIN_READ_CONCURRENCY = 4;
 /** The longest stretch of synchronous work before the scan gives chat acks and timers a turn. */
 const SLICE_MS = 8;
+
+/** A file's bytes as read by this scan, and the stamp they are cached under. */
+interface ReadFile {
+  bytes: Uint8Array;
+  stamp: FileStamp;
+}
+
+/** What a file's module name is, as other files import it. */
+const moduleNameOf = (entry: PythonFileEntry): string => path.posix.basename(entry.key, ".py");
+/** A package's __init__ is reached by relative imports that name no file (`from . import x`): always parsed. */
+const isPackageInit = (entry: PythonFileEntry): boolean => moduleNameOf(entry) === "__init__";
 
 export function createEnvironmentScanner(options: EnvironmentScannerOptions): EnvironmentScanner {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const read = options.readFile ?? ((filePath: string) => readFile(filePath));
+  const threads = Math.max(1, options.parseThreads ?? 1);
+  const concurrency = Math.max(MIN_READ_CONCURRENCY, 2 * threads + 1);
   const cache = createSummaryCache();
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let parser: Parser | undefined;
-  let lastStats: ScanStats = { parsed: 0, cached: 0 };
+  const pool = options.parsePool ?? createParsePool(threads);
+  // The names each summary reaches, computed once per summary object (warm rescans reuse them).
+  const referencedBy = new WeakMap<object, Set<string>>();
+  let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
   // The last resolution and the file outcomes it came from: unchanged files give back the same outcome objects.
-  let lastResolved: { root: string; outcomes: FileOutcome[]; result: ScanResult } | undefined;
+  let lastResolved: { root: string; outcomes: CachedOutcome[]; result: ScanResult } | undefined;
   let sliceStart = performance.now();
   const maybeYield = async (): Promise<void> => {
     if (performance.now() - sliceStart < (options.sliceMs ?? SLICE_MS)) return;
@@ -63,68 +92,110 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   // Scans share the cache and the parser; one at a time keeps the counts and the cache consistent.
   let queue: Promise<unknown> = Promise.resolve();
 
-  // The native parser is loaded on the first scan, not when the bot starts.
-  async function ensureParser(): Promise<Parser> {
-    if (!parser) {
-      const [{ default: TreeSitter }, { default: Python }] = await Promise.all([import("tree-sitter"), import("tree-sitter-python")]);
-      parser = new TreeSitter();
-      parser.setLanguage(Python as Parser.Language);
+  function tooLarge(size: number): FileOutcome {
+    return { kind: "refused", message: `file is ${size} bytes, over the ${maxFileBytes}-byte limit; skipped` };
+  }
+
+  /** The file's bytes and stamp, or the outcome that says why it cannot be analysed. */
+  async function readEntry(entry: PythonFileEntry): Promise<ReadFile | { outcome: FileOutcome }> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await read(entry.filePath);
+    } catch (err) {
+      return { outcome: { kind: "refused", message: `could not be read (${describeFsError(err)}); skipped` } };
     }
-    return parser;
+    // The file may have grown since it was listed.
+    if (bytes.byteLength > maxFileBytes) return { outcome: tooLarge(bytes.byteLength) };
+    return { bytes, stamp: { mtimeMs: entry.mtimeMs, size: entry.size, sha1: createHash("sha1").update(bytes).digest("hex") } };
   }
 
-  function parse(source: string): FileOutcome {
-    if (!parser) throw new Error("the parser is loaded at the start of each scan");
-    return summarizePythonFile(parser, source);
-  }
-
-  async function load(entry: PythonFileEntry, stats: ScanStats): Promise<FileOutcome> {
+  /** First pass: the cached outcome, or the file read and, if it may hold an environment of its own, parsed. */
+  async function load(entry: PythonFileEntry, stats: ScanStats, keep: (read: ReadFile) => void): Promise<CachedOutcome> {
     const known = cache.byStamp(entry.filePath, entry.mtimeMs, entry.size);
     if (known) {
       stats.cached += 1;
       return known;
     }
-    let bytes: Uint8Array;
-    try {
-      bytes = await read(entry.filePath);
-    } catch (err) {
-      return { kind: "refused", message: `could not be read (${describeFsError(err)}); skipped` };
-    }
-    // The file may have grown since it was listed.
-    if (bytes.byteLength > maxFileBytes) return tooLarge(bytes.byteLength);
-    const stamp = { mtimeMs: entry.mtimeMs, size: entry.size, sha1: createHash("sha1").update(bytes).digest("hex") };
-    const sameContent = cache.byContent(entry.filePath, stamp);
+    const got = await readEntry(entry);
+    if ("outcome" in got) return got.outcome;
+    const sameContent = cache.byContent(entry.filePath, got.stamp);
     if (sameContent) {
       stats.cached += 1;
+      if (sameContent.kind === "unreached") keep(got);
       return sameContent;
     }
     stats.parsed += 1;
-    const outcome = analyse(bytes);
-    cache.store(entry.filePath, stamp, outcome);
+    const skimmed = isPackageInit(entry) ? "parse" : skimPythonFile(got.bytes);
+    const outcome = skimmed === "parse" ? await pool.parse(got.bytes) : skimmed;
+    if (outcome.kind === "unreached") keep(got);
+    cache.store(entry.filePath, got.stamp, outcome);
     return outcome;
   }
 
-  function analyse(bytes: Uint8Array): FileOutcome {
-    let source: string;
-    try {
-      source = decoder.decode(bytes);
-    } catch {
-      return { kind: "refused", message: "not valid UTF-8; skipped" };
-    }
-    try {
-      return parse(source);
-    } catch (err) {
-      return { kind: "refused", message: `could not be parsed (${describeFsError(err)}); skipped` };
+  /**
+   * Second pass: an unparsed file is parsed once a parsed file reaches it, by its module name or one of its class names
+   * (the names a parsed file uses), or once it mentions a name a parsed file binds (a base it may derive from); then
+   * again with what that file adds, until nothing more is reached.
+   */
+  async function parseReached(files: readonly PythonFileEntry[], outcomes: CachedOutcome[], kept: ReadonlyMap<number, ReadFile>): Promise<void> {
+    if (!outcomes.some((outcome) => outcome.kind === "unreached")) return;
+    const folderParts = new Set(files.flatMap((entry) => entry.key.replace(/\.py$/, "").split("/")));
+    const isFolderModule = (part: string) => folderParts.has(part);
+    const used = new Set<string>();
+    const bound = new Set<string>(["BaseEnv"]);
+    const parsed: FileSummary[] = [];
+    const learn = (outcome: CachedOutcome): void => {
+      if (outcome.kind !== "summary") return;
+      let names = referencedBy.get(outcome);
+      if (!names) {
+        names = new Set();
+        addReferencedNames(outcome.summary, names);
+        referencedBy.set(outcome, names);
+      }
+      for (const name of names) used.add(name);
+      parsed.push(outcome.summary);
+    };
+    outcomes.forEach(learn);
+    for (;;) {
+      // A name imported under another name counts once what it names does, whichever file comes first.
+      while (parsed.reduce((grew, summary) => addDefinedNames(summary, isFolderModule, bound) || grew, false));
+      const reached = files.flatMap((entry, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.kind !== "unreached") return [];
+        const isReached =
+          used.has(moduleNameOf(entry)) || outcome.classNames.some((name) => used.has(name)) || outcome.identifiers.some((name) => bound.has(name));
+        return isReached ? [index] : [];
+      });
+      if (reached.length === 0) return;
+      await forEachLimited(reached, concurrency, async (index) => {
+        const entry = files[index]!;
+        // Read again when the first pass found it in the cache.
+        const got = kept.get(index) ?? (await readEntry(entry));
+        let outcome: CachedOutcome;
+        if ("outcome" in got) outcome = got.outcome;
+        else {
+          outcome = await pool.parse(got.bytes);
+          cache.store(entry.filePath, got.stamp, outcome);
+        }
+        outcomes[index] = outcome;
+        learn(outcome);
+        await maybeYield();
+      });
     }
   }
 
-  function tooLarge(size: number): FileOutcome {
-    return { kind: "refused", message: `file is ${size} bytes, over the ${maxFileBytes}-byte limit; skipped` };
+  function isLastScan(root: string, outcomes: readonly CachedOutcome[], listingWarnings: readonly ScanWarning[]): boolean {
+    return (
+      lastResolved?.root === root &&
+      lastResolved.outcomes.length === outcomes.length &&
+      lastResolved.outcomes.every((outcome, i) => outcome === outcomes[i]) &&
+      listingWarnings.length === 0
+    );
   }
 
   async function scanNow(dir: string): Promise<ScanResult> {
     const root = path.resolve(dir);
-    const stats: ScanStats = { parsed: 0, cached: 0 };
+    const stats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
     lastStats = stats;
     let realRoot: string;
     try {
@@ -138,28 +209,34 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       return { environments: [], warnings: [{ filePath: root, message }] };
     }
     const listing = await listPythonFiles(root, realRoot, options.recursive ?? false);
-    await ensureParser();
-    const outcomes: FileOutcome[] = new Array<FileOutcome>(listing.files.length);
-    await forEachLimited(listing.files, READ_CONCURRENCY, async (entry, index) => {
-      outcomes[index] = entry.size > maxFileBytes ? tooLarge(entry.size) : await load(entry, stats);
-      // Parsing is synchronous: give chat acks and timers a turn whenever a slice is used up.
-      await maybeYield();
-    });
-    cache.prune(root, new Set(listing.files.map((entry) => entry.filePath)));
-
-    const same =
-      lastResolved?.root === root &&
-      lastResolved.outcomes.length === outcomes.length &&
-      lastResolved.outcomes.every((outcome, i) => outcome === outcomes[i]) &&
-      listing.warnings.length === 0;
-    if (same && lastResolved) return lastResolved.result;
+    const files = listing.files;
+    const outcomes = new Array<CachedOutcome>(files.length);
+    const kept = new Map<number, ReadFile>();
+    pool.prepare(files.reduce((sum, entry) => (entry.size <= maxFileBytes && !cache.byStamp(entry.filePath, entry.mtimeMs, entry.size) ? sum + entry.size : sum), 0));
+    try {
+      // Largest first, so the threads finish together instead of one parsing the biggest file at the end.
+      const order = files.map((_, index) => index).sort((a, b) => files[b]!.size - files[a]!.size);
+      await forEachLimited(order, concurrency, async (index) => {
+        const entry = files[index]!;
+        outcomes[index] = entry.size > maxFileBytes ? tooLarge(entry.size) : await load(entry, stats, (got) => kept.set(index, got));
+        // Parsing is synchronous: give chat acks and timers a turn whenever a slice is used up.
+        await maybeYield();
+      });
+      cache.prune(root, new Set(files.map((entry) => entry.filePath)));
+      // Unchanged files give back the very outcomes of the last scan, and with them its resolution.
+      if (!isLastScan(root, outcomes, listing.warnings)) await parseReached(files, outcomes, kept);
+    } finally {
+      await pool.release();
+    }
+    stats.unreached = outcomes.filter((outcome) => outcome.kind === "unreached").length;
+    if (lastResolved && isLastScan(root, outcomes, listing.warnings)) return lastResolved.result;
 
     const summarized: SummarizedFile[] = [];
     const fileWarnings: ScanWarning[] = [];
-    listing.files.forEach((entry, index) => {
+    files.forEach((entry, index) => {
       const outcome = outcomes[index];
       if (outcome?.kind === "summary") summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
-      else if (outcome) fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
+      else if (outcome?.kind === "refused") fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
     });
     const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv });
     let step = steps.next();
@@ -184,5 +261,6 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       return run;
     },
     stats: () => ({ ...lastStats }),
+    close: () => pool.release(),
   };
 }

@@ -1,8 +1,12 @@
 // Remembers each file's summary so a rescan skips unchanged files: by mtime+size without reading, else by sha1 without parsing.
 import path from "node:path";
 import type { FileOutcome } from "./python-file-summary.ts";
+import type { Skimmed } from "./skim-python-file.ts";
 
-interface FileStamp {
+/** A file's analysis as cached: its outcome, or what skimming it found while no parsed file reached it. */
+export type CachedOutcome = FileOutcome | Skimmed;
+
+export interface FileStamp {
   mtimeMs: number;
   size: number;
   sha1: string;
@@ -10,10 +14,10 @@ interface FileStamp {
 
 export interface SummaryCache {
   /** The outcome for a file whose mtime and size are unchanged since it was last read. */
-  byStamp(filePath: string, mtimeMs: number, size: number): FileOutcome | undefined;
+  byStamp(filePath: string, mtimeMs: number, size: number): CachedOutcome | undefined;
   /** The outcome for content already seen (here or under another path); records the file's new stamp. */
-  byContent(filePath: string, stamp: FileStamp): FileOutcome | undefined;
-  store(filePath: string, stamp: FileStamp, outcome: FileOutcome): void;
+  byContent(filePath: string, stamp: FileStamp): CachedOutcome | undefined;
+  store(filePath: string, stamp: FileStamp, outcome: CachedOutcome): void;
   /** Forget files under `dir` that were not seen in its latest scan, and summaries no file uses. */
   prune(dir: string, seen: ReadonlySet<string>): void;
 }
@@ -21,7 +25,7 @@ export interface SummaryCache {
 export function createSummaryCache(): SummaryCache {
   const stamps = new Map<string, FileStamp>();
   // Keyed by content alone: summaries hold nothing path-specific, so copies of a file share one.
-  const outcomes = new Map<string, FileOutcome>();
+  const outcomes = new Map<string, CachedOutcome>();
 
   return {
     byStamp(filePath, mtimeMs, size) {

@@ -276,10 +276,10 @@ describe("the cache", () => {
     const { scanner, reads } = countingScanner();
     const first = await scanner.scan(dir);
     const fileCount = reads.length;
-    expect(scanner.stats()).toEqual({ parsed: fileCount, cached: 0 });
+    expect(scanner.stats()).toEqual({ parsed: fileCount, cached: 0, unreached: 1 });
     reads.length = 0;
     const second = await scanner.scan(dir);
-    expect(scanner.stats()).toEqual({ parsed: 0, cached: fileCount });
+    expect(scanner.stats()).toEqual({ parsed: 0, cached: fileCount, unreached: 1 });
     expect(reads).toEqual([]);
     expect(second).toEqual(first);
   });
@@ -293,7 +293,7 @@ describe("the cache", () => {
     const touched = new Date("2030-01-02T03:04:05Z");
     await utimes(path.join(dir, "algebra_env.py"), touched, touched);
     await scanner.scan(dir);
-    expect(scanner.stats()).toEqual({ parsed: 0, cached: fileCount });
+    expect(scanner.stats()).toEqual({ parsed: 0, cached: fileCount, unreached: 1 });
     expect(reads).toEqual(["algebra_env.py"]);
   });
 
@@ -307,7 +307,7 @@ describe("the cache", () => {
     const later = new Date("2031-01-01T00:00:00Z");
     await utimes(file, later, later);
     const result = await scanner.scan(dir);
-    expect(scanner.stats()).toEqual({ parsed: 1, cached: fileCount - 1 });
+    expect(scanner.stats()).toEqual({ parsed: 1, cached: fileCount - 1, unreached: 1 });
     expect(result.environments.map((env) => env.name)).toContain("algebra2");
     expect(result.environments.map((env) => env.name)).not.toContain("algebra");
   });

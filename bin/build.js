@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Builds the bot into dist/ with esbuild: one ESM entry per program (the CLI and the discovery workers), code that is
+// imported lazily or shared in dist/chunks/, npm packages left to node_modules. `npm ci` runs it (prepare), and so do
+// `npm run build`, the test run (vitest globalSetup) and `npm run bench`, so what runs is always the current sources.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const DIST = path.join(ROOT, "dist");
+
+/** dist/<name>.js for each program; src/environments/spawn-worker.ts finds the workers by these names. */
+export const ENTRIES = {
+  cli: "src/cli.ts",
+  "scan-worker": "src/environments/scan-worker.ts",
+  "parse-worker": "src/environments/parse-worker.ts",
+};
+
+/**
+ * Packages loaded from node_modules at run time: native addons, the platform SDKs (large, loaded only by the bot that
+ * uses them) and node-cron (required lazily). The rest (zod, yaml, execa: many small modules each) is bundled, so a
+ * command reads a few files instead of a few hundred.
+ */
+export const EXTERNAL = ["better-sqlite3", "tree-sitter", "tree-sitter-python", "@resvg/resvg-js", "@slack/bolt", "discord.js", "node-cron", "esbuild", "tsx"];
+/** CommonJS code bundled into ES modules still calls require() for Node's own modules. */
+const REQUIRE_SHIM = 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);';
+
+/** Writes `contents` to `file` unless it already holds exactly that; whole files only (rename), never half of one. */
+function writeIfChanged(file, contents) {
+  if (existsSync(file) && readFileSync(file).equals(contents)) return false;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, contents);
+  renameSync(temp, file);
+  return true;
+}
+
+/**
+ * Builds dist/ from the sources. Files whose content did not change are left alone, so a build while the bot runs
+ * (or two at once) changes nothing a running process still reads; chunks no entry uses any more are removed.
+ */
+export async function buildDist({ quiet = false } = {}) {
+  const started = performance.now();
+  const { build } = await import("esbuild");
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(ROOT, file)])),
+    outdir: DIST,
+    entryNames: "[name]",
+    chunkNames: "chunks/[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: EXTERNAL,
+    banner: { js: REQUIRE_SHIM },
+    sourcemap: "linked",
+    write: false,
+    logLevel: "error",
+  });
+  let changed = 0;
+  const written = new Set();
+  for (const file of result.outputFiles) {
+    written.add(file.path);
+    if (writeIfChanged(file.path, Buffer.from(file.contents))) changed += 1;
+  }
+  const chunks = path.join(DIST, "chunks");
+  for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
+    const file = path.join(chunks, name);
+    // Another build's file on its way in is not stale.
+    if (!written.has(file) && !name.endsWith(".tmp")) rmSync(file, { force: true });
+  }
+  if (!quiet) process.stdout.write(`rl-chatops: built dist/ (${changed} of ${written.size} files changed) in ${Math.round(performance.now() - started)} ms\n`);
+  return { changed, files: written.size };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  try {
+    await buildDist({ quiet: process.argv.includes("--quiet") });
+  } catch (err) {
+    process.stderr.write(`rl-chatops: the build failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

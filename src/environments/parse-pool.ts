@@ -1,0 +1,109 @@
+// Parses a scan's files in this thread and, when a scan has much to parse and more threads are allowed, in helper
+// threads too (parse-worker.ts): tree-sitter's parse and the summary walk are synchronous, so more threads is the only
+// way to use more cores. Helpers live for one scan and keep the process alive only while they owe an answer.
+import type { Worker } from "node:worker_threads";
+import { analysePythonFile } from "./analyse-python-file.ts";
+import { loadPythonParser } from "./load-python-parser.ts";
+import type { FileOutcome } from "./python-file-summary.ts";
+import { spawnWorker } from "./spawn-worker.ts";
+
+export interface ParseRequest {
+  id: number;
+  bytes: Uint8Array;
+}
+
+export type ParseResponse = { id: number; outcome: FileOutcome } | { id: number; failed: string };
+
+export interface ParsePool {
+  /** Starts the helpers, if this pool may have any, for a scan about to parse up to `bytes` bytes. */
+  prepare(bytes: number): void;
+  parse(bytes: Uint8Array): Promise<FileOutcome>;
+  /** Stops the helpers; a later large scan starts new ones. */
+  release(): Promise<void>;
+}
+
+/** Below this much to parse, starting a thread (about 100 ms of CPU with its parser) costs more than it saves. */
+export const HELPER_MIN_BYTES = 256 * 1024;
+/** Requests a helper holds at once: one being parsed, one waiting, so it never idles while this thread parses. */
+const HELPER_QUEUE = 2;
+
+interface Task {
+  bytes: Uint8Array;
+  resolve: (outcome: FileOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Helper {
+  worker: Worker;
+  /** Until its first answer a helper is still starting: it gets one request, not a queue. */
+  answered: boolean;
+  dead: boolean;
+  inFlight: Map<number, Task>;
+}
+
+/** `threads`: how many threads may parse, this one included. */
+export function createParsePool(threads: number): ParsePool {
+  let helpers: Helper[] = [];
+  let nextId = 0;
+
+  const parseHere = async (bytes: Uint8Array): Promise<FileOutcome> => analysePythonFile(await loadPythonParser(), bytes);
+
+  function startHelper(): Helper {
+    const helper: Helper = { worker: spawnWorker("parse-worker"), answered: false, dead: false, inFlight: new Map() };
+    helper.worker.unref();
+    helper.worker.on("message", (response: ParseResponse) => {
+      const task = helper.inFlight.get(response.id);
+      if (!task) return;
+      helper.inFlight.delete(response.id);
+      helper.answered = true;
+      if (helper.inFlight.size === 0) helper.worker.unref();
+      if ("outcome" in response) task.resolve(response.outcome);
+      else parseHere(task.bytes).then(task.resolve, task.reject);
+    });
+    helper.worker.on("error", () => retire(helper));
+    helper.worker.on("exit", () => retire(helper));
+    return helper;
+  }
+
+  /** A helper that failed or is being stopped hands back what it still owes: those files are parsed here instead. */
+  function retire(helper: Helper): void {
+    if (helper.dead) return;
+    helper.dead = true;
+    const owed = [...helper.inFlight.values()];
+    helper.inFlight.clear();
+    for (const task of owed) parseHere(task.bytes).then(task.resolve, task.reject);
+  }
+
+  function freeHelper(): Helper | undefined {
+    let best: Helper | undefined;
+    for (const helper of helpers) {
+      if (helper.dead || helper.inFlight.size >= (helper.answered ? HELPER_QUEUE : 1)) continue;
+      if (!best || helper.inFlight.size < best.inFlight.size) best = helper;
+    }
+    return best;
+  }
+
+  return {
+    prepare(bytes) {
+      if (threads <= 1 || bytes < HELPER_MIN_BYTES) return;
+      helpers = helpers.filter((helper) => !helper.dead);
+      while (helpers.length < threads - 1) helpers.push(startHelper());
+    },
+    parse(bytes) {
+      const helper = freeHelper();
+      if (!helper) return parseHere(bytes);
+      return new Promise<FileOutcome>((resolve, reject) => {
+        const id = nextId++;
+        helper.inFlight.set(id, { bytes, resolve, reject });
+        helper.worker.ref();
+        helper.worker.postMessage({ id, bytes } satisfies ParseRequest);
+      });
+    },
+    async release() {
+      const stopping = helpers;
+      helpers = [];
+      for (const helper of stopping) retire(helper);
+      await Promise.all(stopping.map((helper) => helper.worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// The build in dist/ (bin/build.js, run before the tests by test/helpers/build-dist.ts): one file per program, and the
+// built code finds the package's non-TypeScript files (demo stack, Slurm job launcher) where the sources do.
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { DIST, ENTRIES } from "../bin/build.js";
+import { PACKAGE_ROOT } from "../src/config.ts";
+import { JOB_LAUNCHER } from "../src/training/backends/slurm/job-spec.ts";
+
+describe("dist/", () => {
+  it("holds the command and both discovery workers, under the names spawn-worker.ts starts them by", () => {
+    expect(Object.keys(ENTRIES).sort()).toEqual(["cli", "parse-worker", "scan-worker"]);
+    for (const name of Object.keys(ENTRIES)) expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
+  });
+
+  it("finds the package root, and from it the demo stack and the Slurm job launcher, as the sources do", async () => {
+    // cli.js imports config.ts lazily, so it is a chunk of its own.
+    const chunk = readdirSync(path.join(DIST, "chunks")).find((name) => /^config-[A-Z0-9]+\.js$/.test(name));
+    expect(chunk).toBeDefined();
+    const built = (await import(pathToFileURL(path.join(DIST, "chunks", chunk!)).href)) as { PACKAGE_ROOT: string; DEMO_STACK_ROOT: string };
+    expect(built.PACKAGE_ROOT).toBe(PACKAGE_ROOT);
+    expect(existsSync(path.join(built.DEMO_STACK_ROOT, "tinker_atropos", "environments"))).toBe(true);
+    expect(JOB_LAUNCHER.startsWith(PACKAGE_ROOT)).toBe(true);
+    expect(existsSync(JOB_LAUNCHER)).toBe(true);
+  });
+});

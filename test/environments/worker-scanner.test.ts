@@ -1,0 +1,104 @@
+// Discovery as the bot runs it: the scanner in a worker thread, and helper threads parsing beside a scanner. Both
+// must answer exactly what the scanner answers in the caller's thread.
+import { createRequire } from "node:module";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { HELPER_MIN_BYTES } from "../../src/environments/parse-pool.ts";
+import { createEnvironmentScanner, type EnvironmentScanner } from "../../src/environments/scanner.ts";
+import { createWorkerScanner } from "../../src/environments/worker-scanner.ts";
+import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/envs/", import.meta.url));
+const LOCKED_ENV = SEED_LOCKED_FIELDS.env;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+function closing<T extends EnvironmentScanner>(scanner: T): T {
+  cleanups.push(() => scanner.close());
+  return scanner;
+}
+
+async function copyOfFixtures(): Promise<string> {
+  const root = await mkdtemp(path.join(os.tmpdir(), "rl-worker-scan-"));
+  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  const dir = path.join(root, "envs");
+  await cp(FIXTURES, dir, { recursive: true });
+  return dir;
+}
+
+describe("the scanner in a worker thread", () => {
+  // First in this file: nothing has parsed in this process yet.
+  it("parses nothing in this thread, and answers what the scanner answers here", async () => {
+    const parserLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes(`${path.sep}tree-sitter${path.sep}`));
+    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV, recursive: true }));
+    const inWorker = await worker.scan(FIXTURES);
+    expect(parserLoaded()).toBe(false);
+    const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV, recursive: true }).scan(FIXTURES);
+    expect(parserLoaded()).toBe(true);
+    expect(inWorker).toEqual(here);
+    expect(here.environments.length).toBeGreaterThan(3);
+  });
+
+  it("keeps its cache between scans: an unchanged folder comes back as the same result, a changed file is re-parsed", async () => {
+    const dir = await copyOfFixtures();
+    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV }));
+    const first = await worker.scan(dir);
+    const parsed = worker.stats().parsed;
+    expect(parsed).toBeGreaterThan(3);
+    expect(await worker.scan(dir)).toBe(first);
+    expect(worker.stats()).toMatchObject({ parsed: 0, cached: parsed });
+    const file = path.join(dir, "algebra_env.py");
+    await writeFile(file, (await readFile(file, "utf8")).replace('name = "algebra"', 'name = "algebra2"'));
+    const changed = await worker.scan(dir);
+    expect(worker.stats()).toMatchObject({ parsed: 1 });
+    expect(changed.environments.map((env) => env.name)).toContain("algebra2");
+  });
+
+  it("hands over a result of many environments whole, in order", async () => {
+    const dir = await copyOfFixtures();
+    const source = await readFile(path.join(dir, "reasoning_env.py"), "utf8");
+    for (let i = 0; i < 45; i++) await writeFile(path.join(dir, `many_${String(i).padStart(2, "0")}_env.py`), source.replace(/name = "reasoning"/, `name = "many_${i}"`));
+    const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(dir);
+    expect(here.environments.length).toBeGreaterThan(50);
+    expect(await closing(createWorkerScanner({ lockedEnv: LOCKED_ENV })).scan(dir)).toEqual(here);
+  });
+
+  it("answers concurrent scans each, and a missing folder with its warning", async () => {
+    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV }));
+    const missing = path.join(os.tmpdir(), "rl-no-such-folder");
+    const [a, b] = await Promise.all([worker.scan(FIXTURES), worker.scan(missing)]);
+    expect(a.environments.length).toBeGreaterThan(3);
+    expect(b).toEqual({ environments: [], warnings: [{ filePath: missing, message: "environments folder not found" }] });
+  });
+
+  it("fails a scan in flight when it is closed, and starts afresh on the next scan", async () => {
+    const worker = createWorkerScanner({ lockedEnv: LOCKED_ENV });
+    const failed = expect(worker.scan(FIXTURES)).rejects.toMatchObject({ code: "INTERNAL", message: expect.stringContaining("stopped") });
+    await worker.close();
+    await failed;
+    closing(worker);
+    expect((await worker.scan(FIXTURES)).environments.length).toBeGreaterThan(3);
+  });
+});
+
+describe("helper threads", () => {
+  it("parse a large folder to the same answer as one thread", async () => {
+    const dir = await copyOfFixtures();
+    // Enough bytes for the helpers to start: copies of a fixture under other names, and one large file.
+    const source = await readFile(path.join(dir, "reasoning_env.py"), "utf8");
+    for (let i = 0; i < 24; i++) await writeFile(path.join(dir, `copy_${i}_env.py`), source.replace(/name = "reasoning"/, `name = "copy_${i}"`));
+    const helpers = Array.from({ length: HELPER_MIN_BYTES / 50 }, (_, i) => `def helper_${i}(values):\n    return [value * ${i} for value in values]\n\n`);
+    await writeFile(path.join(dir, "large_env.py"), `${source.replace(/name = "reasoning"/, 'name = "large"')}\n\n${helpers.join("")}`);
+    expect((await stat(path.join(dir, "large_env.py"))).size).toBeGreaterThan(HELPER_MIN_BYTES);
+    const one = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV, parseThreads: 1 }).scan(dir);
+    const three = await closing(createEnvironmentScanner({ lockedEnv: LOCKED_ENV, parseThreads: 3 })).scan(dir);
+    expect(three).toEqual(one);
+    expect(one.environments.map((env) => env.name)).toEqual(expect.arrayContaining(["copy_0", "copy_23", "large"]));
+  });
+});

@@ -1,0 +1,20 @@
+// Preloaded with `node --import` by the lazy-loading test: appends the URL of every module this process loads (ES
+// modules through a loader hook, CommonJS ones from require.cache at exit) to the file named by RECORD_LOADED_MODULES.
+import { appendFileSync } from "node:fs";
+import { createRequire, register } from "node:module";
+import { pathToFileURL } from "node:url";
+
+const file = process.env.RECORD_LOADED_MODULES;
+if (file) {
+  const hook = `
+    import { appendFileSync } from "node:fs";
+    let file;
+    export function initialize(data) { file = data.file; }
+    export async function load(url, context, nextLoad) {
+      appendFileSync(file, url + "\\n");
+      return nextLoad(url, context);
+    }`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { file } });
+  const require = createRequire(import.meta.url);
+  process.on("exit", () => appendFileSync(file, Object.keys(require.cache).map((path) => `${pathToFileURL(path).href}\n`).join("")));
+}
