@@ -70,6 +70,7 @@ describe("training runs on the demo stack", () => {
     const { services } = stack;
     const failed = nextEvent(services, "failed");
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    expect(run, run.error).toMatchObject({ status: "running" });
     const victim = pids(stack, run.id).find((p) => p.component === component)!;
     process.kill(victim.pid, "SIGKILL");
     const event = await failed;
