@@ -14,5 +14,5 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
-  { files: ["adapters/console*.ts", "src/cli.ts", "src/cli/**", "bin/**", "bench/**", "test/**"], rules: { "no-console": "off" } },
+  { files: ["adapters/console/**", "src/cli.ts", "src/cli/**", "bin/**", "bench/**", "test/**"], rules: { "no-console": "off" } },
 );

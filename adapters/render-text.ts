@@ -1,11 +1,20 @@
 // Renders a neutral reply as plain text, for the terminal console and the command line.
-import type { Reply } from "../src/reply.ts";
+import { showPeople, type Reply } from "../src/reply.ts";
 
 export function renderText(reply: Reply): string {
+  return showPeople(renderParts(reply), (id) => id);
+}
+
+function renderParts(reply: Reply): string {
   const out: string[] = [];
   if (reply.title) out.push(reply.error ? `✗ ${reply.title}` : `■ ${reply.title}`);
   if (reply.text) out.push(reply.text);
-  for (const f of reply.fields ?? []) out.push(`  ${f.label}: ${f.value}`);
+  let group: string | undefined;
+  for (const f of reply.fields ?? []) {
+    if (f.group !== undefined && f.group !== group) out.push(`${f.group}:`);
+    group = f.group;
+    out.push(`  ${f.label}: ${f.value.replace(/\n/g, "\n    ")}`);
+  }
   for (const b of reply.blocks ?? []) {
     if (b.title) out.push(`${b.title}:`);
     out.push(b.kind === "code" ? b.content.split("\n").map((l) => `  ${l}`).join("\n") : b.content);

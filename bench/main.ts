@@ -18,6 +18,7 @@ import { measureDiscoveryWarm } from "./discovery-warm.ts";
 import { generateEnvironments } from "./generate-environments.ts";
 import { measureMemory } from "./memory.ts";
 import { markdownTable, notes, textTable } from "./print-table.ts";
+import { measureRecovery } from "./recovery.ts";
 import { measureResponsiveness } from "./responsiveness.ts";
 import { PYTHON } from "./scan-processes.ts";
 import { measureStartup } from "./startup.ts";
@@ -33,6 +34,7 @@ const MEASUREMENTS: Array<{ id: string; title: string; run: (ctx: BenchContext) 
   { id: "startup", title: "6. Start-up and failure detection", run: measureStartup },
   { id: "digest", title: "7. Digest cycle", run: measureDigestCycle },
   { id: "memory", title: "8. Memory", run: measureMemory },
+  { id: "recovery", title: "9. Recovery after a crash", run: measureRecovery },
 ];
 
 function failedRow(id: string, title: string, err: unknown): BenchRow {

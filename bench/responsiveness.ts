@@ -2,7 +2,7 @@
 // fast the real Bolt receiver acks /rl commands meanwhile.
 import path from "node:path";
 import { mkdirSync } from "node:fs";
-import { createSlackAdapter } from "../adapters/slack.ts";
+import { createSlackAdapter } from "../adapters/slack/slack.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { createServices } from "../src/services.ts";
 import type { BenchContext } from "./bench-context.ts";

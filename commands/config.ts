@@ -1,30 +1,114 @@
-// /rl config: the selected environment's fields with their current values, configurable first, locked after.
+// /rl config [filter | field]: the selected environment's fields grouped (changed here, its own, base, locked, trainer), a filtered list, or one field whole.
 import { z } from "zod";
+import { BASE_ENV_CONFIG_FIELDS } from "../src/environments/base-env-config.ts";
+import type { ConfigField } from "../src/environments/types.ts";
+import type { ConfigView, FieldView } from "../src/environment-ops.ts";
+import type { Reply, ReplyField } from "../src/reply.ts";
 import { formatValue } from "./format-value.ts";
 import { defineCommand } from "./types.ts";
+
+/** A description in a list is cut here; the single-field view shows it whole. */
+const LIST_DESCRIPTION = 160;
+const BASE_NAMES = new Set(BASE_ENV_CONFIG_FIELDS.map((f) => f.name));
+
+// A default only the running environment computes is shown as its source, never as "none".
+function currentText(field: FieldView): string {
+  if (field.locked) return formatValue(field.locked_value);
+  if (!field.changed && field.default_expr !== undefined) return `set when the environment starts: \`${field.default_expr}\``;
+  return formatValue(field.current_value);
+}
+
+const clipped = (text: string): string => (text.length <= LIST_DESCRIPTION ? text : `${text.slice(0, LIST_DESCRIPTION - 1)}…`);
+
+/** One field as a list entry: name and type, then the value (and the default when it differs) and the description. */
+function listEntry(f: FieldView, group: string): ReplyField {
+  const parts = [f.changed ? `${currentText(f)} (default ${formatValue(f.default)})` : currentText(f)];
+  if (f.description) parts.push(clipped(f.description));
+  return { label: `${f.name}${f.changed ? " *" : ""} (${f.type})`, value: parts.join("\n"), group };
+}
+
+/** The fields under their headings, in the order people look for them: what changed, what is special here, the rest. */
+function groupedFields(view: ConfigView, trainer: Record<string, unknown>): ReplyField[] {
+  const changed = view.configurable_fields.filter((f) => f.changed);
+  const own = view.configurable_fields.filter((f) => !f.changed && !BASE_NAMES.has(f.name));
+  const base = view.configurable_fields.filter((f) => !f.changed && BASE_NAMES.has(f.name));
+  return [
+    ...changed.map((f) => listEntry(f, "Changed here")),
+    ...own.map((f) => listEntry(f, `${view.environment}'s own fields`)),
+    ...base.map((f) => listEntry(f, "Base fields (BaseEnvConfig)")),
+    ...view.locked_fields.map((f) => listEntry(f, "Locked (infrastructure)")),
+    ...Object.entries(trainer).map(([name, value]) => ({ label: name, value: formatValue(value), group: "Trainer (locked)" })),
+  ];
+}
+
+function bounds(field: ConfigField | undefined): string | undefined {
+  if (!field || (field.min === undefined && field.max === undefined)) return undefined;
+  const low = field.min === undefined ? "" : `${field.minExclusive ? ">" : "≥"} ${field.min}`;
+  const high = field.max === undefined ? "" : `${field.maxExclusive ? "<" : "≤"} ${field.max}`;
+  return [low, high].filter(Boolean).join(" and ");
+}
+
+function allowed(field: ConfigField | undefined): string | undefined {
+  let type = field?.fieldType;
+  while (type?.kind === "optional") type = type.inner;
+  return type?.kind === "enum" ? type.values.map((v) => formatValue(v)).join(", ") : undefined;
+}
+
+/** Everything about one field, its description whole. */
+function fieldReply(view: ConfigView, f: FieldView, raw: ConfigField | undefined): Reply {
+  const fields: ReplyField[] = [
+    { label: "Type", value: f.type },
+    { label: "Default", value: f.default_expr !== undefined ? `\`${f.default_expr}\` (set when the environment starts)` : formatValue(f.default) },
+    { label: "Current", value: currentText(f) },
+    { label: "Changed here", value: f.changed ? "yes" : "no" },
+  ];
+  const values = allowed(raw);
+  if (values) fields.push({ label: "Allowed values", value: values });
+  const range = bounds(raw);
+  if (range) fields.push({ label: "Bounds", value: range });
+  if (f.locked) fields.push({ label: "Locked", value: "yes, by the infrastructure settings" });
+  return {
+    title: `${f.name} (${view.environment})`,
+    text: f.locked ? "This field is locked and cannot be changed here." : `Change it with /rl set ${f.name} <value>; undo with /rl reset ${f.name}.`,
+    fields,
+    ...(f.description ? { blocks: [{ kind: "text" as const, title: "Description", content: f.description }] } : {}),
+    data: { environment: view.environment, field: f },
+  };
+}
 
 export default defineCommand({
   name: "config",
   summary: "Show the selected environment's config",
   description:
-    "Show the config of this channel's selected environment: configurable fields (name, type, default, description, current value, whether changed here) and locked infrastructure fields with their locked values.",
+    "Show the config of this channel's selected environment: configurable fields (name, type, default, description, current value, whether changed here) and locked infrastructure fields with their locked values. With filter: a field's exact name shows that field whole; other words list the fields whose name or description contains them.",
   toolName: "rl_get_current_config",
-  args: z.object({}),
+  args: z.object({
+    filter: z.string().min(1).max(200).optional().describe("A field name (shown whole), or words to find in field names and descriptions"),
+  }),
+  positional: ["filter"],
+  restOfLine: true,
   permission: "read",
-  async run(_args, ctx) {
+  async run({ filter }, ctx) {
     const view = await ctx.services.env.getConfig(ctx.channel);
-    const configurable = view.configurable_fields
-      .map((f) => `${f.changed ? "*" : " "} ${f.name} = ${formatValue(f.current_value)}  (${f.type})${f.description ? `  ${f.description}` : ""}`)
-      .join("\n");
-    const locked = view.locked_fields.map((f) => `  ${f.name} = ${formatValue(f.locked_value)}`).join("\n");
+    const all = [...view.configurable_fields, ...view.locked_fields];
+    const query = filter?.trim().toLowerCase();
+    const exact = query ? all.find((f) => f.name.toLowerCase() === query) : undefined;
+    if (exact) {
+      const env = await ctx.services.catalog.get(view.environment).catch(() => undefined);
+      return fieldReply(view, exact, env?.fields.find((f) => f.name === exact.name));
+    }
+    const matches = (f: FieldView): boolean => !query || f.name.toLowerCase().includes(query) || f.description.toLowerCase().includes(query);
+    const shown: ConfigView = { ...view, configurable_fields: view.configurable_fields.filter(matches), locked_fields: view.locked_fields.filter(matches) };
+    const trainer = query ? Object.fromEntries(Object.entries(ctx.services.lockedFields.tinker).filter(([name]) => name.toLowerCase().includes(query))) : ctx.services.lockedFields.tinker;
+    const fields = groupedFields(shown, trainer);
+    const count = shown.configurable_fields.length + shown.locked_fields.length;
     return {
-      title: `Config of ${view.environment}`,
-      text: "Fields marked * were changed in this channel. Change one with /rl set <field> <value>; undo with /rl reset <field>.",
-      blocks: [
-        { kind: "code", title: `Configurable (${view.configurable_fields.length})`, content: configurable || "(none)" },
-        { kind: "code", title: `Locked (${view.locked_fields.length})`, content: locked || "(none)" },
-      ],
-      data: view,
+      title: query ? `Config of ${view.environment}: ${count} fields matching "${filter?.trim()}"` : `Config of ${view.environment}`,
+      text: query && fields.length === 0
+        ? `No field of ${view.environment} has "${filter?.trim()}" in its name or description. See /rl config for all of them.`
+        : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
+      ...(fields.length ? { fields } : {}),
+      data: query ? shown : view,
     };
   },
 });

@@ -28,6 +28,7 @@ export default defineCommand({
       blocks: blocks.length ? blocks : undefined,
       chart: view.reward_history.length > 1 ? { title: "Reward mean by step", points: view.reward_history.map((p) => ({ x: p.step, y: p.value })) } : undefined,
       links: wandbLinks(view),
+      runId: view.run_id,
       data: view,
     };
   },

@@ -1,6 +1,6 @@
 // Shared pieces of run replies: the status line, the fields people scan, and the Stop / Status buttons.
 import type { RunRow } from "../db/runs.ts";
-import type { ReplyButton, ReplyField, ReplyLink } from "../src/reply.ts";
+import { personRef, type ReplyButton, type ReplyField, type ReplyLink } from "../src/reply.ts";
 import type { RunStatusView } from "../src/training/run-report.ts";
 
 const ICONS: Record<RunRow["status"], string> = {
@@ -27,13 +27,14 @@ export function statusFields(view: RunStatusView): ReplyField[] {
     { label: "Loss", value: fmt(view.loss) },
     { label: "Running time", value: `${view.running_time_minutes} min` },
     { label: "Processes", value: `api ${view.processes.api}, trainer ${view.processes.trainer}, env ${view.processes.env}` },
-    { label: "Started by", value: view.created_by },
+    { label: "Started by", value: personRef(view.created_by) },
   ];
   const m = view.wandb.metrics;
   if (m?.percentCorrect != null) fields.push({ label: "Percent correct", value: fmt(m.percentCorrect) });
   if (m?.evalPercentCorrect != null) fields.push({ label: "Eval percent correct", value: fmt(m.evalPercentCorrect) });
+  if (view.stalled) fields.push({ label: "Progress", value: `no progress for ${view.stalled.minutes} min, last step ${view.stalled.last_step}` });
   if (view.queue_size !== null) fields.push({ label: "Queue", value: String(view.queue_size) });
-  if (view.stopped_by) fields.push({ label: "Stopped by", value: view.stopped_by });
+  if (view.stopped_by) fields.push({ label: "Stopped by", value: personRef(view.stopped_by) });
   return fields;
 }
 

@@ -1,5 +1,6 @@
 // /rl runs [--all]: this channel's runs (or every channel's), newest first.
 import { z } from "zod";
+import { personRef } from "../src/reply.ts";
 import { statusLine } from "./run-reply.ts";
 import { defineCommand } from "./types.ts";
 
@@ -25,7 +26,7 @@ export default defineCommand({
     }));
     return {
       title: `Runs${all ? " (all channels)" : ""}: ${runs.length}`,
-      text: rows.map((r) => `${statusLine(r)} · ${r.createdBy} · ${new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")}`).join("\n") || "No runs yet. Start one with /rl start.",
+      text: rows.map((r) => `${statusLine(r)} · ${personRef(r.createdBy)} · ${new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")}`).join("\n") || "No runs yet. Start one with /rl start.",
       data: { runs, count: runs.length },
     };
   },

@@ -40,6 +40,7 @@ export default defineCommand({
       blocks: view.step_errors.length ? [{ kind: "code", title: "Step errors", content: view.step_errors.join("\n") }] : undefined,
       links: wandbLinks(view),
       buttons: runButtons({ id: view.run_id, status: view.status }),
+      runId: view.run_id,
       data: view,
     };
   },

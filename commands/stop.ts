@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { RunRow } from "../db/runs.ts";
 import { RlError } from "../src/errors.ts";
 import { accessOf, holdersOf } from "../src/policy.ts";
+import { personRef } from "../src/reply.ts";
 import { statusLine } from "./run-reply.ts";
 import { defineCommand, type CommandContext } from "./types.ts";
 
@@ -39,7 +40,7 @@ export default defineCommand({
   async preview({ run: id }, ctx) {
     const run = ctx.services.report.find(id);
     checkOwnership(run, ctx);
-    return { title: `Stop run ${run.id} (${run.environment})?`, text: `Started by ${run.createdBy}; now ${run.status}.` };
+    return { title: `Stop run ${run.id} (${run.environment})?`, text: `Started by ${personRef(run.createdBy)}; now ${run.status}.` };
   },
   async run({ run: id }, ctx) {
     const found = ctx.services.report.find(id);

@@ -27,22 +27,47 @@ interface RawState {
   regression_alerted: number;
 }
 
+/** The fields a change writes; every other field keeps what is in the database now. */
+export type DigestPatch = Partial<Omit<DigestState, "runId">>;
+
 export interface DigestStateRepo {
   get(runId: string): DigestState;
-  save(state: DigestState): void;
+  /** One statement of the fields that change: a pass working from an older copy never undoes a mute given meanwhile. */
+  update(runId: string, patch: DigestPatch): void;
 }
 
 const u = <T>(v: T | null): T | undefined => v ?? undefined;
 
+const COLUMNS: Record<keyof DigestPatch, string> = {
+  muted: "muted",
+  lastDigestAt: "last_digest_at",
+  lastReward: "last_reward",
+  lastPercentCorrect: "last_percent_correct",
+  bestReward: "best_reward",
+  lastStep: "last_step",
+  lastStepAt: "last_step_at",
+  stallAlerted: "stall_alerted",
+  regressionAlerted: "regression_alerted",
+};
+
+const toColumn = (v: unknown): number | null => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? v : null);
+
 export function createDigestStateRepo(db: Db): DigestStateRepo {
   const get = db.prepare<[string], RawState>("SELECT * FROM digest_state WHERE run_id = ?");
-  const save = db.prepare(
-    `INSERT INTO digest_state (run_id, muted, last_digest_at, last_reward, last_percent_correct, best_reward, last_step, last_step_at, stall_alerted, regression_alerted)
-     VALUES (@runId, @muted, @lastDigestAt, @lastReward, @lastPercentCorrect, @bestReward, @lastStep, @lastStepAt, @stallAlerted, @regressionAlerted)
-     ON CONFLICT (run_id) DO UPDATE SET muted = excluded.muted, last_digest_at = excluded.last_digest_at, last_reward = excluded.last_reward,
-       last_percent_correct = excluded.last_percent_correct, best_reward = excluded.best_reward, last_step = excluded.last_step,
-       last_step_at = excluded.last_step_at, stall_alerted = excluded.stall_alerted, regression_alerted = excluded.regression_alerted`,
-  );
+  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[]>>>();
+  const statementFor = (keys: Array<keyof DigestPatch>) => {
+    const id = keys.join(",");
+    let st = statements.get(id);
+    if (!st) {
+      const cols = keys.map((k) => COLUMNS[k]);
+      st = db.prepare<unknown[]>(
+        `INSERT INTO digest_state (run_id${cols.map((c) => `, ${c}`).join("")}) VALUES (?${cols.map(() => ", ?").join("")})
+         ON CONFLICT (run_id) DO UPDATE SET ${cols.map((c) => `${c} = excluded.${c}`).join(", ")}`,
+      );
+      statements.set(id, st);
+    }
+    return st;
+  };
   return {
     get: (runId) => {
       const r = get.get(runId);
@@ -60,18 +85,10 @@ export function createDigestStateRepo(db: Db): DigestStateRepo {
         regressionAlerted: r.regression_alerted === 1,
       };
     },
-    save: (s) =>
-      void save.run({
-        runId: s.runId,
-        muted: s.muted ? 1 : 0,
-        lastDigestAt: s.lastDigestAt ?? null,
-        lastReward: s.lastReward ?? null,
-        lastPercentCorrect: s.lastPercentCorrect ?? null,
-        bestReward: s.bestReward ?? null,
-        lastStep: s.lastStep ?? null,
-        lastStepAt: s.lastStepAt ?? null,
-        stallAlerted: s.stallAlerted ? 1 : 0,
-        regressionAlerted: s.regressionAlerted ? 1 : 0,
-      }),
+    update: (runId, patch) => {
+      const keys = (Object.keys(patch) as Array<keyof DigestPatch>).filter((k) => k in COLUMNS);
+      if (keys.length === 0) return;
+      statementFor(keys).run(runId, ...keys.map((k) => toColumn(patch[k])));
+    },
   };
 }

@@ -168,4 +168,44 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX run_actions_pending ON run_actions (done_at, run_id, id);
     `,
   },
+  {
+    version: 5,
+    name: "confirmations",
+    sql: `
+      CREATE TABLE confirmations (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        asker_id TEXT NOT NULL,
+        asker_name TEXT,
+        command TEXT NOT NULL,
+        command_text TEXT NOT NULL,
+        args_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'confirmed', 'cancelled')),
+        answered_by TEXT,
+        answered_by_name TEXT,
+        answered_at INTEGER
+      );
+      CREATE INDEX confirmations_by_expiry ON confirmations (expires_at);
+    `,
+  },
+  {
+    version: 6,
+    name: "reply pages",
+    sql: `
+      CREATE TABLE reply_pages (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        pages_json TEXT NOT NULL,
+        footer TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX reply_pages_by_age ON reply_pages (created_at);
+    `,
+  },
 ];

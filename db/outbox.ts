@@ -47,6 +47,8 @@ export interface OutboxRepo {
   markDead(id: number, error: string): void;
   /** Posts of `kind` queued for a channel since `since` (rate limits count these). */
   countSince(channel: ChannelKey, kind: OutboxKind, since: number): number;
+  /** When the oldest post of `kind` queued for a channel since `since` was queued (when a rate-limit window frees). */
+  oldestSince(channel: ChannelKey, kind: OutboxKind, since: number): number | undefined;
   pending(): number;
 }
 
@@ -63,6 +65,9 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   const dead = db.prepare("UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?");
   const count = db.prepare<[string, string, string, string, number], { n: number }>(
     "SELECT COUNT(*) AS n FROM outbox WHERE platform = ? AND workspace = ? AND channel = ? AND kind = ? AND created_at >= ?",
+  );
+  const oldest = db.prepare<[string, string, string, string, number], { t: number | null }>(
+    "SELECT MIN(created_at) AS t FROM outbox WHERE platform = ? AND workspace = ? AND channel = ? AND kind = ? AND created_at >= ?",
   );
   const pending = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'");
   return {
@@ -84,6 +89,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     markRetry: (id, error, next) => void retry.run(error, next, id),
     markDead: (id, error) => void dead.run(error, id),
     countSince: (c, kind, since) => count.get(c.platform, c.workspace, c.channel, kind, since)!.n,
+    oldestSince: (c, kind, since) => oldest.get(c.platform, c.workspace, c.channel, kind, since)?.t ?? undefined,
     pending: () => pending.get()!.n,
   };
 }

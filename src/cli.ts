@@ -15,7 +15,8 @@ const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
   rl-chatops exec "<command>" [--channel ID] [--user ID] [--json]
                                                 run one /rl command (by the running bot when one owns the data folder)
-  rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR`;
+  rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
+  rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
 
 interface Flags {
   positional: string[];
@@ -61,7 +62,7 @@ function onShutdownSignals(onFirst: () => void): void {
 async function execHere(config: Config, lease: Lease, request: BotRequest): Promise<BotResponse> {
   onShutdownSignals(() => undefined);
   try {
-    const [{ createServices }, { runCliCommand }] = await Promise.all([import("./services.ts"), import("../adapters/cli-command.ts")]);
+    const [{ createServices }, { runCliCommand }] = await Promise.all([import("./services.ts"), import("../adapters/console/cli-command.ts")]);
     const services = createServices(config);
     try {
       await services.manager.recover();
@@ -109,7 +110,7 @@ async function exec(flags: Flags): Promise<number> {
   const [{ loadConfig }, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
     import("./config.ts"),
     import("./lease/acquire-lease.ts"),
-    import("../adapters/cli-command.ts"),
+    import("../adapters/console/cli-command.ts"),
   ]);
   const config = loadConfig();
   const request: BotRequest = {
@@ -160,6 +161,28 @@ async function scan(flags: Flags): Promise<number> {
   return 0;
 }
 
+async function backup(flags: Flags): Promise<number> {
+  const [{ existsSync }, { loadConfig }, { openDatabase }, { backupDatabase }] = await Promise.all([
+    import("node:fs"),
+    import("./config.ts"),
+    import("../db/open-database.ts"),
+    import("../db/backup-database.ts"),
+  ]);
+  const config = loadConfig();
+  // A backup never creates the database it copies.
+  if (!existsSync(config.databasePath)) throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const file = flags.positional[1] ?? path.join(config.backupsDir, `rl-chatops-${stamp}.db`);
+  const db = openDatabase(config.databasePath);
+  try {
+    const written = await backupDatabase(db, file);
+    process.stdout.write(`Backed up ${config.databasePath} to ${written}\n`);
+  } finally {
+    db.close();
+  }
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const flags = parseArgv(argv);
   const verb = flags.positional[0];
@@ -169,6 +192,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (verb === "exec") return exec(flags);
   if (verb === "scan") return scan(flags);
+  if (verb === "backup") return backup(flags);
   if (verb !== undefined) throw new UsageError(`Unknown command "${verb}".`);
   // Handlers go in before the bot starts serving: a signal during start-up still shuts down in order.
   const running: { bot?: Bot; signalled?: boolean } = {};

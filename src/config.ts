@@ -58,6 +58,7 @@ const settings = {
   RL_MAX_CONCURRENT_RUNS: int(1, 64).default(1),
   RL_READY_TIMEOUT_SECONDS: int(1, 3600).default(180),
   RL_STOP_GRACE_SECONDS: int(0, 600).default(10),
+  RL_CONFIRM_TTL_SECONDS: int(1, 7 * 24 * 3600).default(900),
   RL_ADMINS: list.default([]),
   RL_OPERATORS: list.default([]),
   RL_DEFAULT_ROLE: z.enum(["none", "read", "operate", "admin"]).default("read"),
@@ -136,6 +137,8 @@ export interface Config {
   scanMaxFileBytes: number;
   dataDir: string;
   databasePath: string;
+  /** The bot's daily database backups (the newest 7). */
+  backupsDir: string;
   logsDir: string;
   runConfigsDir: string;
   lockedFieldsPath: string | undefined;
@@ -147,6 +150,8 @@ export interface Config {
   maxConcurrentRuns: number;
   readyTimeoutMs: number;
   stopGraceMs: number;
+  /** How long a confirmation prompt (Confirm / Cancel) can be answered. */
+  confirmTtlMs: number;
   policy: { admins: string[]; operators: string[]; defaultRole: "none" | "read" | "operate" | "admin"; channelAllowlist: string[] };
   logLevel: NonNullable<Raw["RL_LOG_LEVEL"]>;
   digests: { cron: string; intervalMs: number; channelPostsPerHour: number; stallMs: number; regressionFraction: number };
@@ -224,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     scanMaxFileBytes: r.RL_SCAN_MAX_FILE_BYTES,
     dataDir,
     databasePath: path.join(dataDir, "rl-chatops.db"),
+    backupsDir: path.join(dataDir, "backups"),
     logsDir: path.join(dataDir, "logs"),
     runConfigsDir: path.join(dataDir, "run-configs"),
     lockedFieldsPath: r.RL_LOCKED_FIELDS ? path.resolve(cwd, r.RL_LOCKED_FIELDS) : lockedDefault,
@@ -243,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maxConcurrentRuns: r.RL_MAX_CONCURRENT_RUNS,
     readyTimeoutMs: r.RL_READY_TIMEOUT_SECONDS * 1000,
     stopGraceMs: r.RL_STOP_GRACE_SECONDS * 1000,
+    confirmTtlMs: r.RL_CONFIRM_TTL_SECONDS * 1000,
     policy: {
       admins: r.RL_ADMINS,
       operators: r.RL_OPERATORS,

@@ -20,6 +20,8 @@ export interface FieldView {
   name: string;
   type: string;
   default: unknown;
+  /** Source text of a default only known when the environment starts; default is then null. */
+  default_expr?: string;
   description: string;
   locked: boolean;
   current_value: unknown;
@@ -40,6 +42,8 @@ export interface EnvironmentOpsDeps {
   keys: { tinker?: string; wandb?: string };
   /** True when training runs on the bundled demo stack, which needs no Tinker key. */
   isDemoStack: boolean;
+  /** The bot's redactor: a value it would change holds a secret. */
+  redact: (text: string) => string;
 }
 
 const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
@@ -56,6 +60,7 @@ function fieldView(field: ConfigField, values: ConfigValues): FieldView {
     name: field.name,
     type: field.type,
     default: field.default ?? null,
+    ...(field.defaultExpr !== undefined ? { default_expr: field.defaultExpr } : {}),
     description: field.description,
     locked: field.locked,
     current_value: field.locked ? field.lockedValue : has ? values[field.name] : (field.default ?? null),
@@ -119,6 +124,22 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     });
   };
 
+  // A path relative to the folder ("community/x/env.py", or "env.py:Class" when a file holds several) picks one
+  // environment whatever its name, so two files that share a name are both reachable.
+  const findEnvironment = async (input: string): Promise<EnvironmentInfo> => {
+    if (!input.includes("/") && !/\.py(:|$)/.test(input)) return catalog.get(input);
+    const relative = input.replace(/\\/g, "/").replace(/^\.\//, "");
+    const { environments } = await catalog.list();
+    const matches = environments.filter((e) => e.relativePath === relative || `${e.relativePath}:${e.className}` === relative);
+    const [only] = matches;
+    if (only && matches.length === 1) return only;
+    if (matches.length > 1) {
+      const choices = matches.map((e) => `${e.relativePath}:${e.className}`);
+      throw new RlError("NOT_FOUND", `${quoteInput(input)} holds ${matches.length} environments; select one of: ${choices.join(", ")}.`, { details: { available: choices } });
+    }
+    return catalog.get(input);
+  };
+
   const findField = (env: EnvironmentInfo, input: string): ConfigField => {
     const name = normaliseFieldName(input);
     const field = isFieldShaped(name) ? env.fields.find((f) => f.name.normalize("NFKC").toLowerCase() === name) : undefined;
@@ -154,7 +175,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     },
 
     async selectEnvironment(key: ChannelKey, name: string) {
-      const env = await catalog.get(name.trim());
+      const env = await findEnvironment(name.trim());
       channels.selectEnvironment(key, env.name);
       const config = view(env, channels.configValues(key, env.name));
       return {
@@ -181,6 +202,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
           `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
           { details: { field: field.name, locked_value: field.lockedValue } },
         );
+      }
+      // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
+      if (typeof raw === "string" && deps.redact(raw) !== raw) {
+        throw new RlError("INVALID_VALUE", `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`, {
+          details: { field: field.name },
+        });
       }
       const value = parseFieldValue(raw, field);
       const before = channels.configValues(key, env.name);

@@ -14,6 +14,7 @@ export type ErrorCode =
   | "PORT_IN_USE"
   | "UPSTREAM"
   | "CONFIG"
+  | "DATABASE"
   | "INTERNAL";
 
 export interface RlErrorOptions {

@@ -1,8 +1,9 @@
 // Wiring: the data folder's lease -> config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
 // The platforms' adapters (Bolt, discord.js) and the chat handler (the LLM client) are imported only when configured
 // or started, so a bot with one platform never loads the other's SDK.
-import { serveCliSocket } from "../adapters/cli-socket.ts";
-import { createConsolePoster, runConsole } from "../adapters/console.ts";
+import { serveCliSocket } from "../adapters/console/cli-socket.ts";
+import { createConsolePoster, runConsole } from "../adapters/console/console.ts";
+import { scheduleDailyBackups } from "../db/daily-backups.ts";
 import type { ChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
@@ -57,9 +58,16 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
     const socket = await serveCliSocket(services, lease.socketPath);
     stoppers.push(() => socket.stop());
+    const backups = scheduleDailyBackups({
+      db: services.db,
+      dir: config.backupsDir,
+      now: services.now,
+      onError: (err) => services.log.error("the daily database backup failed", { dir: config.backupsDir, err }),
+    });
+    stoppers.push(() => backups.stop());
 
     if (config.slack.botToken) {
-      const { createSlackAdapter } = await import("../adapters/slack.ts");
+      const { createSlackAdapter } = await import("../adapters/slack/slack.ts");
       const slack = await createSlackAdapter(services, {
         chat,
         onAnchor: (runId, _channel, ts) => {
@@ -71,7 +79,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       services.digests.registerPoster("slack", async (target, reply) => ({ id: (await slack.post(target, reply)).ts }));
     }
     if (config.discord.token) {
-      const { createDiscordAdapter } = await import("../adapters/discord.ts");
+      const { createDiscordAdapter } = await import("../adapters/discord/discord.ts");
       const discord = createDiscordAdapter(services, {
         chat,
         runIds: (channel) => services.runs.listByChannel(channel, 25).map((run) => run.id),

@@ -2,6 +2,8 @@
 export interface ReplyField {
   label: string;
   value: string;
+  /** A heading the field is listed under (consecutive fields with the same group share it). */
+  group?: string;
 }
 
 export interface ReplyBlock {
@@ -18,13 +20,23 @@ export interface ReplyLink {
 
 export interface ReplyButton {
   label: string;
-  /** The command text the button stands for, e.g. "/rl stop ab12cd34"; authorised like that command. */
+  /**
+   * The command text the button stands for, e.g. "/rl stop ab12cd34"; authorised like that command. On a
+   * prompt's Confirm it is what will run (shown, never re-run from here: the stored confirmation is).
+   */
   command: string;
   style?: "primary" | "danger";
-  /** Run the command as already confirmed (the Confirm button of a confirmation prompt). */
-  confirmed?: boolean;
-  /** "cancel": dismiss the prompt without running anything. */
-  action?: "cancel";
+  /** The confirmation prompt this button answers (db/confirmations.ts), by id; set with action. */
+  confirmation?: string;
+  /** With confirmation: "confirm" runs the stored command once, "cancel" closes the prompt. Only its asker or an admin may. */
+  action?: "confirm" | "cancel";
+  /** Turns a paged message to another of its pages (db/reply-pages.ts), edited in place; command is then "". */
+  page?: { id: string; index: number };
+}
+
+/** The Confirm buttons of a reply (one per prompt it carries). */
+export function confirmButtons(reply: Pick<Reply, "buttons">): ReplyButton[] {
+  return (reply.buttons ?? []).filter((b) => b.action === "confirm" && b.confirmation !== undefined);
 }
 
 export interface ReplyChart {
@@ -46,6 +58,23 @@ export interface Reply {
   error?: { code: string; message: string; details?: Record<string, unknown> };
   /** The message carrying this reply becomes the thread where later notices about this run go. */
   anchorRunId?: string;
+  /** The run this reply is about: what goes beside the answer (the chart's picture) goes into the run's thread. */
+  runId?: string;
   /** The typed result, for --json and the LLM. */
   data?: unknown;
+}
+
+/** Private-use characters around a person's id in reply text; each adapter shows it as a mention that does not ping. */
+const PERSON_OPEN = "\uE000";
+const PERSON_CLOSE = "\uE001";
+const PERSON = /\uE000([^\uE000\uE001]{1,100})\uE001/g;
+
+/** A person in reply text (Started by, Stopped by): Slack shows <@U…>, Discord <@id> with no ping, the console the id. */
+export function personRef(id: string): string {
+  return `${PERSON_OPEN}${id.replace(/[\uE000\uE001]/g, "")}${PERSON_CLOSE}`;
+}
+
+/** The text with each person written as `show` says (given the id as it stands in the text by then). */
+export function showPeople(text: string, show: (id: string) => string): string {
+  return text.includes(PERSON_OPEN) ? text.replace(PERSON, (_, id: string) => show(id)) : text;
 }

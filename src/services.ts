@@ -2,6 +2,8 @@
 import { availableParallelism } from "node:os";
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
+import { createConfirmationsRepo, type ConfirmationsRepo } from "../db/confirmations.ts";
+import { createReplyPagesRepo, type ReplyPagesRepo } from "../db/reply-pages.ts";
 import { createDigestStateRepo } from "../db/digest-state.ts";
 import { createInferenceTestsRepo, type InferenceTestsRepo } from "../db/inference-tests.ts";
 import { createOutboxRepo, type OutboxRepo } from "../db/outbox.ts";
@@ -42,6 +44,10 @@ export interface Services {
   outbox: OutboxRepo;
   digests: Digests;
   inferenceTests: InferenceTestsRepo;
+  /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
+  confirmations: ConfirmationsRepo;
+  /** Pages of replies too long for one message (Next / Previous). */
+  pages: ReplyPagesRepo;
   now: () => number;
   close(): Promise<void>;
 }
@@ -53,7 +59,7 @@ export interface ServiceOptions {
   processEnv?: NodeJS.ProcessEnv;
   fetch?: typeof globalThis.fetch;
   /** Replaces node-cron for the digest schedules (tests fire them by hand). */
-  schedule?: (expression: string, run: () => void) => { destroy(): void | Promise<void> };
+  schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
 }
 
 export function createServices(config: Config, options: ServiceOptions = {}): Services {
@@ -72,7 +78,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     parseThreads: Math.max(1, availableParallelism() - 1),
   });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
-  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack });
+  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact });
   const runs = createRunsRepo(db, now);
   const processes = createRunProcessesRepo(db);
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
@@ -97,7 +103,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const wandbClient = config.keys.wandb
     ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
     : undefined;
-  const digests = createDigests({ config, runs, states: createDigestStateRepo(db), outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
+  const digestStates = createDigestStateRepo(db);
+  const digests = createDigests({ config, runs, states: digestStates, outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
   // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
   const closeInOrder = async () => {
     await digests.stop();
@@ -106,7 +113,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     db.close();
   };
   let closing: Promise<void> | undefined;
-  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), now });
+  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), digestStates, stallMs: config.digests.stallMs, now });
   return {
     config,
     db,
@@ -125,6 +132,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     outbox,
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
+    confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),
+    pages: createReplyPagesRepo(db, now),
     now,
     close: () => (closing ??= closeInOrder()),
   };

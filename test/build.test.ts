@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DIST, ENTRIES } from "../bin/build.js";
 import { PACKAGE_ROOT } from "../src/config.ts";
-import { JOB_LAUNCHER } from "../src/training/slurm/job-spec.ts";
+import { JOB_LAUNCHER } from "../src/training/backends/slurm/job-spec.ts";
 
 describe("dist/", () => {
   it("holds the command and both discovery workers, under the names spawn-worker.ts starts them by", () => {

@@ -4,8 +4,9 @@ Supported: block mappings and sequences (nested, including the PyYAML style wher
 sequence sits at its parent key's indentation), `- key: value` items, plain and
 single/double-quoted scalars (also folded over several lines), literal/folded block
 scalars (| and >, with chomping indicators), flow collections ([a, b], {a: 1}, {}, []),
-`#` comments, a leading `---` / trailing `...`, and the YAML 1.2 core schema:
-null/~, true/false, ints (also 0x/0o), floats (also .inf/.nan and 1.0e-05).
+`#` comments, a leading `---` / trailing `...`, and plain scalars typed as PyYAML types them
+(YAML 1.1): null/~, yes/no/on/off/true/false, ints (0x, 0b, 017 octal, 1_000, 1:30 sexagesimal),
+floats only with a dot (1.0e-05; 1e-5 is a string), .inf/.nan, dates and timestamps.
 Not supported (rejected with YAMLError): anchors, aliases, tags, multiple documents,
 complex keys, tabs in indentation.
 
@@ -15,6 +16,7 @@ complex keys, tabs in indentation.
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from typing import Any, List, Optional, Tuple
@@ -30,10 +32,22 @@ class YAMLError(ValueError):
         super().__init__(f"line {line}: {message}" if line is not None else message)
 
 
-_INT_RE = re.compile(r"^[-+]?[0-9]+$")
-_HEX_RE = re.compile(r"^0x[0-9a-fA-F]+$")
-_OCT_RE = re.compile(r"^0o[0-7]+$")
-_FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+# PyYAML's implicit resolvers (YAML 1.1), which is what the real trainer and atroposlib read run configs with.
+_BOOL_RE = re.compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
+_TRUE_WORDS = ("yes", "true", "on")
+_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+_INT_RE = re.compile(
+    r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$"
+)
+_FLOAT_RE = re.compile(
+    r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+_DATE_RE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})$")
+_TIMESTAMP_RE = re.compile(
+    r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?"
+    r"(?:[ \t]*(Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?$"
+)
 _KEY_END_RE = re.compile(r":(\s|$)")
 
 _ESCAPES = {
@@ -43,29 +57,77 @@ _ESCAPES = {
 }
 
 
-def resolve_plain(text: str) -> Any:
-    """Type a plain (unquoted) scalar by the YAML 1.2 core schema."""
-    if text in ("", "~", "null", "Null", "NULL"):
-        return None
-    if text in ("true", "True", "TRUE"):
-        return True
-    if text in ("false", "False", "FALSE"):
-        return False
-    if _INT_RE.match(text):
-        return int(text)
-    if _HEX_RE.match(text):
-        return int(text[2:], 16)
-    if _OCT_RE.match(text):
-        return int(text[2:], 8)
-    if _FLOAT_RE.match(text):
-        return float(text)
-    lowered = text.lower()
-    if lowered in (".inf", "+.inf"):
-        return math.inf
-    if lowered == "-.inf":
-        return -math.inf
-    if lowered == ".nan":
+def _sexagesimal(text: str, kind: type) -> Any:
+    sign = -1 if text.startswith("-") else 1
+    value: Any = 0
+    for part in text.lstrip("+-").split(":"):
+        value = value * 60 + kind(part)
+    return sign * value
+
+
+def _resolve_int(text: str) -> int:
+    value = text.replace("_", "")
+    sign = -1 if value.startswith("-") else 1
+    value = value.lstrip("+-")
+    if ":" in value:
+        return sign * _sexagesimal(value, int)
+    if value.startswith("0b"):
+        return sign * int(value[2:], 2)
+    if value.startswith("0x"):
+        return sign * int(value[2:], 16)
+    if value != "0" and value.startswith("0"):
+        return sign * int(value, 8)
+    return sign * int(value)
+
+
+def _resolve_float(text: str) -> float:
+    value = text.replace("_", "").lower()
+    sign = -1.0 if value.startswith("-") else 1.0
+    value = value.lstrip("+-")
+    if value == ".inf":
+        return sign * math.inf
+    if value == ".nan":
         return math.nan
+    if ":" in value:
+        return sign * _sexagesimal(value, float)
+    return sign * float(value)
+
+
+def _resolve_timestamp(text: str) -> Any:
+    date = _DATE_RE.match(text)
+    if date:
+        return datetime.date(int(date[1]), int(date[2]), int(date[3]))
+    m = _TIMESTAMP_RE.match(text)
+    if m is None:
+        return None
+    fraction = int((m[7] or "0")[:6].ljust(6, "0"))
+    tz = None
+    if m[8] == "Z":
+        tz = datetime.timezone.utc
+    elif m[8]:
+        hours, _, minutes = m[8][1:].partition(":")
+        delta = datetime.timedelta(hours=int(hours), minutes=int(minutes or 0))
+        tz = datetime.timezone(-delta if m[8][0] == "-" else delta)
+    parts = [int(m[i]) for i in range(1, 7)]
+    return datetime.datetime(*parts, fraction, tzinfo=tz)
+
+
+def resolve_plain(text: str) -> Any:
+    """Type a plain (unquoted) scalar as PyYAML does (YAML 1.1): yes/off are booleans, 1e-7 is a string."""
+    if _NULL_RE.match(text):
+        return None
+    if _BOOL_RE.match(text):
+        return text.lower() in _TRUE_WORDS
+    if _INT_RE.match(text):
+        return _resolve_int(text)
+    if _FLOAT_RE.match(text):
+        return _resolve_float(text)
+    stamp = _resolve_timestamp(text)
+    if stamp is not None:
+        return stamp
+    if text in ("<<", "="):
+        # PyYAML's safe loader has no constructor for a merge key or a value indicator used as a value.
+        raise YAMLError(f"could not determine a constructor for the plain scalar {text!r}")
     return text
 
 
@@ -601,7 +663,7 @@ if __name__ == "__main__":  # pragma: no cover - handy for tests: print a YAML f
 
     try:
         src = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
-        print(json.dumps(loads(src), sort_keys=False, allow_nan=True))
+        print(json.dumps(loads(src), sort_keys=False, allow_nan=True, default=str))
     except YAMLError as e:
         print(f"YAMLError: {e}", file=sys.stderr)
         sys.exit(2)

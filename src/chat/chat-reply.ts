@@ -1,12 +1,22 @@
 // Words a finished turn as the neutral Reply the person sees: the answer, what ran, and any Confirm/Cancel buttons.
 import type { RlError } from "../errors.ts";
 import type { Redactor } from "../redact.ts";
-import type { Reply, ReplyButton, ReplyField } from "../reply.ts";
+import { confirmButtons, type Reply, type ReplyButton, type ReplyField } from "../reply.ts";
 import type { TurnResult } from "./agent-loop.ts";
 import type { ToolOutcome } from "./run-tool-call.ts";
 
 /** More prompts than this in one answer is a model gone astray; the person can still type the commands. */
 const MAX_CONFIRMATIONS = 5;
+
+/** A model answer longer than this is shown (and remembered) cut, saying how much was left out. */
+export const MAX_ANSWER_CHARS = 8_000;
+
+/** The answer within `max` characters; a cut one ends by saying how many characters were not shown. */
+export function capAnswer(text: string, max = MAX_ANSWER_CHARS): string {
+  if (text.length <= max) return text;
+  const note = `\n… (the answer was ${text.length.toLocaleString("en")} characters; ${(text.length - max).toLocaleString("en")} more not shown)`;
+  return text.slice(0, max) + note;
+}
 
 const ERROR_TITLES: Record<string, string> = {
   RATE_LIMITED: "The language model is busy",
@@ -15,25 +25,30 @@ const ERROR_TITLES: Record<string, string> = {
   FORBIDDEN: "Not allowed",
 };
 
-/** The Confirm buttons of every prompt this turn raised (one per distinct command), and one Cancel. */
+/**
+ * The buttons of every prompt this turn raised (one per distinct command): each prompt's Confirm and its Cancel, both
+ * carrying the id of the confirmation the dispatcher recorded for the asking person.
+ */
 function confirmationParts(outcomes: readonly ToolOutcome[]): Pick<Reply, "title" | "fields" | "buttons"> {
-  const prompts = new Map<string, Reply>();
+  const prompts = new Map<string, { prompt: Reply; confirm: ReplyButton; cancel?: ReplyButton }>();
   for (const o of outcomes) {
-    const confirm = o.confirmation?.buttons?.find((b) => b.confirmed);
-    if (o.confirmation && confirm && !prompts.has(confirm.command) && prompts.size < MAX_CONFIRMATIONS) prompts.set(confirm.command, o.confirmation);
+    const confirm = o.confirmation ? confirmButtons(o.confirmation)[0] : undefined;
+    if (!o.confirmation || !confirm || prompts.has(confirm.command) || prompts.size >= MAX_CONFIRMATIONS) continue;
+    const cancel = o.confirmation.buttons?.find((b) => b.action === "cancel" && b.confirmation === confirm.confirmation);
+    prompts.set(confirm.command, { prompt: o.confirmation, confirm, cancel });
   }
   if (prompts.size === 0) return {};
   const entries = [...prompts.entries()];
-  const buttons: ReplyButton[] = entries.map(([command, prompt]) => {
-    const confirm = prompt.buttons!.find((b) => b.confirmed)!;
-    return { ...confirm, label: entries.length === 1 ? confirm.label : `Confirm ${command}` };
-  });
-  buttons.push({ label: "Cancel", command: "", action: "cancel" });
-  if (entries.length === 1) {
-    const [, prompt] = entries[0]!;
+  const single = entries.length === 1;
+  const buttons: ReplyButton[] = entries.flatMap(([command, { confirm, cancel }]) => [
+    { ...confirm, label: single ? confirm.label : `Confirm ${command}` },
+    ...(cancel ? [{ ...cancel, label: single ? cancel.label : `Cancel ${command}` }] : []),
+  ]);
+  if (single) {
+    const [, { prompt }] = entries[0]!;
     return { title: prompt.title, fields: prompt.fields, buttons };
   }
-  const fields: ReplyField[] = entries.map(([command, prompt]) => ({
+  const fields: ReplyField[] = entries.map(([command, { prompt }]) => ({
     label: prompt.title ?? command,
     value: prompt.fields?.map((f) => `${f.label}: ${f.value}`).join("; ") || command,
   }));
@@ -78,7 +93,7 @@ export function turnReply(result: TurnResult, maxIterations: number, redact: Red
       data: summary(result),
     };
   }
-  return { ...confirmation, text: redact(result.answer ?? ""), data: summary(result) };
+  return { ...confirmation, text: redact(capAnswer(result.answer ?? "")), data: { ...summary(result), answer: capAnswer(result.answer ?? "") } };
 }
 
 /**

@@ -9,10 +9,11 @@ import { redactDeep } from "../redact.ts";
 import type { Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { runTurn, type TurnResult } from "./agent-loop.ts";
+import { boundHistory } from "./bound-history.ts";
 import { buildTools } from "./build-tools.ts";
 import { chatHelpReply } from "./chat-help.ts";
 import { parseStoredMessages, type ChatMessage } from "./chat-messages.ts";
-import { chatErrorReply, closingNote, turnReply } from "./chat-reply.ts";
+import { capAnswer, chatErrorReply, closingNote, turnReply } from "./chat-reply.ts";
 import { createLlmClient } from "./llm-client.ts";
 import { repairHistory } from "./repair-history.ts";
 import { createSerializer } from "./serialize-by-key.ts";
@@ -70,6 +71,7 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
   const maxResultChars = options.maxToolResultChars ?? CHAT_DEFAULTS.maxToolResultChars;
   const { redact, log } = services;
   const tools = buildTools(commands);
+  const permissionOf = new Map(commands.flatMap((c) => (c.toolName ? [[c.toolName, c.permission] as const] : [])));
   const client = createLlmClient({ baseUrl, apiKey: llm.apiKey, model, fetch: options.fetch, timeoutMs, redact, now: services.now });
   const conversations = createConversationsRepo(services.db, services.now);
   const serialize = createSerializer();
@@ -77,7 +79,7 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
   const loadHistory = (key: ConversationKey): ChatMessage[] => {
     if (historyMessages === 0) return [];
     try {
-      return repairHistory(parseStoredMessages(conversations.recent(key, historyMessages)));
+      return boundHistory(repairHistory(parseStoredMessages(conversations.recent(key, historyMessages))));
     } catch (err) {
       // Memory is a help, not a precondition: answer without it rather than not at all.
       log.error("chat: loading the conversation failed", { conversation: channelLabel(key), err });
@@ -88,7 +90,9 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
   const remember = (key: ConversationKey, result: TurnResult): void => {
     if (historyMessages === 0 || (result.error && result.outcomes.length === 0)) return;
     const note = closingNote(result, maxIterations);
-    const turn: ChatMessage[] = note ? [...result.turn, { role: "assistant", content: note }] : result.turn;
+    // A huge answer is remembered as cut as it was shown: it is sent back to the model on every later turn.
+    const capped = result.turn.map((m): ChatMessage => (m.role === "assistant" && m.content ? { ...m, content: capAnswer(m.content) } : m));
+    const turn: ChatMessage[] = note ? [...capped, { role: "assistant", content: note }] : capped;
     try {
       // Stored redacted: the database is read back into prompts, and by people with file access.
       conversations.append(key, turn.map((m) => JSON.parse(redact(JSON.stringify(m))) as ChatMessage));
@@ -109,10 +113,13 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
       }
     };
     const toolCtx: CommandContext = { ...ctx, via: "chat", progress };
+    // The model is offered only what this person may run: a read-only person's turns are not spent on refusals.
+    const role = accessOf(services.config.policy, ctx.channel, ctx.user).role;
+    const offered = tools.filter((t) => allows(role, permissionOf.get(t.function.name) ?? "admin"));
     return serialize(channelLabel(key) + "\u0000" + (key.thread ?? ""), async () => {
       const result = await runTurn({
         client,
-        tools,
+        tools: offered,
         system: buildSystemPrompt({ commands, channel: ctx.channel, userName: ctx.user.name ?? ctx.user.id, selectedEnvironment: services.channels.selectedEnvironment(ctx.channel) }),
         history: loadHistory(key),
         // A secret pasted into chat (a key the bot holds) is not passed on to the model's provider.

@@ -1,8 +1,11 @@
 // One chat-completions request to any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, OpenAI) over fetch.
+import { RlError } from "../errors.ts";
 import type { Redactor } from "../redact.ts";
+import { retryTransient } from "../retry-transient.ts";
 import type { ChatMessage, ToolDefinition } from "./chat-messages.ts";
 import { httpError, transportError } from "./llm-errors.ts";
 import { parseCompletion, type Completion } from "./parse-completion.ts";
+import { readCappedBody } from "./read-capped-body.ts";
 
 export interface LlmClientOptions {
   /** e.g. https://openrouter.ai/api/v1; "/chat/completions" is appended. */
@@ -28,14 +31,15 @@ export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fet
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
   if (apiKey) headers["Authorization"] = `Bearer ${apiKey}`;
 
-  return async (messages, tools) => {
+  const once: LlmClient = async (messages, tools) => {
     const body = JSON.stringify({ model, messages, tools, tool_choice: "auto" });
     let response: Response;
     let text: string;
     try {
       response = await fetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
-      text = await response.text();
+      text = await readCappedBody(response, host);
     } catch (err) {
+      if (err instanceof RlError) throw scrub(err, redact);
       throw scrub(transportError(err, host, timeoutMs), redact);
     }
     if (!response.ok) {
@@ -47,6 +51,8 @@ export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fet
       throw scrub(err, redact);
     }
   };
+  // A 429 (after its Retry-After), a 5xx or a reset connection is tried again a few times; 400 and 401 are not.
+  return (messages, tools) => retryTransient(() => once(messages, tools));
 }
 
 /** Provider text ends up in the message; make sure no secret survives in it. */

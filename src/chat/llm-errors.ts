@@ -1,16 +1,9 @@
 // Turns every way the LLM endpoint can fail into an RlError a person can act on, naming the setting to check.
 import { RlError } from "../errors.ts";
+import { retryAfterSeconds } from "../retry-transient.ts";
+
 
 const SAID_MAX = 300;
-
-/** Retry-After is seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterSeconds(header: string | null, now: number): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.max(0, Math.ceil(Number(trimmed)));
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
 
 /** The provider's own explanation ({error: {message}} or {message}), for 4xx answers where it helps (bad model name). */
 function providerMessage(text: string): string | undefined {

@@ -1,7 +1,8 @@
 // Runs one model-requested tool call through the same dispatcher as /rl commands, and words the result for the model.
+import { argSpecs } from "../../commands/arg-specs.ts";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
-import type { Reply } from "../reply.ts";
+import { confirmButtons, type Reply } from "../reply.ts";
 import type { ToolCall } from "./chat-messages.ts";
 import { errorContent, toolResultContent, type ToolError } from "./tool-result-content.ts";
 
@@ -45,9 +46,23 @@ function parseArguments(raw: string): Parsed {
   return { args: value as Record<string, unknown> };
 }
 
+/**
+ * Models send `"value": 8` or `true` where a command takes a field's value as text (rl_edit_config): the JSON scalar
+ * is the text it stands for, parsed by the command into the field's type like anything typed. Only a "value" argument:
+ * a number given for a name is still a mistake the model hears about.
+ */
+function scalarsAsText(command: AnyCommand, args: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...args };
+  for (const spec of argSpecs(command)) {
+    const value = out[spec.name];
+    if (spec.name === "value" && spec.type === "string" && (typeof value === "number" || typeof value === "boolean") && Number.isFinite(Number(value))) out[spec.name] = JSON.stringify(value);
+  }
+  return out;
+}
+
 /** What the model reads about a prompt: it must not take it for the operation itself. */
 function awaitingConfirmation(prompt: Reply): Record<string, unknown> {
-  const confirm = prompt.buttons?.find((b) => b.confirmed);
+  const confirm = confirmButtons(prompt)[0];
   return {
     status: "awaiting_confirmation",
     message: `Not run yet. The person has been shown Confirm and Cancel buttons for ${confirm?.command ?? "this operation"}; it runs only if they press Confirm. Tell them so; do not say it has started or stopped.`,
@@ -70,7 +85,7 @@ export async function runToolCall(call: ToolCall, { ctx, commands, maxResultChar
   if ("error" in parsed) return fail(parsed.error);
 
   try {
-    const result = await dispatch({ name, args: parsed.args }, ctx, { commands });
+    const result = await dispatch({ name, args: scalarsAsText(command, parsed.args) }, ctx, { commands });
     if (result.needsConfirmation) {
       return { name, ok: true, content: toolResultContent(awaitingConfirmation(result.reply), redact, maxResultChars), confirmation: result.reply };
     }

@@ -1,10 +1,12 @@
-// Decides stall and regression alerts from a run's progress: each posted once, re-armed when the run recovers.
+// Decides stall, resumed and regression alerts from a run's progress: each posted once, re-armed when the run recovers.
 import type { DigestState } from "../../db/digest-state.ts";
 
 export interface AlertInput {
   state: DigestState;
   step: number | undefined;
   rewardMean: number | undefined;
+  /** The best reward mean in the trainer's whole log: a peak between two passes counts too. */
+  bestInLog?: number;
   now: number;
   stallMs: number;
   regressionFraction: number;
@@ -12,13 +14,17 @@ export interface AlertInput {
 
 export interface AlertDecision {
   state: DigestState;
-  alerts: Array<{ kind: "stall" | "regression"; message: string; key: string }>;
+  alerts: Array<{ kind: "stall" | "resumed" | "regression"; message: string; key: string }>;
 }
 
 export function decideAlerts(input: AlertInput): AlertDecision {
   const s: DigestState = { ...input.state };
   const alerts: AlertDecision["alerts"] = [];
   if (input.step !== undefined && input.step !== s.lastStep) {
+    if (s.stallAlerted && s.lastStepAt !== undefined) {
+      const minutes = Math.round((input.now - s.lastStepAt) / 60_000);
+      alerts.push({ kind: "resumed", key: `resumed:${s.runId}:${s.lastStepAt}`, message: `Training moves again: step ${input.step}, after ${minutes} minutes at step ${s.lastStep ?? 0}.` });
+    }
     s.lastStep = input.step;
     s.lastStepAt = input.now;
     s.stallAlerted = false;
@@ -30,7 +36,7 @@ export function decideAlerts(input: AlertInput): AlertDecision {
     s.stallAlerted = true;
   }
   if (input.rewardMean !== undefined) {
-    const best = s.bestReward === undefined ? input.rewardMean : Math.max(s.bestReward, input.rewardMean);
+    const best = Math.max(input.rewardMean, ...[s.bestReward, input.bestInLog].filter((v): v is number => v !== undefined));
     s.bestReward = best;
     const floor = best - Math.abs(best) * input.regressionFraction;
     if (input.rewardMean < floor) {

@@ -78,6 +78,9 @@ function runLine(p: RunProgress, now: number): ReplyField {
   return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
 }
 
+const HOUR = 3_600_000;
+const ALERT_TITLES = { stall: "⚠️ Stalled", resumed: "▶️ Moving again", regression: "⚠️ Reward regression" } as const;
+
 export function createDigestCycle(deps: DigestCycleDeps) {
   const { runs, states, outbox, settings } = deps;
 
@@ -127,7 +130,8 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     for (const run of active) {
       const p = await progressOf(run, wandb);
       // Alerts are checked on every pass, muted or not: they are about trouble, not routine.
-      const decision = decideAlerts({ state: p.state, step: p.step, rewardMean: p.reward, now, stallMs: settings.stallMs, regressionFraction: settings.regressionFraction });
+      const bestInLog = p.rewardHistory.length ? Math.max(...p.rewardHistory.map((h) => h.value)) : undefined;
+      const decision = decideAlerts({ state: p.state, step: p.step, rewardMean: p.reward, bestInLog, now, stallMs: settings.stallMs, regressionFraction: settings.regressionFraction });
       for (const alert of run.status === "running" ? decision.alerts : []) {
         const queued = outbox.enqueue(
           {
@@ -135,25 +139,36 @@ export function createDigestCycle(deps: DigestCycleDeps) {
             target: { channel: run.channel, thread: run.thread },
             kind: "alert",
             runId: run.id,
-            reply: { title: `⚠️ Run ${run.id} (${run.environment}): ${alert.kind === "stall" ? "stalled" : "reward regression"}`, text: alert.message, buttons: [{ label: "Status", command: `/rl status ${run.id}` }] } satisfies Reply,
+            reply: { title: `${ALERT_TITLES[alert.kind]}: run ${run.id} (${run.environment})`, text: alert.message, buttons: [{ label: "Status", command: `/rl status ${run.id}` }] } satisfies Reply,
           },
           now,
         );
         if (queued) result.alerts++;
       }
-      p.state = run.status === "running" ? decision.state : p.state;
-      states.save(p.state);
+      if (run.status === "running") {
+        const { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted } = decision.state;
+        states.update(run.id, { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted });
+      }
       if (options.alertsOnly) continue;
       const due = options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs;
-      if (!due || (p.state.muted && !options.runId)) continue;
+      // Muting is read now, not from the copy taken when this run's progress was gathered.
+      if (!due || (states.get(run.id).muted && !options.runId)) continue;
       const key = channelLabel(run.channel);
       byChannel.set(key, [...(byChannel.get(key) ?? []), p]);
     }
 
     for (const [key, list] of byChannel) {
       const channel = list[0]!.run.channel;
-      if (outbox.countSince(channel, "digest", now - 3_600_000) >= settings.channelPostsPerHour) {
+      if (outbox.countSince(channel, "digest", now - HOUR) >= settings.channelPostsPerHour) {
         result.skippedChannels++;
+        // Said once per full hour, so a quiet channel is never a mystery.
+        const windowStart = outbox.oldestSince(channel, "digest", now - HOUR) ?? now;
+        const resumes = new Date(windowStart + HOUR).toISOString().slice(11, 16);
+        const reply: Reply = {
+          title: "📈 Digests paused in this channel",
+          text: `This channel had its ${settings.channelPostsPerHour} digests for the hour (RL_CHANNEL_POSTS_PER_HOUR); the next can go out after ${resumes} UTC. /rl status answers meanwhile.`,
+        };
+        outbox.enqueue({ dedupeKey: `digest-cap:${key}:${windowStart}`, target: { channel }, kind: "alert", reply }, now);
         continue;
       }
       const links = list.filter((p) => p.url).map((p) => ({ label: `WandB ${p.run.id}`, url: p.url! }));
@@ -171,7 +186,7 @@ export function createDigestCycle(deps: DigestCycleDeps) {
       if (!queued) continue;
       result.messages++;
       for (const p of list) {
-        states.save({ ...p.state, lastDigestAt: now, lastReward: p.reward ?? p.state.lastReward, lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect });
+        states.update(p.run.id, { lastDigestAt: now, lastReward: p.reward ?? p.state.lastReward, lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect });
         result.runs++;
       }
     }

@@ -21,10 +21,13 @@ export interface DigestsDeps {
   now: () => number;
   redact: (text: string) => string;
   /** The scheduler (node-cron's by default); tests pass one they can fire by hand. */
-  schedule?: (expression: string, run: () => void) => { destroy(): void | Promise<void> };
+  schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
 }
 
-const cronSchedule = (expression: string, run: () => void) => loadNodeCron().schedule(expression, run, { noOverlap: true });
+// node-cron's noOverlap waits for the promise the task returns.
+const cronSchedule = (expression: string, run: () => Promise<void>) => loadNodeCron().schedule(expression, run, { noOverlap: true });
+/** Stalls and regressions are looked for every minute, at :30 so as never to meet a digest schedule's :00. */
+export const ALERT_CRON = "30 * * * * *";
 
 export function createDigests(deps: DigestsDeps) {
   const sender = createOutboxSender({ outbox: deps.outbox, log: deps.log, now: deps.now, currentThread: (runId) => deps.runs.get(runId)?.thread });
@@ -51,12 +54,26 @@ export function createDigests(deps: DigestsDeps) {
     if (result.messages + result.alerts > 0) sender.kick();
     return result;
   };
-  const safely = (options: CycleOptions) => () => {
+  // One scheduled pass at a time, whichever schedule fires: a pass over many runs can outlast the next tick.
+  let scheduled: Promise<void> | undefined;
+  const safely = (options: CycleOptions, schedule: string) => (): Promise<void> => {
     // A schedule firing while the bot stops must not start reading a database about to close.
-    if (stopped) return;
-    const running = pass(options).catch((err: unknown) => deps.log.error("digest pass failed", { err }));
+    if (stopped) return Promise.resolve();
+    if (scheduled) {
+      deps.log.info("a digest pass is still running; this tick is skipped", { schedule });
+      return scheduled;
+    }
+    const running = pass(options).then(
+      () => undefined,
+      (err: unknown) => deps.log.error("digest pass failed", { err }),
+    );
+    scheduled = running;
     passes.add(running);
-    void running.finally(() => passes.delete(running));
+    void running.finally(() => {
+      passes.delete(running);
+      scheduled = undefined;
+    });
+    return running;
   };
 
   return {
@@ -64,15 +81,14 @@ export function createDigests(deps: DigestsDeps) {
     runNow: pass,
     drain: () => sender.drain(),
     mute(runId: string, muted: boolean): void {
-      deps.states.save({ ...deps.states.get(runId), muted });
+      deps.states.update(runId, { muted });
     },
     isMuted: (runId: string) => deps.states.get(runId).muted,
     /** Start the schedules and delivery (the bot does; one-shot commands do not). */
     start(): void {
       stopped = false;
-      tasks.push(schedule(deps.config.digests.cron, safely({})));
-      // Stalls and regressions are looked for every minute, independently of the digest schedule.
-      tasks.push(schedule("* * * * *", safely({ alertsOnly: true })));
+      tasks.push(schedule(deps.config.digests.cron, safely({}, "digests")));
+      tasks.push(schedule(ALERT_CRON, safely({ alertsOnly: true }, "alerts")));
       sender.start();
       sender.kick();
     },

@@ -5,6 +5,7 @@ import type { OutboxMessage, OutboxRepo } from "../../db/outbox.ts";
 import { asRlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Reply } from "../reply.ts";
+import { crashPoint } from "../training/lifecycle/crash-point.ts";
 
 export type Poster = (target: { channel: ChannelKey; thread?: string }, reply: Reply) => Promise<{ id?: string }>;
 
@@ -43,6 +44,8 @@ export function createOutboxSender(options: OutboxSenderOptions) {
     try {
       const thread = (message.runId && options.currentThread?.(message.runId)) || message.target.thread;
       const { id } = await poster({ channel: message.target.channel, thread }, message.reply as Reply);
+      // A crash here posts the message again after the restart: delivery is at least once in this window.
+      crashPoint("posted");
       outbox.markSent(message.id, id, now());
     } catch (thrown) {
       const err = asRlError(thrown);

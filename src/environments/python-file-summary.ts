@@ -5,6 +5,8 @@ export type PyValue =
   | { kind: "literal"; value: unknown }
   /** A (dotted) name, e.g. a module constant or an enum member; resolved against the folder later. */
   | { kind: "ref"; path: string[] }
+  /** An expression only running the code could evaluate (a call, an f-string, a comprehension): its source text. */
+  | { kind: "expr"; text: string }
   | { kind: "unknown" };
 
 /** An annotated class attribute: a pydantic field when the class is a config class. */
@@ -22,6 +24,8 @@ export interface FieldDecl {
 }
 
 export interface ConfigInitDecl {
+  /** The callee that builds the returned config (`MyConfig`, `cls.env_config_cls`): atroposlib takes its type. */
+  configClass?: string[];
   /** Keyword arguments given to the config constructor, then `cfg.x = ...` assignments, in source order. */
   overrides: Array<{ name: string; value: PyValue }>;
 }

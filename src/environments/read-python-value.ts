@@ -7,8 +7,22 @@ type Node = Parser.SyntaxNode;
 const UNKNOWN: PyValue = { kind: "unknown" };
 const literal = (value: unknown): PyValue => ({ kind: "literal", value });
 
-/** The value of an expression node: a literal, a dotted name to resolve later, or unknown. */
+// Source text shown for a default runs to a few lines at most; a longer one is clipped, saying so.
+const MAX_EXPR_LENGTH = 200;
+
+/** The value of an expression node: a literal, a dotted name to resolve later, or the source text of the rest. */
 export function readPythonValue(node: Node): PyValue {
+  const value = readValue(node);
+  return value.kind === "unknown" && node.type !== "ellipsis" ? exprOf(node) : value;
+}
+
+/** The source text of an expression, whitespace collapsed and clipped. */
+export function exprOf(node: Node, suffix = ""): PyValue {
+  const text = `${node.text.replace(/\s+/g, " ").trim()}${suffix}`;
+  return { kind: "expr", text: text.length > MAX_EXPR_LENGTH ? `${text.slice(0, MAX_EXPR_LENGTH - 1)}…` : text };
+}
+
+function readValue(node: Node): PyValue {
   switch (node.type) {
     case "integer":
     case "float": {
@@ -27,8 +41,9 @@ export function readPythonValue(node: Node): PyValue {
     case "none":
       return literal(null);
     case "parenthesized_expression": {
-      const [inner] = node.namedChildren;
-      return inner && node.namedChildCount === 1 ? readPythonValue(inner) : UNKNOWN;
+      // Black wraps a long default with its trailing comment: `(\n True  # why\n)`.
+      const inner = node.namedChildren.filter((child) => child.type !== "comment");
+      return inner.length === 1 && inner[0] ? readValue(inner[0]) : UNKNOWN;
     }
     case "list":
     case "tuple":
@@ -51,7 +66,7 @@ export function readPythonValue(node: Node): PyValue {
 
 /** A plain number read from a node, for Field(ge=, le=, ...) bounds. */
 export function readNumber(node: Node): number | undefined {
-  const value = readPythonValue(node);
+  const value = readValue(node);
   return value.kind === "literal" && typeof value.value === "number" ? value.value : undefined;
 }
 
@@ -128,7 +143,7 @@ function readItems(nodes: Node[]): PyValue {
   const values: unknown[] = [];
   for (const node of nodes) {
     if (node.type === "comment") continue;
-    const value = readPythonValue(node);
+    const value = readValue(node);
     if (value.kind !== "literal") return UNKNOWN;
     values.push(value.value);
   }
@@ -142,8 +157,8 @@ function readDictionary(nodes: Node[]): PyValue {
     const keyNode = node.type === "pair" ? node.childForFieldName("key") : null;
     const valueNode = node.type === "pair" ? node.childForFieldName("value") : null;
     if (!keyNode || !valueNode) return UNKNOWN;
-    const key = readPythonValue(keyNode);
-    const value = readPythonValue(valueNode);
+    const key = readValue(keyNode);
+    const value = readValue(valueNode);
     if (key.kind !== "literal" || value.kind !== "literal") return UNKNOWN;
     if (typeof key.value !== "string" && typeof key.value !== "number") return UNKNOWN;
     result[String(key.value)] = value.value;

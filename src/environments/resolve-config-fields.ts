@@ -1,7 +1,7 @@
 // Builds an environment's config fields: BaseEnvConfig's, then its config classes' own, then config_init() overrides and locks.
 import { BASE_ENV_CONFIG_FIELDS } from "./base-env-config.ts";
 import { parseAnnotation } from "./parse-annotation.ts";
-import type { ClassDecl, ConfigInitDecl, FieldDecl } from "./python-file-summary.ts";
+import type { ClassDecl, ConfigInitDecl, FieldDecl, PyValue } from "./python-file-summary.ts";
 import { isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 import type { ValueResolver } from "./resolve-values.ts";
 import type { ConfigField, FieldType } from "./types.ts";
@@ -65,11 +65,12 @@ export function resolveConfigFields(
       name: decl.name,
       type: decl.annotation,
       fieldType: parseAnnotation(decl.annotation, (name) => values.enumValues(file, name)),
-      default: values.toJs(file, decl.default),
+      default: undefined,
       // A redefinition without a description still means the same setting; keep the ancestor's words.
       description: decl.description ?? inherited?.description ?? "",
       locked: false,
     };
+    setDefault(field, file, decl.default);
     const min = decl.ge ?? decl.gt;
     const max = decl.le ?? decl.lt;
     if (min !== undefined) field.min = min;
@@ -77,6 +78,15 @@ export function resolveConfigFields(
     if (max !== undefined) field.max = max;
     if (decl.le === undefined && decl.lt !== undefined) field.maxExclusive = true;
     return field;
+  }
+
+  function setDefault(field: ConfigField, file: SummarizedFile, value: PyValue): void {
+    field.default = values.toJs(file, value);
+    delete field.defaultExpr;
+    if (field.default !== undefined) return;
+    // `env.get("x", 3)`, `cls.name`: known once the environment starts; its text says more than "unknown".
+    if (value.kind === "expr") field.defaultExpr = value.text;
+    else if (value.kind === "ref") field.defaultExpr = value.path.join(".");
   }
 
   const configClass = request.configClass;
@@ -92,7 +102,7 @@ export function resolveConfigFields(
     const { file, decl } = request.configInit;
     for (const override of decl.overrides) {
       const field = fields.get(override.name);
-      if (field) field.default = values.toJs(file, override.value);
+      if (field) setDefault(field, file, override.value);
     }
   }
 

@@ -1,6 +1,7 @@
 // The cheap, pure step after parsing: decides which classes are environments across all files and describes them.
 import path from "node:path";
 import type { ClassDecl, ConfigInitDecl } from "./python-file-summary.ts";
+import { resolveConfigClass, type ClassRef } from "./resolve-config-class.ts";
 import { resolveConfigFields } from "./resolve-config-fields.ts";
 import { createSymbolResolver, isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 import { createValueResolver } from "./resolve-values.ts";
@@ -10,11 +11,6 @@ export interface ResolveEnvironmentsInput {
   /** Every successfully summarized file of the folder, sorted by key; "_" files included, as bases. */
   files: readonly SummarizedFile[];
   lockedEnv: Record<string, unknown>;
-}
-
-interface ClassRef {
-  file: SummarizedFile;
-  cls: ClassDecl;
 }
 
 const MAX_DEPTH = 32;
@@ -34,7 +30,6 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
   const isEnvironment = createEnvironmentTest(symbols);
   const environments: EnvironmentInfo[] = [];
   const warnings: ScanWarning[] = [];
-  const firstByName = new Map<string, EnvironmentInfo>();
 
   for (const file of input.files) {
     const fileName = path.posix.basename(file.key);
@@ -43,11 +38,11 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
     for (const cls of file.summary.classes) {
       if (!isEnvironment(file, cls)) continue;
       const lineage = lineageOf(symbols, { file, cls });
-      const configOwner = lineage.find((ref) => ref.cls.envConfigCls);
+      const configClass = resolveConfigClass(symbols, lineage);
       const configInitOwner = lineage.find((ref) => ref.cls.configInit);
       const configInit: ConfigInitDecl | undefined = configInitOwner?.cls.configInit;
       const { fields, problems } = resolveConfigFields(symbols, values, {
-        ...(configOwner?.cls.envConfigCls ? { configClass: { file: configOwner.file, path: configOwner.cls.envConfigCls } } : {}),
+        ...(configClass.source ? { configClass: configClass.source } : {}),
         ...(configInitOwner && configInit ? { configInit: { file: configInitOwner.file, decl: configInit } } : {}),
         lockedEnv: input.lockedEnv,
       });
@@ -55,25 +50,47 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
         name: cls.envName ?? fileName.replace(/\.py$/, ""),
         className: cls.name,
         filePath: file.filePath,
+        relativePath: file.key,
         description: cls.docstring ?? `Environment from ${fileName}`,
-        configClass: configOwner?.cls.envConfigCls?.join(".") ?? "BaseEnvConfig",
+        configClass: configClass.name,
         fields,
       };
+      if (configClass.problem) problems.unshift(configClass.problem);
       for (const problem of problems) warnings.push({ filePath: file.filePath, message: `${cls.name}: ${problem}` });
-      const first = firstByName.get(info.name);
-      if (first) {
-        warnings.push({
-          filePath: file.filePath,
-          message: `duplicate environment name "${info.name}" (class ${cls.name}); keeping ${first.className} from ${first.filePath}`,
-        });
-        continue;
-      }
-      firstByName.set(info.name, info);
       environments.push(info);
     }
     yield;
   }
+  warnings.push(...settleDuplicateNames(environments));
   return { environments, warnings };
+}
+
+/** Folder depth, then path length, then path: the file nearest the environments root keeps a shared name. */
+function nearness(a: EnvironmentInfo, b: EnvironmentInfo): number {
+  const depth = (env: EnvironmentInfo) => env.relativePath.split("/").length;
+  return depth(a) - depth(b) || a.relativePath.length - b.relativePath.length || (a.relativePath < b.relativePath ? -1 : 1);
+}
+
+// The seed let the first file in walk order take a name, so a community copy could hide the canonical
+// environment; now the nearest keeps it and every other stays selectable by its path relative to the folder.
+function settleDuplicateNames(environments: EnvironmentInfo[]): ScanWarning[] {
+  const byName = new Map<string, EnvironmentInfo[]>();
+  for (const env of environments) byName.set(env.name, [...(byName.get(env.name) ?? []), env]);
+  const warnings: ScanWarning[] = [];
+  for (const [name, sharing] of byName) {
+    if (sharing.length < 2) continue;
+    const [keeper, ...others] = [...sharing].sort(nearness);
+    if (!keeper) continue;
+    for (const other of others) {
+      const sameFile = sharing.filter((env) => env.relativePath === other.relativePath).length > 1;
+      other.name = sameFile ? `${other.relativePath}:${other.className}` : other.relativePath;
+      warnings.push({
+        filePath: other.filePath,
+        message: `duplicate environment name "${name}": ${keeper.relativePath} (class ${keeper.className}) keeps it, being nearest the folder's top; select ${other.className} from this file as "${other.name}"`,
+      });
+    }
+  }
+  return warnings;
 }
 
 /** True for classes deriving from atroposlib's BaseEnv directly or through classes of the folder. */

@@ -20,6 +20,11 @@ export interface SymbolResolver {
   resolve(file: SummarizedFile, path: string[], before?: number): Resolved;
 }
 
+interface BoundName {
+  order: number;
+  binding: Binding;
+}
+
 const UNRESOLVED: Resolved = { kind: "unresolved" };
 // Re-export chains are short; the bound stops import cycles between folder files.
 const MAX_HOPS = 16;
@@ -28,17 +33,19 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
   const byKey = new Map(files.map((file) => [file.key, file]));
 
   // `try: from atroposlib... import BaseEnv / except ImportError: BaseEnv = object` means Atropos's class
-  // wherever it is installed, so bindings made in except clauses only count when nothing else binds the name.
-  function lookupBinding(file: SummarizedFile, name: string, before: number): { order: number; binding: Binding } | undefined {
-    let found: { order: number; binding: Binding } | undefined;
-    let fallback: { order: number; binding: Binding } | undefined;
+  // wherever it is installed, so bindings made in except clauses count second: when nothing else binds the
+  // name, or when the first binding leads to no class of the folder (`try: from .cfg import C / except
+  // ImportError: from cfg import C` names the same sibling file both ways, as a package and as a script).
+  function lookupBinding(file: SummarizedFile, name: string, before: number): { primary?: BoundName; fallback?: BoundName } {
+    let primary: BoundName | undefined;
+    let fallback: BoundName | undefined;
     for (const entry of file.summary.bindings) {
       if (entry.order >= before) break;
       if (entry.name !== name) continue;
       if (entry.fallback) fallback = entry;
-      else found = entry;
+      else primary = entry;
     }
-    return found ?? fallback;
+    return { ...(primary ? { primary } : {}), ...(fallback ? { fallback } : {}) };
   }
 
   function lookupPath(baseDir: string, parts: string[]): SummarizedFile | undefined {
@@ -122,10 +129,19 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
   }
 
   function resolve(file: SummarizedFile, parts: string[], before = Infinity, hops = 0): Resolved {
-    const [head, ...rest] = parts;
+    const [head] = parts;
     if (!head || hops > MAX_HOPS) return UNRESOLVED;
-    const found = lookupBinding(file, head, before);
-    if (!found) return resolveUnbound(file, parts, hops);
+    const { primary, fallback } = lookupBinding(file, head, before);
+    const first = primary ?? fallback;
+    if (!first) return resolveUnbound(file, parts, hops);
+    const found = resolveBound(file, first, parts, hops);
+    if (found.kind === "class" || !primary || !fallback) return found;
+    const second = resolveBound(file, fallback, parts, hops);
+    return second.kind === "class" ? second : found;
+  }
+
+  function resolveBound(file: SummarizedFile, found: BoundName, parts: string[], hops: number): Resolved {
+    const rest = parts.slice(1);
     const binding = found.binding;
     switch (binding.kind) {
       case "class": {

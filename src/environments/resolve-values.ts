@@ -47,7 +47,7 @@ export function createValueResolver(symbols: SymbolResolver): ValueResolver {
   function toJs(file: SummarizedFile, value: PyValue): unknown {
     // Lists and dicts live in the cached summary; callers get their own copy to edit.
     if (value.kind === "literal") return structuredClone(value.value);
-    if (value.kind === "unknown") return undefined;
+    if (value.kind !== "ref") return undefined;
     const owner = value.path.slice(0, -1);
     const member = value.path.at(-1) ?? "";
     if (owner.length > 0) {

@@ -5,6 +5,8 @@ export interface ScanJsonField {
   name: string;
   type: string;
   default: unknown;
+  /** Present when the default is an expression only known once the environment starts; default is then null. */
+  default_expr?: string;
   description: string;
   locked: boolean;
 }
@@ -14,6 +16,8 @@ export interface ScanJson {
     name: string;
     class_name: string;
     file_path: string;
+    /** The path relative to the scanned folder, which selects the environment even when its name is shared. */
+    relative_path: string;
     description: string;
     config_class: string;
     fields: ScanJsonField[];
@@ -27,6 +31,7 @@ export function toScanJson(result: ScanResult): ScanJson {
       name: env.name,
       class_name: env.className,
       file_path: env.filePath,
+      relative_path: env.relativePath,
       description: env.description,
       config_class: env.configClass,
       fields: env.fields.map((field) => ({
@@ -34,6 +39,7 @@ export function toScanJson(result: ScanResult): ScanJson {
         type: field.type,
         // JSON has no undefined: "not known statically" and Python None both print as null.
         default: field.default === undefined ? null : field.default,
+        ...(field.defaultExpr !== undefined ? { default_expr: field.defaultExpr } : {}),
         description: field.description,
         locked: field.locked,
       })),

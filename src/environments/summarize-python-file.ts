@@ -1,7 +1,7 @@
 // Parses one Python file with tree-sitter and keeps only what discovery needs: classes, bindings, fields, config_init.
 import type Parser from "tree-sitter";
 import type { Binding, ClassDecl, ConfigInitDecl, FieldDecl, FileOutcome, FileSummary, PyValue } from "./python-file-summary.ts";
-import { readDottedName, readNumber, readPythonValue, readStringLiteral } from "./read-python-value.ts";
+import { exprOf, readDottedName, readNumber, readPythonValue, readStringLiteral } from "./read-python-value.ts";
 
 type Node = Parser.SyntaxNode;
 
@@ -152,7 +152,8 @@ function readClassBody(decl: ClassDecl, body: Node): void {
     const fn = statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
     if (fn?.type === "function_definition" && fn.childForFieldName("name")?.text === "config_init") {
       const fnBody = fn.childForFieldName("body");
-      if (fnBody) decl.configInit = readConfigInit(fnBody);
+      // One that cannot be read still overrides its ancestors' config_init: it is the one Python calls.
+      if (fnBody) decl.configInit = readConfigInit(fnBody) ?? { overrides: [] };
     }
   }
 }
@@ -222,9 +223,10 @@ function readFactory(node: Node): PyValue {
   if (node.type === "lambda" && !node.childForFieldName("parameters")) {
     const body = node.childForFieldName("body");
     const value = body ? readPythonValue(body) : undefined;
-    if (value?.kind === "literal") return value;
+    if (value) return value;
   }
-  return { kind: "unknown" };
+  // default_factory=make_paths runs make_paths() when the config is built.
+  return exprOf(node, node.type === "lambda" ? "" : "()");
 }
 
 // config_init() builds the config with keyword arguments and returns it first in a tuple; both shapes
@@ -235,10 +237,10 @@ function readConfigInit(body: Node): ConfigInitDecl | undefined {
   const returned = statements[returnIndex]?.namedChildren[0];
   const first = returned && (returned.type === "expression_list" || returned.type === "tuple") ? returned.namedChildren[0] : returned;
   if (!first) return undefined;
-  if (first.type === "call") return { overrides: readConstructorKeywords(first) ?? [] };
+  if (first.type === "call") return readConstructorCall(first) ?? { overrides: [] };
   if (first.type !== "identifier") return undefined;
   const variable = first.text;
-  let overrides: ConfigInitDecl["overrides"] | undefined;
+  let decl: ConfigInitDecl | undefined;
   for (const statement of statements.slice(0, returnIndex)) {
     const [assignment] = statement.type === "expression_statement" ? statement.namedChildren : [];
     if (assignment?.type !== "assignment") continue;
@@ -246,16 +248,16 @@ function readConfigInit(body: Node): ConfigInitDecl | undefined {
     const right = assignment.childForFieldName("right");
     if (!left || !right) continue;
     if (left.type === "identifier" && left.text === variable) {
-      overrides = right.type === "call" ? readConstructorKeywords(right) : undefined;
-    } else if (overrides && left.type === "attribute" && left.childForFieldName("object")?.text === variable) {
+      decl = right.type === "call" ? readConstructorCall(right) : undefined;
+    } else if (decl && left.type === "attribute" && left.childForFieldName("object")?.text === variable) {
       const attribute = left.childForFieldName("attribute")?.text;
-      if (attribute) overrides.push({ name: attribute, value: readPythonValue(right) });
+      if (attribute) decl.overrides.push({ name: attribute, value: readPythonValue(right) });
     }
   }
-  return overrides ? { overrides } : undefined;
+  return decl;
 }
 
-function readConstructorKeywords(call: Node): ConfigInitDecl["overrides"] | undefined {
+function readConstructorCall(call: Node): ConfigInitDecl | undefined {
   const callee = readDottedName(call.childForFieldName("function") ?? call);
   const last = callee?.at(-1);
   // Only class-like callees (MyConfig(...), cls.env_config_cls(...)) construct the config; helpers do not.
@@ -267,5 +269,5 @@ function readConstructorKeywords(call: Node): ConfigInitDecl["overrides"] | unde
     const value = arg.childForFieldName("value");
     if (key && value) overrides.push({ name: key, value: readPythonValue(value) });
   }
-  return overrides;
+  return { configClass: callee, overrides };
 }

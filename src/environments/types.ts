@@ -19,6 +19,8 @@ export interface ConfigField {
   fieldType: FieldType;
   /** Default after config_init() literal overrides; undefined when it cannot be known statically. */
   default: unknown;
+  /** The source text of a default only running the code can know (`os.path.join(...)`); default is then undefined. */
+  defaultExpr?: string;
   description: string;
   locked: boolean;
   /** The value the locked fields file forces, when locked. */
@@ -36,6 +38,8 @@ export interface EnvironmentInfo {
   name: string;
   className: string;
   filePath: string;
+  /** The file's path relative to the environments folder, with "/": selects the environment unambiguously. */
+  relativePath: string;
   description: string;
   configClass: string;
   fields: ConfigField[];

@@ -1,5 +1,6 @@
 // One GraphQL POST to WandB, turning every way it can fail into an RlError that never carries the API key.
 import { RlError } from "../errors.ts";
+import { retryAfterSeconds, retryTransient } from "../retry-transient.ts";
 
 export interface WandbGraphqlOptions {
   apiKey: string;
@@ -19,7 +20,7 @@ export function createWandbGraphql({ apiKey, baseUrl, fetch, timeoutMs }: WandbG
   const secrets = [apiKey, authorization.slice("Basic ".length)].filter((s) => s.length > 0);
   const redact = (text: string): string => secrets.reduce((t, s) => t.split(s).join("[redacted]"), text);
 
-  return async (query, variables) => {
+  const once: WandbGraphql = async (query, variables) => {
     const operation = /^\s*query\s+(\w+)/.exec(query)?.[1] ?? "query";
     let response: Response;
     let text: string;
@@ -49,7 +50,7 @@ export function createWandbGraphql({ apiKey, baseUrl, fetch, timeoutMs }: WandbG
       throw new RlError(
         "UPSTREAM",
         redact(`WandB answered HTTP ${response.status} to ${operation}${said ? `: ${said}` : ""}`),
-        { details: { status: response.status, operation } },
+        { details: { status: response.status, operation, ...retryAfter(response) } },
       );
     }
     if (gqlErrors.length > 0) {
@@ -64,6 +65,13 @@ export function createWandbGraphql({ apiKey, baseUrl, fetch, timeoutMs }: WandbG
     }
     return body.data;
   };
+  // A 429, a 5xx or a reset connection is tried again a few times; a refused key or a bad query is not.
+  return (query, variables) => retryTransient(() => once(query, variables));
+}
+
+function retryAfter(response: Response): { retry_after_seconds?: number } {
+  const seconds = retryAfterSeconds(response.headers.get("retry-after"), Date.now());
+  return seconds === undefined ? {} : { retry_after_seconds: seconds };
 }
 
 function transportError(err: unknown, operation: string, timeoutMs: number, redact: (t: string) => string): RlError {

@@ -14,13 +14,15 @@ import { RlError } from "../errors.ts";
 import type { LockedFields } from "../locked-fields.ts";
 import type { Logger } from "../log.ts";
 import { createLocalBackend } from "./backends/local/local-backend.ts";
+import type { RunBackend } from "./backends/run-backend.ts";
 import { createComponentPlanner, logPathOf } from "./component-plan.ts";
 import { createOwedActions } from "./lifecycle/owed-actions.ts";
 import { createTransitions, LIVE_STATUSES, STOP_ORDER } from "./lifecycle/transitions.ts";
 import type { LocalSupervisor } from "./local-supervisor.ts";
 import type { RunEventListener } from "./run-events.ts";
+import { resolveWandbAppUrl } from "../metrics/wandb-url.ts";
 import { buildRunConfig, runNames, stackAddresses, writeRunConfig } from "./run-config.ts";
-import { createSlurmBackend } from "./slurm/slurm-backend.ts";
+import { createSlurmBackend } from "./backends/slurm/slurm-backend.ts";
 import { delay } from "./wait-until.ts";
 
 export { logPathOf };
@@ -57,7 +59,8 @@ export function createRunManager(deps: RunManagerDeps) {
   const addresses = stackAddresses(deps.locked);
   const settleMs = deps.envSettleMs ?? 2000;
   const logPath = (runId: string, component: Component) => logPathOf(config, runId, component);
-  const transitions = createTransitions({ db: deps.db, runs, outbox: deps.outbox, actions: deps.actions, log, now: deps.now, redact: deps.redact });
+  const wandb = { appUrl: resolveWandbAppUrl(config.wandb.baseUrl, config.wandb.appUrl), ...(config.wandb.entity ? { entity: config.wandb.entity } : {}) };
+  const transitions = createTransitions({ db: deps.db, runs, outbox: deps.outbox, actions: deps.actions, log, now: deps.now, redact: deps.redact, wandb });
   const plan = createComponentPlanner({ config, catalog: deps.catalog, apiPort: addresses.apiPort, processEnv: deps.processEnv });
 
   const owed = createOwedActions({
@@ -82,7 +85,6 @@ export function createRunManager(deps: RunManagerDeps) {
     now: deps.now,
     envSettleMs: settleMs,
   });
-  // Runs on the slurm backend (run.backend, recorded at creation) are handed to it whatever RL_BACKEND says now.
   const slurm = createSlurmBackend({
     config,
     runs,
@@ -96,8 +98,9 @@ export function createRunManager(deps: RunManagerDeps) {
     envSettleMs: settleMs,
   });
 
-  const launch = (run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> =>
-    run.backend === "slurm" ? slurm.launch(run, progress) : local.launch(run, progress);
+  // A run stays on the backend recorded at its creation, whatever RL_BACKEND says now.
+  const backends: Record<RunRow["backend"], RunBackend> = { local, slurm };
+  const launch = (run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> => backends[run.backend].launch(run, progress);
 
   function startQueued(): void {
     for (;;) {
@@ -152,16 +155,13 @@ export function createRunManager(deps: RunManagerDeps) {
         const cancelled = transitions.move(runId, ["queued"], { status: "stopped", stoppedBy: by, endedAt: deps.now() }, { notice: { kind: "stopped", message: `Queued run ${runId} was cancelled by ${by}.` } });
         if (cancelled) return cancelled;
       }
-      const local_ = run.backend !== "slurm";
-      const stopping = transitions.move(runId, ["starting", "running"], { status: "stopping", stoppedBy: by }, local_ ? { owe: STOP_ORDER } : {});
+      const backend = backends[run.backend];
+      const stopping = transitions.move(runId, ["starting", "running"], { status: "stopping", stoppedBy: by }, backend.owesStops ? { owe: STOP_ORDER } : {});
       if (!stopping) {
         const now = runs.get(runId)!;
         throw new RlError("CONFLICT", `Run ${runId} is not running (it is ${now.status}).`);
       }
-      if (local_) {
-        await local.abortLaunch(runId, "stopped");
-        await owed.carryOut(runId);
-      } else await slurm.stop(stopping);
+      await backend.stop(stopping);
       transitions.move(runId, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${runId} was stopped by ${by}.` } });
       startQueued();
       return runs.get(runId)!;
@@ -175,8 +175,7 @@ export function createRunManager(deps: RunManagerDeps) {
     async recover(): Promise<void> {
       await owed.carryOutAll();
       for (const run of runs.listByStatus(LIVE_STATUSES)) {
-        const settle = run.backend === "slurm" ? slurm.reconcile(run, true) : local.recover(run);
-        await settle.catch((err: unknown) => log.error("recovery failed", { runId: run.id, err }));
+        await backends[run.backend].recover(run).catch((err: unknown) => log.error("recovery failed", { runId: run.id, err }));
       }
       startQueued();
     },
@@ -191,8 +190,7 @@ export function createRunManager(deps: RunManagerDeps) {
         transitions.move(runId, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${runId} was stopped: the bot shut down while it was starting.` } });
       }
       await owed.idle();
-      local.detachAll();
-      slurm.detachAll();
+      for (const backend of Object.values(backends)) backend.detachAll();
     },
 
     isLive: (run: RunRow) => LIVE_STATUSES.includes(run.status),
@@ -202,7 +200,7 @@ export function createRunManager(deps: RunManagerDeps) {
     slurmView: (run: RunRow) => slurm.view(run),
     /** Resolves when nothing is starting or stopping any more (tests). */
     async settled(): Promise<void> {
-      while (local.busyCount() > 0 || slurm.busyCount() > 0 || owed.busy() > 0) await delay(50);
+      while (Object.values(backends).some((b) => b.busyCount() > 0) || owed.busy() > 0) await delay(50);
     },
   };
 }

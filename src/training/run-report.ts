@@ -1,5 +1,6 @@
 // What status, results, runs and logs answer: process states, progress from run-api and the trainer log, WandB.
 import type { ChannelKey } from "../../db/channel-key.ts";
+import type { DigestStateRepo } from "../../db/digest-state.ts";
 import { COMPONENTS, type Component, type ProcessRow, type RunProcessesRepo } from "../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import { RlError } from "../errors.ts";
@@ -8,7 +9,7 @@ import { readTrainerProgress } from "../metrics/trainer-progress.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "./process-info.ts";
 import type { RunManager } from "./run-manager.ts";
-import type { SlurmJobView } from "./slurm/slurm-backend.ts";
+import type { SlurmJobView } from "./backends/slurm/slurm-backend.ts";
 
 export interface RunStatusView {
   run_id: string;
@@ -35,6 +36,8 @@ export interface RunStatusView {
   logs: Record<Component, string>;
   /** Runs on the slurm backend: the batch job, with why it is pending or where it runs. */
   slurm?: SlurmJobView;
+  /** A running run whose step has not changed for the stall period (as the minute's alert check saw it). */
+  stalled?: { minutes: number; last_step: number };
 }
 
 export interface RunResultsView extends RunStatusView {
@@ -62,6 +65,8 @@ export interface RunReportDeps {
   processes: RunProcessesRepo;
   manager: RunManager;
   wandb: WandbLookup;
+  digestStates: DigestStateRepo;
+  stallMs: number;
   now: () => number;
 }
 
@@ -81,6 +86,13 @@ export function createRunReport(deps: RunReportDeps) {
     const run = runs.listByChannel(channel, 1)[0];
     if (!run) throw new RlError("NOT_FOUND", "No runs in this channel yet. Start one with /rl start.");
     return run;
+  }
+
+  function stallOf(run: RunRow): Pick<RunStatusView, "stalled"> {
+    if (run.status !== "running") return {};
+    const { lastStep, lastStepAt } = deps.digestStates.get(run.id);
+    if (lastStepAt === undefined || deps.now() - lastStepAt < deps.stallMs) return {};
+    return { stalled: { minutes: Math.round((deps.now() - lastStepAt) / 60_000), last_step: lastStep ?? 0 } };
   }
 
   async function status(input: RunRow): Promise<RunStatusView> {
@@ -117,6 +129,7 @@ export function createRunReport(deps: RunReportDeps) {
       wandb_run_name: run.wandbRunName,
       logs: Object.fromEntries(COMPONENTS.map((c) => [c, manager.logPath(run.id, c)])) as Record<Component, string>,
       ...(slurm?.job ? { slurm: slurm.job } : {}),
+      ...stallOf(run),
     };
   }
 

@@ -9,13 +9,20 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
-export const delay = (ms: number, signal?: AbortSignal) =>
+/** Wait `ms`, or less when `signal` aborts; `unref` lets the process exit meanwhile (a watcher's poll). */
+export const delay = (ms: number, signal?: AbortSignal, options: { unref?: boolean } = {}) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    // The listener goes when the timer fires: a long wait polls many times on one signal.
+    const onAbort = () => {
       clearTimeout(t);
       resolve();
-    }, { once: true });
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    if (options.unref) t.unref();
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 export async function waitUntil(check: () => Promise<boolean>, options: WaitOptions): Promise<void> {

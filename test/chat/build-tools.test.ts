@@ -63,7 +63,8 @@ describe("tools from the command registry", () => {
   });
 
   it("sends the same tools, with tool_choice auto, on every request", async () => {
-    harness = await startChatHarness();
+    // An admin is offered every tool (others only those their role allows: test/chat/bounds.test.ts).
+    harness = await startChatHarness({ env: { RL_ADMINS: "slack:U1" } });
     harness.fake.script({ toolCalls: [{ name: "rl_list_environments" }] }, { text: "There are three." });
     await harness.chat("what environments are there?", harness.ctx());
     expect(harness.fake.requests).toHaveLength(2);

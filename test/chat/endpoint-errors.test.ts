@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CONSOLE_CHANNEL } from "../../adapters/console.ts";
+import { CONSOLE_CHANNEL } from "../../adapters/console/console.ts";
 import type { Reply } from "../../src/reply.ts";
 import { conversation, LLM_KEY, startChatHarness, type ChatHarness, type HarnessOptions } from "./chat-harness.ts";
 
@@ -97,14 +97,15 @@ describe("endpoint failures become clear replies without secrets", () => {
 
   it("a failure after tools ran: says what ran, and the next turn's history is still valid", async () => {
     const h = await start({ env: { RL_OPERATORS: "slack:U1" } });
-    h.fake.script({ toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }] }, { status: 503 });
+    // The 503 outlasts the client's tries.
+    h.fake.script({ toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }] }, { status: 503 }, { status: 503 }, { status: 503 });
     const reply = await h.chat("select letters", h.ctx());
     expect(reply.error?.code).toBe("UPSTREAM");
     expect(reply.text).toMatch(/HTTP 503[\s\S]*What ran: rl_select_environment \(done\)/);
     h.fake.script({ text: "Yes, letters is selected." });
     await h.chat("did it work?", h.ctx());
     expect(h.fake.requests.at(-1)!.status).toBe(200);
-    expect(conversation(h.fake, 2).map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(conversation(h.fake, h.fake.requests.length - 1).map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
   });
 
   it("refuses an over-long message before calling the model", async () => {
@@ -117,21 +118,34 @@ describe("endpoint failures become clear replies without secrets", () => {
 
   it("keeps the key out of tool results sent to the model and out of the stored conversation", async () => {
     const h = await start();
-    // A person pastes the key into a config value; the console user is admin, so the set succeeds.
+    // A person pastes the key into a config value: the set is refused, and the refusal the model reads names no key.
     h.fake.script(
       { toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }, { name: "rl_edit_config", arguments: { field: "wandb_name", value: LLM_KEY } }] },
       { text: "Set." },
     );
     const ctx = { ...h.ctx(), channel: CONSOLE_CHANNEL, via: "console" as const };
     const reply = await h.chat(`set wandb_name to ${LLM_KEY}`, ctx);
-    expect(reply.data).toMatchObject({ tool_calls: [{ ok: true }, { name: "rl_edit_config", ok: true }] });
+    expect(reply.data).toMatchObject({ tool_calls: [{ ok: true }, { name: "rl_edit_config", ok: false }] });
     const tools = JSON.stringify(h.fake.requests.at(-1)!.body.messages.filter((m) => m.role === "tool"));
-    expect(tools).toContain("[redacted]");
+    expect(tools).toContain("holds one of the bot's secrets");
     // Not in anything sent to the provider: tool results, nor the person's own message.
     expect(JSON.stringify(h.fake.requests.map((r) => r.body))).not.toContain(LLM_KEY);
     const stored = h.services.db.prepare("SELECT message_json FROM conversations").all() as Array<{ message_json: string }>;
     expect(stored.length).toBeGreaterThan(0);
     expect(JSON.stringify(stored)).not.toContain(LLM_KEY);
     expect(shown(reply)).not.toContain(LLM_KEY);
+  });
+
+  it("tries again after a 429 with a short Retry-After and after a 500, and answers; never after a 401", async () => {
+    const h = await start();
+    h.fake.script({ status: 429, headers: { "Retry-After": "1" } }, { text: "First." });
+    expect((await h.chat("hello", h.ctx())).text).toBe("First.");
+    h.fake.script({ status: 500 }, { text: "Second." });
+    expect((await h.chat("hello again", h.ctx())).text).toBe("Second.");
+    expect(h.fake.requests.map((r) => r.status)).toEqual([429, 200, 500, 200]);
+    h.fake.requests.length = 0;
+    h.fake.script({ status: 401 }, { text: "never asked" });
+    expect((await h.chat("and again", h.ctx())).error?.code).toBe("UPSTREAM");
+    expect(h.fake.requests.map((r) => r.status)).toEqual([401]);
   });
 });

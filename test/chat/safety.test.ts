@@ -1,4 +1,9 @@
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { CONSOLE_CHANNEL, runConsole } from "../../adapters/console/console.ts";
+import { dispatch } from "../../commands/dispatch.ts";
+import { delay } from "../../src/training/wait-until.ts";
+import { answer } from "../helpers/confirm.ts";
 import { conversation, SLACK, startChatHarness, toolResult, type ChatHarness } from "./chat-harness.ts";
 
 let harness: ChatHarness | undefined;
@@ -43,10 +48,13 @@ describe("chat mode safety", () => {
     expect(reply.text).toBe("Press Confirm to start training arithmetic.");
     expect(reply.title).toBe("Start training arithmetic?");
     expect(reply.fields?.find((f) => f.label === "Environment")?.value).toBe("arithmetic");
+    const id = reply.buttons?.[0]?.confirmation;
     expect(reply.buttons).toEqual([
-      { label: "Confirm", command: "/rl start", style: "primary", confirmed: true },
-      { label: "Cancel", command: "", action: "cancel" },
+      { label: "Confirm", command: "/rl start", style: "primary", action: "confirm", confirmation: id },
+      { label: "Cancel", command: "", action: "cancel", confirmation: id },
     ]);
+    // The prompt is recorded for the person who asked, in their channel, and only their Confirm (or an admin's) runs it.
+    expect(h.services.confirmations.get(id!)).toMatchObject({ askerId: h.ctx().user.id, channel: h.ctx().channel, command: "start", state: "pending" });
     expect(reply.data).toMatchObject({ tool_calls: [{ name: "rl_select_environment", ok: true }, { name: "rl_start_training", ok: true, awaiting_confirmation: true }] });
   });
 
@@ -56,8 +64,66 @@ describe("chat mode safety", () => {
     h.fake.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "Confirm to stop it." });
     const reply = await h.chat("stop feed0001", h.ctx());
     expect(h.services.runs.get("feed0001")?.status).toBe("queued");
-    expect(reply.buttons?.[0]).toMatchObject({ label: "Confirm", command: '/rl stop "feed0001"', style: "danger", confirmed: true });
-    expect(reply.buttons?.[1]).toMatchObject({ action: "cancel" });
+    expect(reply.buttons?.[0]).toMatchObject({ label: "Confirm", command: '/rl stop "feed0001"', style: "danger", action: "confirm" });
+    expect(reply.buttons?.[1]).toMatchObject({ action: "cancel", confirmation: reply.buttons?.[0]?.confirmation });
+  });
+
+  it("makes its prompts for the asking person: only they (or an admin) answer them, once", async () => {
+    const h = (harness = await startChatHarness({ env: { RL_OPERATORS: "slack:U1,slack:U2" } }));
+    h.services.runs.insert({ id: "feed0001", channel: SLACK, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
+    h.fake.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "Confirm to stop it." });
+    const reply = await h.chat("stop feed0001", h.ctx());
+    // Chat answers are posted in the thread, where anyone can click: another operator is refused, and nothing changes.
+    const other = await answer(reply, { ...h.ctx({ user: "U2" }), via: "button" });
+    expect(other.reply.text).toBe("Only U1 or an admin can answer this prompt.");
+    expect(h.services.runs.get("feed0001")?.status).toBe("queued");
+    const mine = await answer(reply, { ...h.ctx(), via: "button" });
+    expect(mine.ok).toBe(true);
+    expect(h.services.runs.get("feed0001")?.status).toBe("stopped");
+    expect((await answer(reply, { ...h.ctx(), via: "button" })).reply.text).toBe("This was already answered (confirmed by U1).");
+  });
+
+  it("puts a Confirm and a Cancel for each of several prompts, each answering its own record", async () => {
+    const h = (harness = await startChatHarness({ env: { RL_OPERATORS: "slack:U1" } }));
+    for (const id of ["feed0001", "feed0002"]) h.services.runs.insert({ id, channel: SLACK, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
+    h.fake.script(
+      { toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }, { name: "rl_stop_training", arguments: { run: "feed0002" } }] },
+      { text: "Confirm each." },
+    );
+    const reply = await h.chat("stop both", h.ctx());
+    expect(reply.buttons?.map((b) => [b.label, b.action])).toEqual([
+      ['Confirm /rl stop "feed0001"', "confirm"],
+      ['Cancel /rl stop "feed0001"', "cancel"],
+      ['Confirm /rl stop "feed0002"', "confirm"],
+      ['Cancel /rl stop "feed0002"', "cancel"],
+    ]);
+    const [c1, x1, c2, x2] = reply.buttons!;
+    expect(x1!.confirmation).toBe(c1!.confirmation);
+    expect(x2!.confirmation).toBe(c2!.confirmation);
+    expect(c2!.confirmation).not.toBe(c1!.confirmation);
+    const ctx = { ...h.ctx(), via: "button" as const };
+    expect((await dispatch({ confirmation: x1!.confirmation!, answer: "cancel" }, ctx)).answer?.outcome).toBe("cancelled");
+    expect((await dispatch({ confirmation: c2!.confirmation!, answer: "confirm" }, ctx)).ok).toBe(true);
+    expect([h.services.runs.get("feed0001")?.status, h.services.runs.get("feed0002")?.status]).toEqual(["queued", "stopped"]);
+  });
+
+  it("at a terminal, asks y/N for the model's proposal and answers its record as the console user", async () => {
+    const h = (harness = await startChatHarness());
+    h.services.runs.insert({ id: "feed0001", channel: CONSOLE_CHANNEL, environment: "arithmetic", config: {}, status: "queued", createdBy: "local" });
+    h.fake.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "Say yes to stop it." });
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = new PassThrough();
+    let printed = "";
+    output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
+    const done = runConsole(h.services, { input, output, chat: h.chat, userName: "local" });
+    input.write("please stop feed0001\n");
+    for (let i = 0; i < 400 && !printed.includes('Run /rl stop "feed0001"? [y/N]'); i++) await delay(10);
+    input.write("y\n");
+    for (let i = 0; i < 400 && !printed.includes("stopped"); i++) await delay(10);
+    input.end();
+    await done;
+    expect(h.services.runs.get("feed0001")?.status).toBe("stopped");
+    expect(h.services.db.prepare("SELECT state, asker_id, answered_by FROM confirmations").all()).toEqual([{ state: "confirmed", asker_id: "local", answered_by: "local" }]);
   });
 
   it("lets the model check a run's status once per 30 minutes, across messages", async () => {

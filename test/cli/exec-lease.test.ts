@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
-import { UNSUPERVISED_NOTE } from "../../adapters/cli-command.ts";
+import { UNSUPERVISED_NOTE } from "../../adapters/console/cli-command.ts";
 import { killRunProcesses, spawnBot, waitFor, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";

@@ -1,10 +1,10 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tryAcquireLease } from "../../src/lease/acquire-lease.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { MAX_SOCKET_PATH_BYTES } from "../../src/lease/socket-path.ts";
-import { spawnBot, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
+import { spawnBot, waitFor, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -30,6 +30,8 @@ describe("one bot owns a data folder", () => {
     const holder = await waitForBot(dataDir, first.pid);
     expect(holder.mode).toBe("bot");
     expect(statSync(holder.socket!).mode & 0o777).toBe(0o600);
+    // The bot makes its backup of the day as soon as it runs.
+    await waitFor(() => existsSync(path.join(dataDir, "backups", `rl-chatops-${new Date().toISOString().slice(0, 10)}.db`)), "the day's backup");
 
     const second = await runCli([], { cwd });
     expect(second.code).toBe(1);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { runConsole } from "../../adapters/console.ts";
+import { runConsole } from "../../adapters/console/console.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { killRunProcesses, spawnBot, waitFor, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";

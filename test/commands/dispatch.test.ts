@@ -6,6 +6,7 @@ import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand, type CommandContext } from "../../commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
+import { dispatchConfirmed } from "../helpers/confirm.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const opened: Services[] = [];
@@ -46,10 +47,15 @@ describe("dispatch", () => {
     expect(first.needsConfirmation).toBe(true);
     expect(first.reply.title).toBe("Start training arithmetic?");
     expect(first.reply.fields?.find((f) => f.label === "Changed fields")?.value).toBe("num_choices = 3");
-    expect(first.reply.buttons?.map((b) => [b.label, b.confirmed ?? false, b.action ?? null])).toEqual([
-      ["Confirm", true, null],
-      ["Cancel", false, "cancel"],
+    expect(first.reply.buttons?.map((b) => [b.label, b.action, b.command])).toEqual([
+      ["Confirm", "confirm", "/rl start"],
+      ["Cancel", "cancel", ""],
     ]);
+    // Both buttons answer one recorded prompt, made for the asker.
+    const [confirm, cancel] = first.reply.buttons!;
+    expect(confirm!.confirmation).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(cancel!.confirmation).toBe(confirm!.confirmation);
+    expect(s.confirmations.get(confirm!.confirmation!)).toMatchObject({ askerId: "U1", command: "start", commandText: "/rl start", args: {}, state: "pending", channel: slack });
     expect(s.runs.listAll(5)).toEqual([]);
   });
 
@@ -116,10 +122,10 @@ describe("dispatch", () => {
   it("lets only the starter or an admin stop a run", async () => {
     const s = services({ RL_DEFAULT_ROLE: "operate", RL_ADMINS: "slack:UADMIN" });
     s.runs.insert({ id: "feed0001", channel: slack, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
-    const other = await dispatch({ text: "/rl stop feed0001" }, ctx(s, "U2"), { confirmed: true });
+    const other = await dispatchConfirmed({ text: "/rl stop feed0001" }, ctx(s, "U2"));
     expect(other.reply.error?.code).toBe("FORBIDDEN");
     expect(other.reply.text).toMatch(/started by U1/);
-    const admin = await dispatch({ text: "/rl stop feed0001" }, ctx(s, "UADMIN"), { confirmed: true });
+    const admin = await dispatchConfirmed({ text: "/rl stop feed0001" }, ctx(s, "UADMIN"));
     expect(admin.ok).toBe(true);
     expect(s.runs.get("feed0001")!.status).toBe("stopped");
   });

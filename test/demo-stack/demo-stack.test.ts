@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { stringify, type ToStringOptions } from "yaml";
+import type { ToStringOptions } from "yaml";
+import { stringifyRunYaml } from "../../src/training/stringify-run-yaml.ts";
 import {
   DEMO_DIR,
   ENV_DIR,
@@ -332,7 +333,7 @@ describe("demo environments: process mode (inference test, no trainer)", () => {
   });
 });
 
-describe("demo_yaml.py reads what the npm yaml package writes", () => {
+describe("demo_yaml.py reads what the bot's run YAML writer writes", () => {
   const config = {
     env: {
       group_size: 8,
@@ -382,7 +383,7 @@ describe("demo_yaml.py reads what the npm yaml package writes", () => {
   for (const [name, options] of Object.entries(variants)) {
     it(`parses a nested run config: ${name}`, async () => {
       const file = path.join(tmp.dir, "config.yaml");
-      writeFileSync(file, stringify(config, options));
+      writeFileSync(file, stringifyRunYaml(config, options));
       const { stdout } = await execFileAsync("python3", ["demo_yaml.py", file], {
         cwd: DEMO_DIR,
         env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createConsolePoster, runConsole } from "../../adapters/console.ts";
+import { createConsolePoster, runConsole } from "../../adapters/console/console.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 

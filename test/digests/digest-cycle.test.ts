@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { dispatch } from "../../commands/dispatch.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { Reply } from "../../src/reply.ts";
@@ -99,6 +100,12 @@ describe("digest cycle", () => {
     expect((await s.digests.runNow()).messages).toBe(1);
     clock += 2 * MIN;
     expect(await s.digests.runNow()).toMatchObject({ messages: 0, skippedChannels: 1 });
+    clock += 2 * MIN;
+    await s.digests.runNow();
+    // One line, not one per skipped pass, says the digests are paused and when they resume.
+    const paused = s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert'").all() as Array<{ reply_json: string }>;
+    expect(paused).toHaveLength(1);
+    expect(JSON.parse(paused[0]!.reply_json)).toMatchObject({ title: "📈 Digests paused in this channel", text: expect.stringMatching(/had its 2 digests for the hour.*after \d\d:\d\d UTC/) });
     clock += 61 * MIN;
     s.digests.mute("cccc0001", true);
     expect((await s.digests.runNow()).messages).toBe(0);
@@ -116,20 +123,60 @@ describe("digest cycle", () => {
     await s.digests.runNow({ alertsOnly: true });
     clock += 5 * MIN;
     await s.digests.runNow({ alertsOnly: true });
-    expect(alerts()).toEqual(["⚠️ Run dddd0001 (arithmetic): stalled"]);
+    expect(alerts()).toEqual(["⚠️ Stalled: run dddd0001 (arithmetic)"]);
 
     writeTrainerLog(s, "dddd0001", [[5, 0.8], [6, 0.3]], 100);
     await s.digests.runNow({ alertsOnly: true });
     await s.digests.runNow({ alertsOnly: true });
-    expect(alerts()).toHaveLength(2);
-    expect(alerts()[1]).toContain("reward regression");
+    // Moving again after a stall is news too.
+    expect(alerts().slice(1)).toEqual(["▶️ Moving again: run dddd0001 (arithmetic)", "⚠️ Reward regression: run dddd0001 (arithmetic)"]);
 
     writeTrainerLog(s, "dddd0001", [[5, 0.8], [6, 0.3], [7, 0.7]], 100);
     await s.digests.runNow({ alertsOnly: true });
     clock += 11 * MIN;
     await s.digests.runNow({ alertsOnly: true });
-    expect(alerts()).toHaveLength(3);
-    expect(alerts()[2]).toContain("stalled");
+    expect(alerts()).toHaveLength(4);
+    expect(alerts()[3]).toContain("Stalled");
+  });
+
+  it("shows a stall in /rl status, and no longer once the run moves again", async () => {
+    clock = 42_000_000;
+    const s = services({ RL_STALL_MINUTES: "10" });
+    addRun(s, "dddd0003", channel("C1"), [[14, 0.5]]);
+    await s.digests.runNow({ alertsOnly: true });
+    clock += 23 * MIN;
+    await s.digests.runNow({ alertsOnly: true });
+    const ctx = { channel: channel("C1"), user: { id: "U1", name: "alice" }, via: "slash" as const, services: s };
+    const stalled = await dispatch({ text: "/rl status dddd0003" }, ctx);
+    expect(stalled.reply.fields).toContainEqual({ label: "Progress", value: "no progress for 23 min, last step 15" });
+    writeTrainerLog(s, "dddd0003", [[14, 0.5], [15, 0.6]], 100);
+    await s.digests.runNow({ alertsOnly: true });
+    const moving = await dispatch({ text: "/rl status dddd0003" }, ctx);
+    expect(moving.reply.fields?.some((f) => f.label === "Progress")).toBe(false);
+  });
+
+  it("judges a regression against the best reward in the whole trainer log, not only the values seen at passes", async () => {
+    clock = 45_000_000;
+    const s = services({ RL_REGRESSION_FRACTION: "0.5" });
+    addRun(s, "dddd0002", channel("C1"), [[1, 0.4]]);
+    await s.digests.runNow({ alertsOnly: true });
+    // Between two passes the reward peaked at 0.9 and fell to 0.3: below half the best, though above half of 0.4.
+    writeTrainerLog(s, "dddd0002", [[1, 0.4], [2, 0.9], [3, 0.3]], 100);
+    await s.digests.runNow({ alertsOnly: true });
+    const texts = (s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert'").all() as Array<{ reply_json: string }>).map((r) => (JSON.parse(r.reply_json) as Reply).text);
+    expect(texts).toEqual([expect.stringContaining("below its best of 0.900")]);
+  });
+
+  it("a mute given while a pass over hundreds of runs is under way holds after the pass", async () => {
+    clock = 50_000_000;
+    const s = services({ RL_CHANNEL_POSTS_PER_HOUR: "1000" });
+    for (let i = 0; i < 400; i++) addRun(s, `eeee${String(i).padStart(4, "0")}`, channel(`C${i % 40}`), [[i % 50, 0.5]]);
+    const pass = s.digests.runNow();
+    await new Promise((r) => setTimeout(r, 20));
+    s.digests.mute("eeee0000", true);
+    const result = await pass;
+    expect(result.runs).toBeGreaterThan(0);
+    expect(s.digests.isMuted("eeee0000")).toBe(true);
   });
 
   it("asks WandB once per project for all runs and links each run", async () => {

@@ -14,7 +14,7 @@ afterEach(async () => {
 
 interface Task {
   expression: string;
-  run: () => void;
+  run: () => Promise<void>;
   destroyed: boolean;
 }
 
@@ -44,9 +44,10 @@ describe("digest schedule", () => {
     });
 
     s.digests.start();
-    expect(tasks.map((t) => t.expression)).toEqual(["*/5 * * * *", "* * * * *"]);
+    // The minute's alert check runs at :30, never at the same second as a digest schedule.
+    expect(tasks.map((t) => t.expression)).toEqual(["*/5 * * * *", "30 * * * * *"]);
     expect(posted).toEqual([]);
-    tasks[0]!.run();
+    void tasks[0]!.run();
     for (let i = 0; i < 100 && posted.length === 0; i++) {
       await delay(20);
       await s.digests.drain();
@@ -55,6 +56,34 @@ describe("digest schedule", () => {
     expect(posted[0]?.thread).toBe("111.222");
     await s.digests.stop();
     expect(tasks.every((t) => t.destroyed)).toBe(true);
+  });
+
+  it("skips, and logs, a tick that fires while a pass is still under way: passes never overlap", async () => {
+    const tasks: Task[] = [];
+    const lines: string[] = [];
+    const log = { debug: () => undefined, info: (m: string) => void lines.push(m), warn: () => undefined, error: (m: string) => void lines.push(m) };
+    const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent" }, tempDir()), {
+      log,
+      schedule: (expression, run) => {
+        tasks.push({ expression, run, destroyed: false });
+        return { destroy: () => undefined };
+      },
+    });
+    opened.push(s);
+    const channel = { platform: "slack", workspace: "T", channel: "C" };
+    for (let i = 0; i < 200; i++) {
+      const id = `f00e${String(i).padStart(4, "0")}`;
+      s.runs.insert({ id, channel, environment: "parity", config: {}, status: "running", createdBy: "U1" });
+      const file = s.manager.logPath(id, "trainer");
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, "Step 0/10\nReward/mean: 0.5\n");
+    }
+    s.digests.start();
+    const first = tasks[0]!.run();
+    const second = tasks[1]!.run();
+    await Promise.all([first, second]);
+    expect(lines.filter((l) => l.includes("this tick is skipped"))).toHaveLength(1);
+    expect(s.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE kind = 'digest'").get()).toEqual({ n: 1 });
   });
 
   it("refuses a bad cron expression at start, naming the setting", () => {

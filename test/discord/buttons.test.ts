@@ -1,13 +1,18 @@
-// Buttons (type 3 component interactions): Confirm / Cancel on a prompt, reply buttons, refusals, expired prompts.
+// Buttons (type 3 component interactions): Confirm / Cancel answered once through the prompt's record (replays,
+// other people, expiry, a bot restart), and reply buttons.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { newConfirmationId } from "../../db/confirmations.ts";
 import { BOB } from "../fakes/discord-gateway.ts";
 import { bodyOf, buttonsOf, embedsOf, isEditOriginal, isFollowup, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
 
 let h: Harness | undefined;
 const harness = (): Harness => h!;
+/** The services' clock is the real one plus this much (tests move it to expire prompts). */
+let skew = 0;
 
 beforeEach(async () => {
-  h = await startHarness();
+  skew = 0;
+  h = await startHarness({ now: () => Date.now() + skew });
 });
 
 afterEach(async () => {
@@ -26,12 +31,16 @@ async function prompt(): Promise<{ messageId: string; confirm: string; cancel: s
   return { messageId: messageIdOf(call), confirm: buttons[0]!.custom_id, cancel: buttons[1]!.custom_id };
 }
 
+const launches = (): number => harness().services.audit.latest(50).filter((e) => e.command === "launch" && e.outcome === "ok").length;
+const idOf = (customId: string): string => customId.slice("rl:y:".length);
+
 describe("confirmation prompts", () => {
   it("Confirm closes the prompt (type 7), runs as the clicker and posts the result as a follow-up", async () => {
     const { fake, anchored, channel } = harness();
     const { messageId, confirm } = await prompt();
-    // The pending command stays server-side: the custom_id is a short key, not the command text.
-    expect(confirm).not.toContain("launch");
+    // The pending command stays server-side: the custom_id is the prompt's id, not the command text.
+    expect(confirm).toMatch(/^rl:y:[A-Za-z0-9_-]{22}$/);
+    expect(harness().services.confirmations.get(idOf(confirm))).toMatchObject({ command: "launch", args: { steps: 5 }, askerId: fake.ids.alice, state: "pending" });
     const click = fake.click(messageId, confirm);
     const update = await click.callback();
     expect(bodyOf(update)["type"]).toBe(7);
@@ -57,40 +66,102 @@ describe("confirmation prompts", () => {
     expect(bodyOf(update)["type"]).toBe(7);
     expect(String(embedsOf(update)[0]?.["description"])).toMatch(/^Cancelled/);
     expect(fake.message(messageId)?.["components"]).toEqual([]);
-    // Cancel never dispatches: after a later command is answered, nothing about launch was audited.
+    // Cancel runs nothing: the answer is audited, launch never ran.
     await fake.slash("envs").callback();
-    expect(harness().services.audit.latest(10).filter((e) => e.command === "launch")).toEqual([]);
+    expect(harness().services.audit.latest(10).map((e) => [e.command, e.outcome])).toEqual([["cancel", "ok"]]);
+    expect(harness().services.confirmations.get(cancel.slice("rl:n:".length))).toMatchObject({ state: "cancelled", answeredBy: fake.ids.alice });
   });
 
-  it("a Confirm click by someone the policy refuses is refused, ephemerally", async () => {
+  it("refuses Confirm and Cancel by someone else, ephemerally, and leaves the prompt to its asker", async () => {
     const { fake, anchors } = harness();
+    const { messageId, confirm, cancel } = await prompt();
+    for (const button of [confirm, cancel]) {
+      const call = await fake.click(messageId, button, { user: BOB }).callback();
+      expect(bodyOf(call)["type"]).toBe(4);
+      expect((bodyOf(call)["data"] as { flags?: number }).flags).toBe(64);
+      expect(embedsOf(call)[0]?.["title"]).toBe("Not allowed");
+      expect(String(embedsOf(call)[0]?.["description"])).toBe("Only alice or an admin can answer this prompt.");
+    }
+    // The prompt keeps its buttons and its record stays pending.
+    const rows = (fake.message(messageId)?.["components"] ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
+    expect(rows.flatMap((r) => r.components.map((b) => b.custom_id))).toEqual([confirm, cancel]);
+    expect(harness().services.confirmations.get(idOf(confirm))?.state).toBe("pending");
+    expect(anchors).toEqual([]);
+    expect(harness().services.audit.latest(10).map((e) => [e.command, e.userId, e.outcome])).toEqual([
+      ["cancel", BOB.id, "refused"],
+      ["confirm", BOB.id, "refused"],
+    ]);
+    // Alice can still confirm it.
+    const click = fake.click(messageId, confirm);
+    expect(bodyOf(await click.callback())["type"]).toBe(7);
+    expect(embedsOf(await fake.waitForCall(isFollowup(click.token), "the result"))[0]?.["title"]).toBe("Launched run r1");
+    expect(launches()).toBe(1);
+  });
+
+  it("lets an admin answer someone else's prompt", async () => {
+    await stopHarness(h);
+    h = await startHarness({ env: { RL_ADMINS: `discord:${BOB.id}` } });
+    const { fake } = harness();
     const { messageId, confirm } = await prompt();
     const click = fake.click(messageId, confirm, { user: BOB });
-    expect(bodyOf(await click.callback())["type"]).toBe(7);
-    const followup = await fake.waitForCall(isFollowup(click.token), "the refusal");
-    expect(bodyOf(followup)["flags"]).toBe(64);
-    expect(embedsOf(followup)[0]?.["title"]).toBe("Not allowed");
-    expect(anchors).toEqual([]);
-    expect(harness().services.audit.latest(10).map((e) => [e.command, e.userId, e.outcome])).toContainEqual(["launch", BOB.id, "refused"]);
+    expect(String(embedsOf(await click.callback())[0]?.["description"])).toContain("Confirmed by bob");
+    await fake.waitForCall(isFollowup(click.token), "the result");
+    expect(harness().services.confirmations.get(idOf(confirm))).toMatchObject({ state: "confirmed", askerId: fake.ids.alice, answeredBy: BOB.id });
   });
 
-  it("an expired prompt (unknown key) says so instead of running anything", async () => {
+  it("says an expired prompt expired, and an unknown one is unknown, without running anything", async () => {
+    const { fake } = harness();
+    const { messageId, confirm } = await prompt();
+    skew = 15 * 60_000 + 1;
+    const expired = await fake.click(messageId, confirm).callback();
+    expect(bodyOf(expired)["type"]).toBe(4);
+    expect((bodyOf(expired)["data"] as { flags?: number }).flags).toBe(64);
+    expect(String(embedsOf(expired)[0]?.["description"])).toBe("This prompt expired; run the command again.");
+    const unknown = await fake.click(messageId, `rl:y:${newConfirmationId()}`).callback();
+    expect(String(embedsOf(unknown)[0]?.["description"])).toContain("I do not know this prompt");
+    expect(launches()).toBe(0);
+    expect(harness().services.confirmations.get(idOf(confirm))?.state).toBe("pending");
+  });
+
+  it("runs a confirmation once, however often Confirm is clicked, at once or later", async () => {
+    const { fake } = harness();
+    const { messageId, confirm, cancel } = await prompt();
+    const first = fake.click(messageId, confirm);
+    const second = fake.click(messageId, confirm);
+    const answers = await Promise.all([first.callback(), second.callback()]);
+    // One click closed the prompt (type 7); the other was told, privately, that it was answered.
+    expect(answers.map((a) => bodyOf(a)["type"]).sort()).toEqual([4, 7]);
+    const told = answers.find((a) => bodyOf(a)["type"] === 4)!;
+    expect(String(embedsOf(told)[0]?.["description"])).toBe("This was already answered (confirmed by alice).");
+    const winner = bodyOf(answers[0]!)["type"] === 7 ? first : second;
+    await fake.waitForCall(isFollowup(winner.token), "the result");
+    for (const button of [confirm, cancel]) {
+      const again = await fake.click(messageId, button).callback();
+      expect(String(embedsOf(again)[0]?.["description"])).toContain("already answered (confirmed by alice)");
+    }
+    expect(launches()).toBe(1);
+  });
+
+  it("keeps a prompt answerable across a bot restart, and answered after it", async () => {
+    const { fake } = harness();
+    const { messageId, confirm } = await prompt();
+    // New services on the same SQLite file, and a new adapter instance: nothing of the prompt is left in memory.
+    await harness().restart();
+    const click = fake.click(messageId, confirm);
+    expect(bodyOf(await click.callback())["type"]).toBe(7);
+    expect(embedsOf(await fake.waitForCall(isFollowup(click.token), "the result after the restart"))[0]?.["title"]).toBe("Launched run r1");
+    await harness().restart();
+    const again = await fake.click(messageId, confirm).callback();
+    expect(String(embedsOf(again)[0]?.["description"])).toBe("This was already answered (confirmed by alice).");
+    expect(launches()).toBe(1);
+  });
+
+  it("answers a command button whose command was kept in memory before a restart with a hint", async () => {
     const { fake } = harness();
     const { messageId } = await prompt();
     const call = await fake.click(messageId, "rl:k:gone").callback();
     expect(bodyOf(call)["type"]).toBe(4);
-    expect((bodyOf(call)["data"] as { flags?: number }).flags).toBe(64);
     expect(String(embedsOf(call)[0]?.["description"])).toContain("expired");
-  });
-
-  it("runs a confirmation once, however often Confirm is clicked", async () => {
-    const { fake } = harness();
-    const { messageId, confirm } = await prompt();
-    const first = fake.click(messageId, confirm);
-    await fake.waitForCall(isFollowup(first.token), "the result");
-    const again = await fake.click(messageId, confirm).callback();
-    expect(String(embedsOf(again)[0]?.["description"])).toContain("already answered");
-    expect(harness().services.audit.latest(10).filter((e) => e.command === "launch")).toHaveLength(1);
   });
 });
 

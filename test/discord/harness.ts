@@ -2,10 +2,10 @@
 import { EventEmitter } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createDiscordAdapter, type DiscordAdapter, type DiscordAdapterOptions } from "../../adapters/discord.ts";
+import { createDiscordAdapter, type DiscordAdapter, type DiscordAdapterOptions } from "../../adapters/discord/discord.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { createLogger } from "../../src/log.ts";
-import type { Services } from "../../src/services.ts";
+import { createServices, type Services } from "../../src/services.ts";
 import { startFakeDiscord, type FakeDiscord, type RecordedCall } from "../fakes/discord-gateway.ts";
 import { tempDir, testServices } from "../helpers/test-services.ts";
 import { TEST_COMMANDS } from "./test-commands.ts";
@@ -39,6 +39,11 @@ export interface Harness {
   logs: LogEntry[];
   /** The channel key of #training, where the fake sends interactions by default. */
   channel: ChannelKey;
+  /**
+   * A bot restart against the same fake: the adapter stops, the services close, and new ones open on the same data
+   * folder (the same SQLite file) with a new adapter. `services` and `adapter` then name the new ones.
+   */
+  restart(): Promise<void>;
 }
 
 export interface Anchor {
@@ -57,6 +62,8 @@ export interface HarnessOptions {
   heartbeatIntervalMs?: number;
   /** Prepare the fake (faults, ...) before the adapter connects. */
   beforeStart?: (fake: FakeDiscord) => void;
+  /** The services' clock (tests move it to expire prompts). */
+  now?: () => number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -65,6 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const envDir = path.join(root, "environments");
   tempDirWith(envDir, "foo_env.py", FOO_ENV);
   const logs: LogEntry[] = [];
+  const log = createLogger("debug", (s) => s, (line) => logs.push(JSON.parse(line) as LogEntry));
   const services = testServices(
     {
       RL_TRAINING_ROOT: root,
@@ -76,20 +84,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.global ? {} : { DISCORD_GUILD_ID: fake.ids.guild }),
       ...options.env,
     },
-    { log: createLogger("debug", (s) => s, (line) => logs.push(JSON.parse(line) as LogEntry)) },
+    { log, ...(options.now ? { now: options.now } : {}) },
   );
   const anchors: Anchor[] = [];
   const anchorEvents = new EventEmitter();
-  const appAnchor = options.onAnchor?.(services);
-  const adapter = createDiscordAdapter(services, {
-    commands: TEST_COMMANDS,
-    ...options.adapter,
-    onAnchor: (runId, channel, id) => {
-      appAnchor?.(runId, channel, id);
-      anchors.push({ runId, channel, id });
-      anchorEvents.emit("anchor");
-    },
-  });
+  const adapterFor = (s: Services): DiscordAdapter => {
+    const appAnchor = options.onAnchor?.(s);
+    return createDiscordAdapter(s, {
+      commands: TEST_COMMANDS,
+      ...options.adapter,
+      onAnchor: (runId, channel, id) => {
+        appAnchor?.(runId, channel, id);
+        anchors.push({ runId, channel, id });
+        anchorEvents.emit("anchor");
+      },
+    });
+  };
   const anchored = (runId: string): Promise<Anchor> =>
     new Promise((resolve) => {
       const check = (): void => {
@@ -102,8 +112,26 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       check();
     });
   options.beforeStart?.(fake);
+  const adapter = adapterFor(services);
   await adapter.start();
-  return { fake, services, adapter, anchors, anchored, logs, channel: { platform: "discord", workspace: fake.ids.guild, channel: fake.ids.channel } };
+  const harness: Harness = {
+    fake,
+    services,
+    adapter,
+    anchors,
+    anchored,
+    logs,
+    channel: { platform: "discord", workspace: fake.ids.guild, channel: fake.ids.channel },
+    async restart() {
+      await harness.adapter.stop();
+      const config = harness.services.config;
+      await harness.services.close();
+      harness.services = createServices(config, { log, ...(options.now ? { now: options.now } : {}) });
+      harness.adapter = adapterFor(harness.services);
+      await harness.adapter.start();
+    },
+  };
+  return harness;
 }
 
 function tempDirWith(dir: string, file: string, content: string): void {

@@ -1,9 +1,9 @@
 // The Discord renderer, button ids and command JSON stay within every Discord limit, whatever a reply holds.
 import { describe, expect, it } from "vitest";
-import { createButtonStore } from "../../adapters/discord-buttons.ts";
-import { buildRlCommand } from "../../adapters/discord-command-json.ts";
-import { clip } from "../../adapters/discord-limits.ts";
-import { renderDiscordReply, type DiscordMessage } from "../../adapters/discord-render.ts";
+import { createButtonStore } from "../../adapters/discord/discord-buttons.ts";
+import { buildRlCommand } from "../../adapters/discord/discord-command-json.ts";
+import { clip } from "../../adapters/discord/discord-limits.ts";
+import { renderDiscordReply, type DiscordMessage } from "../../adapters/discord/discord-render.ts";
 import { createRedactor } from "../../src/redact.ts";
 import type { Reply } from "../../src/reply.ts";
 import { validateCommands, validateMessageBody } from "../fakes/discord-validate.ts";
@@ -95,7 +95,7 @@ describe("renderDiscordReply", () => {
     });
     expect(JSON.stringify(m)).not.toContain(SECRET);
     const id = m.components[0]!.components[0]!.custom_id;
-    expect(store.resolve(id)).toEqual({ kind: "run", command: `/rl set api_key ${SECRET}`, confirmed: false });
+    expect(store.resolve(id)).toEqual({ kind: "run", command: `/rl set api_key ${SECRET}` });
   });
 
   it("marks errors and fills empty replies and empty field values", () => {
@@ -107,27 +107,32 @@ describe("renderDiscordReply", () => {
 });
 
 describe("button ids", () => {
-  it("inlines short commands, keeps confirmations (used once) and long commands server-side, and knows cancel", () => {
+  it("inlines short commands, keeps long commands server-side, and gives Confirm / Cancel their prompt's confirmation id", () => {
     expect(store.idFor({ label: "Stop", command: "/rl stop r1" })).toBe("rl:r:/rl stop r1");
-    const confirm = store.idFor({ label: "Confirm", command: "/rl start", confirmed: true });
-    expect(confirm).toMatch(/^rl:k:/);
-    expect(store.resolve(confirm)).toEqual({ kind: "run", command: "/rl start", confirmed: true });
-    expect(store.resolve(confirm)).toEqual({ kind: "expired" });
+    const id = "AbCdEfGhIjKlMnOpQrSt_-";
+    // The prompt's record is in the database: the id is all a custom_id carries, and it means the same after a restart.
+    const confirm = store.idFor({ label: "Confirm", command: "/rl start", action: "confirm", confirmation: id });
+    expect(confirm).toBe(`rl:y:${id}`);
+    expect(createButtonStore({ redact }).resolve(confirm)).toEqual({ kind: "answer", confirmation: id, answer: "confirm" });
+    expect(store.resolve(confirm)).toEqual({ kind: "answer", confirmation: id, answer: "confirm" });
+    expect(store.resolve(store.idFor({ label: "Cancel", command: "", action: "cancel", confirmation: id }))).toEqual({ kind: "answer", confirmation: id, answer: "cancel" });
+    // A Cancel that answers no prompt is no button at all.
+    expect(store.idFor({ label: "Cancel", command: "", action: "cancel" })).toBe("");
     const long = `/rl set wandb_name ${"n".repeat(200)}`;
     const longId = store.idFor({ label: "Set", command: long });
     expect(longId.length).toBeLessThanOrEqual(100);
-    expect(store.resolve(longId)).toEqual({ kind: "run", command: long, confirmed: false });
-    expect(store.resolve(longId)).toEqual({ kind: "run", command: long, confirmed: false });
-    expect(store.resolve(store.idFor({ label: "Cancel", command: "", action: "cancel" }))).toEqual({ kind: "cancel" });
+    expect(store.resolve(longId)).toEqual({ kind: "run", command: long });
+    expect(store.resolve(longId)).toEqual({ kind: "run", command: long });
     expect(store.resolve("rl:k:unknown")).toEqual({ kind: "expired" });
     expect(store.resolve("someone-else:1")).toBeUndefined();
   });
 
-  it("forgets the oldest entries past its size", () => {
+  it("forgets the oldest long commands past its size", () => {
     const small = createButtonStore({ redact, max: 2 });
-    const first = small.idFor({ label: "Confirm", command: "/rl a", confirmed: true });
-    small.idFor({ label: "Confirm", command: "/rl b", confirmed: true });
-    small.idFor({ label: "Confirm", command: "/rl c", confirmed: true });
+    const long = (c: string) => `/rl echo ${c.repeat(120)}`;
+    const first = small.idFor({ label: "A", command: long("a") });
+    small.idFor({ label: "B", command: long("b") });
+    small.idFor({ label: "C", command: long("c") });
     expect(small.resolve(first)).toEqual({ kind: "expired" });
   });
 });

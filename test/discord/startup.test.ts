@@ -1,6 +1,6 @@
 // Starting and stopping the adapter: a refused or missing token fails start() with a CONFIG error naming the variable.
 import { afterEach, describe, expect, it } from "vitest";
-import { createDiscordAdapter } from "../../adapters/discord.ts";
+import { createDiscordAdapter } from "../../adapters/discord/discord.ts";
 import type { Services } from "../../src/services.ts";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-gateway.ts";
 import { tempDir, testServices } from "../helpers/test-services.ts";

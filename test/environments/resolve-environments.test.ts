@@ -121,13 +121,22 @@ describe("what is said about each environment", () => {
     ]);
   });
 
-  it("warns about a duplicate name and keeps the first by path", () => {
+  it("gives a shared name to the file nearest the top (then the shorter path), the others keep their paths", () => {
     const result = resolveFolder({
-      "b.py": `${ATROPOS}class Second(BaseEnv):\n    name = "same"\n`,
-      "a.py": `${ATROPOS}class First(BaseEnv):\n    name = "same"\n`,
+      "aa/deep.py": `${ATROPOS}class Deep(BaseEnv):\n    name = "same"\n`,
+      "bbb.py": `${ATROPOS}class Longer(BaseEnv):\n    name = "same"\n`,
+      "cc.py": `${ATROPOS}class Shorter(BaseEnv):\n    name = "same"\n`,
+      "two.py": `${ATROPOS}class One(BaseEnv):\n    name = "pair"\nclass Two(BaseEnv):\n    name = "pair"\n`,
     });
-    expect(classNames(result)).toEqual(["First"]);
-    expect(result.warnings).toEqual([{ filePath: "/envs/b.py", message: expect.stringContaining('duplicate environment name "same"') }]);
+    expect(result.environments.map((env) => [env.className, env.name])).toEqual([
+      ["Deep", "aa/deep.py"],
+      ["Longer", "bbb.py"],
+      ["Shorter", "same"],
+      ["One", "pair"],
+      ["Two", "two.py:Two"],
+    ]);
+    expect(result.warnings.map((w) => w.filePath).sort()).toEqual(["/envs/aa/deep.py", "/envs/bbb.py", "/envs/two.py"]);
+    expect(result.warnings.find((w) => w.filePath === "/envs/bbb.py")?.message).toContain('duplicate environment name "same": cc.py (class Shorter) keeps it');
   });
 
   it("inherits env_config_cls and config_init from folder ancestors, resolving the config where it was written", () => {

@@ -9,6 +9,7 @@ const RESULT: ScanResult = {
       name: "gsm8k",
       className: "GSM8kEnv",
       filePath: "/envs/gsm8k_env.py",
+      relativePath: "gsm8k_env.py",
       description: "Math word problems",
       configClass: "BaseEnvConfig",
       fields: [
@@ -37,6 +38,7 @@ describe("toScanJson", () => {
           name: "gsm8k",
           class_name: "GSM8kEnv",
           file_path: "/envs/gsm8k_env.py",
+          relative_path: "gsm8k_env.py",
           description: "Math word problems",
           config_class: "BaseEnvConfig",
           fields: [

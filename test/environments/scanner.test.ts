@@ -44,6 +44,7 @@ describe("scanning the fixture folder", () => {
       ["algebra_env.py", "AlgebraEnv", "algebra"],
       ["attribute_env.py", "AttributeBaseEnv", "attribute_env"],
       ["gsm8k_env.py", "GSM8kEnv", "gsm8k"],
+      ["gsm8k_env_v2.py", "GSM8kV2Env", "gsm8k_env_v2.py"],
       ["math_base_env.py", "MathBaseEnv", "math_base"],
       ["real_despite_imposter.py", "RealEnv", "real"],
       ["reasoning_env.py", "ReasoningEnv", "reasoning"],
@@ -56,7 +57,7 @@ describe("scanning the fixture folder", () => {
     const result = await scanFixtures();
     expect(warningFor(result, "broken_syntax_env.py")).toEqual(["Python syntax error near line 7; file skipped"]);
     expect(warningFor(result, "latin1_env.py")).toEqual(["not valid UTF-8; skipped"]);
-    expect(warningFor(result, "gsm8k_v2.py")).toEqual([expect.stringContaining('duplicate environment name "gsm8k"')]);
+    expect(warningFor(result, "gsm8k_env_v2.py")).toEqual([expect.stringContaining('duplicate environment name "gsm8k"')]);
     expect(result.warnings).toHaveLength(3);
     const paths = result.warnings.map((warning) => warning.filePath);
     expect(paths).toEqual([...paths].sort());
@@ -207,11 +208,15 @@ describe("hostile and missing folders", () => {
     await symlink(path.join(dir, "gone.py"), path.join(dir, "dangling_env.py"));
 
     const result = await createEnvironmentScanner({ lockedEnv: {}, recursive: true }).scan(dir);
-    expect(result.environments.map((env) => [env.name, path.relative(dir, env.filePath)])).toEqual([["inside", path.join("inner", "target.py")]]);
+    // The link at the top level is nearer the folder's top than its target, so it keeps the name.
+    expect(result.environments.map((env) => [env.name, path.relative(dir, env.filePath)])).toEqual([
+      ["inner/target.py", path.join("inner", "target.py")],
+      ["inside", "linked_env.py"],
+    ]);
     expect(warningFor(result, "escape_env.py")).toEqual([expect.stringContaining("outside the scanned folder")]);
     expect(warningFor(result, "escape_dir")).toEqual([expect.stringContaining("outside the scanned folder")]);
     expect(warningFor(result, "dangling_env.py")).toEqual([expect.stringContaining("broken symbolic link")]);
-    expect(warningFor(result, "linked_env.py")).toEqual([expect.stringContaining('duplicate environment name "inside"')]);
+    expect(warningFor(result, "target.py")).toEqual([expect.stringContaining('duplicate environment name "inside"')]);
   });
 
   it("reports an unreadable file and goes on with the rest", async () => {

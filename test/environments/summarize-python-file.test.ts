@@ -50,15 +50,19 @@ describe("literal values", () => {
   it("folds constant arithmetic, which configs use for sizes", () => {
     expect(valueOf("1024 * 32")).toEqual({ kind: "literal", value: 32768 });
     expect(valueOf("(2 ** 10) // 3 - 1")).toEqual({ kind: "literal", value: 340 });
-    expect(valueOf("1 / 0")).toEqual({ kind: "unknown" });
+    expect(valueOf("1 / 0")).toEqual({ kind: "expr", text: "1 / 0" });
   });
 
-  it("keeps names for later resolution and refuses everything that would need running code", () => {
+  it("keeps names for later resolution, and the source text of everything that would need running code", () => {
     expect(valueOf("Mode.FAST")).toEqual({ kind: "ref", path: ["Mode", "FAST"] });
     expect(valueOf("DEFAULT")).toEqual({ kind: "ref", path: ["DEFAULT"] });
     for (const expression of [`f"{name}-env"`, `b"bytes"`, "os.getenv('X')", "[1, compute()]", "{**base}", "1j", `"\\N{DASH}"`]) {
-      expect(valueOf(expression)).toEqual({ kind: "unknown" });
+      expect(valueOf(expression)).toEqual({ kind: "expr", text: expression });
     }
+    expect(valueOf(`os.path.join(
+    ROOT, "data"
+)`)).toEqual({ kind: "expr", text: 'os.path.join( ROOT, "data" )' });
+    expect(valueOf("...")).toEqual({ kind: "unknown" });
   });
 });
 
@@ -158,7 +162,7 @@ describe("classes", () => {
     const [cls] = summarize(['class Mode(str, Enum):', '    FAST = "fast"', "    SLOW = auto()"].join("\n")).classes;
     expect(cls?.members).toEqual([
       { name: "FAST", value: { kind: "literal", value: "fast" } },
-      { name: "SLOW", value: { kind: "unknown" } },
+      { name: "SLOW", value: { kind: "expr", text: "auto()" } },
     ]);
   });
 });
@@ -178,9 +182,10 @@ describe("config_init", () => {
         "return env_config, server_configs",
       ]),
     ).toEqual({
+      configClass: ["MyConfig"],
       overrides: [
         { name: "group_size", value: { kind: "literal", value: 8 } },
-        { name: "wandb_name", value: { kind: "unknown" } },
+        { name: "wandb_name", value: { kind: "expr", text: "f'{x}'" } },
         { name: "total_steps", value: { kind: "literal", value: 100 } },
       ],
     });
@@ -195,9 +200,14 @@ describe("config_init", () => {
     ]);
   });
 
-  it("ignores helper calls and configs it cannot trace", () => {
-    expect(configInitOf(["cfg = make_config(group_size=8)", "return cfg, []"])).toBeUndefined();
-    expect(configInitOf(["cfg = MyConfig(group_size=8)", "cfg = load()", "return cfg, []"])).toBeUndefined();
+  it("names the class it builds, as atroposlib takes type(config_init()[0])", () => {
+    expect(configInitOf(["return (cls.env_config_cls(total_steps=3), [])"])?.configClass).toEqual(["cls", "env_config_cls"]);
+    expect(configInitOf(["cfg = configs.CodeConfig()", "return cfg, []"])?.configClass).toEqual(["configs", "CodeConfig"]);
+  });
+
+  it("ignores helper calls and configs it cannot trace, yet marks that config_init is there", () => {
+    expect(configInitOf(["cfg = make_config(group_size=8)", "return cfg, []"])).toEqual({ overrides: [] });
+    expect(configInitOf(["cfg = MyConfig(group_size=8)", "cfg = load()", "return cfg, []"])).toEqual({ overrides: [] });
     expect(configInitOf(["return load(), []"])?.overrides ?? []).toEqual([]);
   });
 });

@@ -36,6 +36,8 @@ export interface FakeWandb {
   updateRun(runId: string, patch: Partial<Omit<FakeRun, "name" | "seq">>): FakeRun;
   setHistory(runId: string, rows: HistoryRow[]): void;
   setFault(fault: WandbFault): void;
+  /** Answer the next request only with this HTTP status (e.g. 500, or 429 with a Retry-After header), then as usual. */
+  failNext(status: number, headers?: Record<string, string>): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWan
   const expectedAuth = `Basic ${Buffer.from(`api:${apiKey}`).toString("base64")}`;
   const timers = new Set<NodeJS.Timeout>();
   let fault: WandbFault = null;
+  const failures: Array<{ status: number; headers: Record<string, string> }> = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== "POST" || req.url?.split("?")[0] !== "/graphql") {
@@ -67,6 +70,11 @@ export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWan
       send(res, status, payload);
     };
 
+    const failure = failures.shift();
+    if (failure) {
+      recorded.status = failure.status;
+      return send(res, failure.status, { errors: [{ message: `fake WandB: HTTP ${failure.status}` }] }, failure.headers);
+    }
     if (req.headers.authorization !== expectedAuth || fault === "401") {
       return answer(401, { errors: [{ message: "user is not logged in" }] });
     }
@@ -111,6 +119,9 @@ export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWan
     addRun: (input) => store.addRun(input),
     updateRun: (runId, patch) => store.updateRun(runId, patch),
     setHistory: (runId, rows) => store.setHistory(runId, rows),
+    failNext(status, headers = {}) {
+      failures.push({ status, headers });
+    },
     setFault(next) {
       fault = next;
     },

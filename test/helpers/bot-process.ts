@@ -1,5 +1,6 @@
 // A real rl-chatops bot in a child process with its stdin held open, plus waiting for what it writes or records.
 import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { execa } from "execa";
 import { openDatabase } from "../../db/open-database.ts";
@@ -7,6 +8,7 @@ import { createRunProcessesRepo } from "../../db/run-processes.ts";
 import { createRunsRepo, RUN_STATUSES } from "../../db/runs.ts";
 import { readLeaseHolder, type LeaseHolder } from "../../src/lease/lease-holder.ts";
 import { isSameProcess, signalGroup } from "../../src/training/process-info.ts";
+import { loadConfig } from "../../src/config.ts";
 import { CLI } from "./run-cli.ts";
 
 export interface BotProcess {
@@ -14,6 +16,8 @@ export interface BotProcess {
   stdout(): string;
   stderr(): string;
   write(line: string): void;
+  /** Close its stdin (the console then ends, as at the end of piped input). */
+  endInput(): void;
   kill(signal: NodeJS.Signals): void;
   /** Resolves when the process has ended (it never rejects). */
   ended: Promise<{ code: number | undefined; signal: string | undefined }>;
@@ -30,6 +34,7 @@ export function spawnBot(cwd: string, env: Record<string, string> = {}): BotProc
     stdout: () => out,
     stderr: () => err,
     write: (line) => void child.stdin.write(line),
+    endInput: () => void child.stdin.end(),
     kill: (signal) => void child.kill(signal),
     ended: child.then((r) => ({ code: r.exitCode, signal: r.signal ?? undefined })),
   };
@@ -38,10 +43,18 @@ export function spawnBot(cwd: string, env: Record<string, string> = {}): BotProc
 /** Wait for a condition the test depends on (not a timing assertion: it fails only if the condition never holds). */
 export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
   for (;;) {
-    const value = check();
+    let value: T | undefined | false;
+    try {
+      value = check();
+    } catch (err) {
+      // The bot may be creating or checkpointing its database at this moment: look again.
+      lastError = err;
+      value = undefined;
+    }
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${lastError instanceof Error ? ` (last error: ${lastError.message})` : ""}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -62,6 +75,18 @@ export function killRunProcesses(dataDir: string): void {
     for (const run of createRunsRepo(db).listByStatus(RUN_STATUSES)) {
       for (const p of processes.list(run.id)) if (p.pid && isSameProcess(p.pid, p.startTime)) signalGroup(p.pid, "SIGKILL");
     }
+  } finally {
+    db.close();
+  }
+}
+
+/** Read the bot's database from outside while it runs (WAL allows it); undefined while the file does not exist yet. */
+export function readDb<T>(cwd: string, env: Record<string, string>, read: (db: Database.Database) => T): T | undefined {
+  const file = loadConfig(env, cwd).databasePath;
+  if (!existsSync(file)) return undefined;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
   } finally {
     db.close();
   }

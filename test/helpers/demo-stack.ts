@@ -9,15 +9,29 @@ import { createServices } from "../../src/services.ts";
 import { loadConfig } from "../../src/config.ts";
 import { tempDir } from "./test-services.ts";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports handed out below the kernel's ephemeral range (32768-60999 here), so that no outgoing connection of another
+// test and no other listen(0) can be given a port between our check and the component's bind. Each test process
+// (vitest worker) draws from its own slice, so parallel test files never pick the same port.
+const PORT_BASE = 20_000;
+const SLICE = 600;
+const slice = Number(process.env.VITEST_POOL_ID ?? process.pid) % 20;
+let nextOffset = Math.floor(Math.random() * SLICE);
+
+function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+/** A port on 127.0.0.1 that nothing listens on, from this test process's own slice of the range below the ephemeral one. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < SLICE; tries++) {
+    const port = PORT_BASE + slice * SLICE + (nextOffset++ % SLICE);
+    if (await listenable(port)) return port;
+  }
+  throw new Error(`no free port in ${PORT_BASE + slice * SLICE}-${PORT_BASE + (slice + 1) * SLICE - 1}`);
 }
 
 export interface DemoOptions {

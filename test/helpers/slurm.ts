@@ -1,6 +1,6 @@
 // Finds a usable Slurm for the slurm tests, and small helpers to drive it from a test (blocker jobs, job state).
 import { spawnSync } from "node:child_process";
-import { createSlurmCommands, type SlurmJob } from "../../src/training/slurm/slurm-commands.ts";
+import { createSlurmCommands, type SlurmJob } from "../../src/training/backends/slurm/slurm-commands.ts";
 import { delay } from "../../src/training/wait-until.ts";
 
 /** Why the slurm tests cannot run here, or undefined when an idle node is up. */

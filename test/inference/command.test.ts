@@ -5,6 +5,7 @@ import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import { createInferenceTestsRepo } from "../../db/inference-tests.ts";
 import type { InferenceTestResult } from "../../src/inference/types.ts";
+import { answer, dispatchConfirmed } from "../helpers/confirm.ts";
 import { CHANNEL, KEY, OTHER, inferenceHarness, type Harness } from "./harness.ts";
 
 let h: Harness | undefined;
@@ -25,7 +26,8 @@ function context(harness: Harness, channel = CHANNEL, progress: string[] = []): 
   };
 }
 
-const run = (harness: Harness, text: string, ctx = context(harness)) => dispatch({ text }, ctx, { commands: [testCommand], confirmed: true });
+/** /rl test and a click on its prompt's Confirm, as the same person. */
+const run = (harness: Harness, text: string, ctx = context(harness)) => dispatchConfirmed({ text }, ctx, { commands: [testCommand] });
 
 describe("/rl test", () => {
   it("asks the person to confirm first, showing models and completions, and runs nothing until then", async () => {
@@ -33,11 +35,11 @@ describe("/rl test", () => {
     const out = await dispatch({ text: "/rl test --steps 2 --group-size 4 --models t/correct,t/wrong" }, context(h), { commands: [testCommand] });
     expect(out.needsConfirmation).toBe(true);
     expect(out.reply.fields).toEqual(expect.arrayContaining([{ label: "Completions", value: "2 steps × 4 per model = 16 in all" }]));
-    expect(out.reply.buttons?.[0]).toMatchObject({ label: "Confirm", confirmed: true });
+    expect(out.reply.buttons?.[0]).toMatchObject({ label: "Confirm", action: "confirm" });
     expect(h.fake.requests).toEqual([]);
     expect(h.services.inferenceTests.listByChannel(CHANNEL, 5)).toEqual([]);
-    // The Confirm button carries the same request.
-    const confirmed = await dispatch({ text: out.reply.buttons![0]!.command }, context(h), { commands: [testCommand], confirmed: true });
+    // The Confirm button's prompt holds the same request.
+    const confirmed = await answer(out.reply, context(h), "confirm", { commands: [testCommand] });
     expect((confirmed.reply.data as InferenceTestResult).models.map((m) => m.model)).toEqual(["t/correct", "t/wrong"]);
     expect((confirmed.reply.data as InferenceTestResult).test_config).toMatchObject({ steps: 2, group_size: 4 });
   });

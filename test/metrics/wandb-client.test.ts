@@ -289,6 +289,18 @@ describe("viewer cache", () => {
     fake.setFault(null);
     await expect(c.viewerEntity()).resolves.toBe("alice");
     await expect(c.resolveEntity()).resolves.toBe("alice");
-    expect(fake.requests.map((r) => r.operationName)).toEqual(["Viewer", "Viewer"]);
+    // The lasting 500 was tried three times; the next call asks again.
+    expect(fake.requests.map((r) => r.operationName)).toEqual(["Viewer", "Viewer", "Viewer", "Viewer"]);
+  });
+
+  it("rides out one 500 and one 429 without the caller seeing them", async () => {
+    const c = createWandbClient({ apiKey: KEY, baseUrl: fake.url });
+    fake.requests.length = 0;
+    fake.failNext(500);
+    await expect(c.viewerEntity()).resolves.toBe("alice");
+    fake.failNext(429, { "Retry-After": "1" });
+    const again = createWandbClient({ apiKey: KEY, baseUrl: fake.url });
+    await expect(again.viewerEntity()).resolves.toBe("alice");
+    expect(fake.requests.map((r) => r.status)).toEqual([500, 200, 429, 200]);
   });
 });

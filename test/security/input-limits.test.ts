@@ -118,7 +118,9 @@ describe("input limits", () => {
   it("Discord options: the same limits and locked fields through real discord.js", async () => {
     discord = await startHarness();
     const { fake } = discord;
-    const description = async (sub: string, values: Record<string, string>) => String(embedsOf(await fake.slash(sub, values, { user: ALICE }).callback())[0]?.["description"]);
+    // Read through Discord's markdown escapes (total\_steps): the text a person sees.
+    const description = async (sub: string, values: Record<string, string>) =>
+      String(embedsOf(await fake.slash(sub, values, { user: ALICE }).callback())[0]?.["description"]).replace(/\\([_*~`|>\\[\]()])/g, "$1");
     expect(await description("select", { name: "foo" })).toContain("configurable fields");
     expect(await description("set", { field: "temperature", value: "9".repeat(MAX_VALUE_LENGTH + 1) })).toMatch(/^value is too long: at most 4000 characters\./);
     expect(await description("set", { field: "Total-Steps", value: "5" })).toBe("total_steps is locked to 2500 by the infrastructure settings and cannot be changed.");

@@ -2,7 +2,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
 import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { confirmButtons } from "../../src/reply.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
+import { answer, dispatchConfirmed } from "../helpers/confirm.ts";
 import { DISCORD, POLICY_ENV, SLACK, USERS, insertRun, startKit, type Kit } from "./security-kit.ts";
 
 let kit: Kit | undefined;
@@ -28,12 +30,13 @@ describe("run ownership", () => {
     const other = (via: "slash" | "button" | "chat") => k.ctx(USERS.operator2, { via });
     const attempts = [
       await dispatch({ text: "/rl stop feed0001" }, other("slash")),
+      // confirmed: true is for the local command line only; on a platform it changes nothing.
       await dispatch({ text: "/rl stop feed0001" }, other("slash"), { confirmed: true }),
-      await dispatch({ text: '/rl stop "feed0001"' }, other("button"), { confirmed: true }),
+      await dispatch({ text: '/rl stop "feed0001"' }, other("button")),
       await dispatch({ name: "rl_stop_training", args: { run: "feed0001" } }, other("chat")),
       await dispatch({ name: "stop", args: { run: "feed0001" } }, other("chat"), { confirmed: true }),
       // A unique prefix names the same run, and is refused the same way.
-      await dispatch({ text: "/rl stop feed" }, other("slash"), { confirmed: true }),
+      await dispatch({ text: "/rl stop feed" }, other("slash")),
     ];
     for (const r of attempts) {
       expect(r.ok).toBe(false);
@@ -54,9 +57,8 @@ describe("run ownership", () => {
     const k = start();
     const prompt = await dispatch({ text: "/rl stop feed0001" }, k.ctx(USERS.operator));
     expect(prompt.needsConfirmation).toBe(true);
-    const confirm = prompt.reply.buttons?.find((b) => b.confirmed);
-    expect(confirm?.command).toBe('/rl stop "feed0001"');
-    const done = await dispatch({ text: confirm!.command }, k.ctx(USERS.operator, { via: "button" }), { confirmed: true });
+    expect(confirmButtons(prompt.reply)[0]?.command).toBe('/rl stop "feed0001"');
+    const done = await answer(prompt.reply, k.ctx(USERS.operator, { via: "button" }));
     expect(done.ok).toBe(true);
     expect(statusOf(k)).toBe("stopped");
     expect(k.services.audit.latest(1)[0]).toMatchObject({ command: "stop", outcome: "ok", userId: USERS.operator });
@@ -66,19 +68,18 @@ describe("run ownership", () => {
     const k = start();
     const viaChat = await dispatch({ name: "rl_stop_training", args: { run: "feed0001" } }, k.ctx(USERS.admin, { via: "chat" }));
     expect(viaChat.needsConfirmation).toBe(true);
-    const confirm = viaChat.reply.buttons!.find((b) => b.confirmed)!;
-    const done = await dispatch({ text: confirm.command }, k.ctx(USERS.admin, { via: "button" }), { confirmed: true });
+    const done = await answer(viaChat.reply, k.ctx(USERS.admin, { via: "button" }));
     expect(done.ok).toBe(true);
     expect(statusOf(k)).toBe("stopped");
   });
 
   it("takes ids per platform: the same id on another platform is another person", async () => {
     const k = start({ RL_DEFAULT_ROLE: "operate" });
-    const sameIdOnDiscord = await dispatch({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: DISCORD }), { confirmed: true });
+    const sameIdOnDiscord = await dispatchConfirmed({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: DISCORD }));
     expect(sameIdOnDiscord.reply.error?.code).toBe("FORBIDDEN");
     expect(statusOf(k)).toBe("queued");
     // The starter, from another channel of the same platform, may.
-    const elsewhere = await dispatch({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: { ...SLACK, channel: "C2" } }), { confirmed: true });
+    const elsewhere = await dispatchConfirmed({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: { ...SLACK, channel: "C2" } }));
     expect(elsewhere.ok).toBe(true);
   });
 

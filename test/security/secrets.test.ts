@@ -9,6 +9,7 @@ import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
 import type { Reply } from "../../src/reply.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
+import { dispatchConfirmed } from "../helpers/confirm.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 import { USERS, probeEnvSource, startKit, type Kit } from "./security-kit.ts";
@@ -59,7 +60,9 @@ function echoingTrainer(dir: string): string {
 }
 
 async function run(what: string, input: CommandInput, options: { user?: string; confirmed?: boolean; via?: "slash" | "chat" | "button" } = {}): Promise<Reply> {
-  const result = await dispatch(input, kit.ctx(options.user ?? USERS.admin, { via: options.via ?? "slash" }), { confirmed: options.confirmed });
+  const ctx = kit.ctx(options.user ?? USERS.admin, { via: options.via ?? "slash" });
+  // Confirmed the way a person does it on a platform: the prompt, then a click on its Confirm.
+  const result = options.confirmed ? await dispatchConfirmed(input, ctx) : await dispatch(input, ctx);
   replies.push({ what, reply: result.reply });
   return result.reply;
 }
@@ -105,21 +108,24 @@ afterAll(async () => {
 });
 
 describe("secrets in every input path", () => {
-  it("command text and config values: refused in run configs, redacted everywhere else", async () => {
+  it("command text and config values: a value holding a key is refused before it is stored, redacted everywhere else", async () => {
     await run("select", { text: "/rl select probe" });
-    await run("set typed", { text: `/rl set label see ${WANDB} here` });
-    await run("set json", { name: "rl_edit_config", args: { field: "note", value: TINKER } }, { via: "chat" });
+    for (const [what, input, via] of [
+      ["set typed", { text: `/rl set label see ${WANDB} here` }, "slash"],
+      ["set json", { name: "rl_edit_config", args: { field: "note", value: TINKER } }, "chat"],
+      ["set base64 form", { text: `/rl set label ${Buffer.from(WANDB).toString("base64")}` }, "slash"],
+    ] as const) {
+      const refused = await run(what, input, { via });
+      expect(refused.error?.code, what).toBe("INVALID_VALUE");
+      expect(refused.text).toMatch(/holds one of the bot's secrets/);
+    }
+    expect(JSON.stringify(kit.services.db.prepare("SELECT * FROM channel_configs").all())).not.toContain("label");
     await run("set wrong type", { text: `/rl set count ${LLM}` });
     await run("unknown field", { text: `/rl set ${SLACK_TOKEN} 1` });
     await run("unknown command", { text: `/rl ${WANDB}` });
     await run("unknown env", { text: `/rl select ${TINKER}` });
     await run("refused", { text: `/rl set label ${TINKER}` }, { user: USERS.reader });
-    const config = await run("config", { text: "/rl config" });
-    expect(JSON.stringify(config)).toContain("[redacted]");
-    const start = await run("start with a key in the config", { text: "/rl start" }, { confirmed: true });
-    expect(start.error?.code).toBe("INVALID_VALUE");
-    expect(start.text).toMatch(/contains one of the bot's API keys/);
-    expect(kit.services.runs.listAll(5)).toEqual([]);
+    await run("config", { text: "/rl config" });
     await run("reset", { text: "/rl reset" });
   });
 
@@ -170,6 +176,7 @@ describe("secrets in every input path", () => {
       ["audit rows", JSON.stringify(db.prepare("SELECT * FROM audit").all())],
       ["outbox rows", JSON.stringify(db.prepare("SELECT * FROM outbox").all())],
       ["runs rows", JSON.stringify(db.prepare("SELECT * FROM runs").all())],
+      ["channel config rows", JSON.stringify(db.prepare("SELECT * FROM channel_configs").all())],
       ["conversation rows", JSON.stringify(db.prepare("SELECT * FROM conversations").all())],
       ["LLM requests", JSON.stringify(llm.requests.map((r) => r.body))],
       ...readdirSync(kit.services.config.runConfigsDir).map((f): [string, string] => [`run config ${f}`, readFileSync(path.join(kit.services.config.runConfigsDir, f), "utf8")]),

@@ -49,12 +49,12 @@ describe("access control over Slack", () => {
     if (!confirm) throw new Error("no Confirm button on the prompt");
     expect(confirm.text.text).toBe("Confirm");
 
-    // Bob operates, but the run is not his: refused in place of the prompt, and the run goes on.
+    // Bob operates, but the prompt is not his: refused privately, the prompt stays Alice's to answer, and the run goes on.
     const bobUrl = harness.fake.responseUrl();
     await harness.click(buttonClick({ button: confirm, responseUrl: bobUrl, user: BOB, ephemeral: true }));
     const refusal = await harness.fake.waitForResponse((r) => bobUrl.endsWith(`/${r.id}`) && String(r.body.text).startsWith("Not allowed"));
-    expect(textOf(refusal.body.blocks)).toContain(`Run feed0001 was started by ${ALICE.id}; only they or an admin may stop it.`);
-    expect(textOf(refusal.body.blocks)).toContain(`slack:${ADMIN.id}`);
+    expect(textOf(refusal.body.blocks)).toContain(`Only ${ALICE.name} or an admin can answer this prompt.`);
+    expect(refusal.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
     expect(harness.services.runs.get("feed0001")?.status).toBe("queued");
     expect(harness.fake.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(0);
 
@@ -71,8 +71,9 @@ describe("access control over Slack", () => {
     expect(harness.services.runs.get("feed0001")).toMatchObject({ status: "stopped", stoppedBy: ADMIN.name });
     expect(harness.services.audit.latest(10).map((a) => [a.userId, a.command, a.outcome])).toEqual([
       [ADMIN.id, "stop", "ok"],
+      [ADMIN.id, "confirm", "ok"],
       [BOB.id, "stop", "refused"],
-      [BOB.id, "stop", "refused"],
+      [BOB.id, "confirm", "refused"],
     ]);
   });
 

@@ -157,4 +157,36 @@ describe("a demo run through Slack", () => {
     const stoppedNotice = await posted(harness, (c) => text(c).startsWith(`⏹ Run stopped: ${runId}`), "the stopped notice");
     expect(stoppedNotice.body).toMatchObject({ channel: CHANNEL, thread_ts: runTs });
   });
+
+  it("starts one run for a Confirm click replayed, at the same moment and again once the run is up", async () => {
+    const harness = await start();
+    const { fake, services } = harness;
+    await type(harness, "select arithmetic");
+    await posted(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
+    const startUrl = await type(harness, "start");
+    const prompt = await seen(harness, fake.waitForResponse(answeredAt(startUrl)), "the start prompt");
+    const [confirm] = buttonsOf(prompt.body.blocks);
+    expect(confirm?.text.text).toBe("Confirm");
+
+    // The same click payload twice at once, as a double click or a retried delivery would send it.
+    const clickUrl = fake.responseUrl();
+    const payload = buttonClick({ button: confirm!, responseUrl: clickUrl, ephemeral: true });
+    await Promise.all([harness.click(payload), harness.click(payload)]);
+    const answer = await seen(harness, fake.waitForCall("chat.update", (c) => c.ok && /\): running\n/.test(text(c))), "the running answer");
+    const runId = /Run (\S+) \(arithmetic\): running/.exec(text(answer))?.[1];
+    expect(runId).toBeDefined();
+    const replayed = (r: { id: string; body: Record<string, unknown> }) => answeredAt(clickUrl)(r) && textOf(r.body.blocks).includes("already answered");
+    await seen(harness, fake.waitForResponse(replayed), "the replay's answer");
+
+    // And once more, seconds later, with the run going: still already answered, still one run.
+    await harness.click(payload);
+    await until(() => fake.responses.filter(replayed).length === 2, "the second replay's answer");
+    for (const r of fake.responses.filter(replayed)) {
+      expect(r.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
+      expect(textOf(r.body.blocks)).toContain(`This was already answered (confirmed by ${ALICE.name}).`);
+    }
+    expect(services.runs.listAll(10).map((r) => r.id)).toEqual([runId]);
+    expect(services.runs.get(runId!)?.status).toBe("running");
+    expect(fake.calls.filter((c) => c.method === "chat.postMessage" && text(c) === "Working on /rl start…")).toHaveLength(1);
+  });
 });

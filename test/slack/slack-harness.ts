@@ -1,5 +1,5 @@
 // Starts the fake Slack, real services on a temp SQLite file and the real Slack adapter; sends signed requests to it.
-import { createSlackAdapter, type AnchorHandler, type SlackAdapter, type SlackAdapterOptions } from "../../adapters/slack.ts";
+import { createSlackAdapter, type AnchorHandler, type SlackAdapter, type SlackAdapterOptions } from "../../adapters/slack/slack.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Services } from "../../src/services.ts";
@@ -35,6 +35,8 @@ export interface HarnessOptions extends Omit<SlackAdapterOptions, "onAnchor" | "
   onAnchor?: (services: Services) => AnchorHandler;
   env?: Record<string, string>;
   log?: Logger;
+  /** The services' clock (tests move it to expire prompts). */
+  now?: () => number;
 }
 
 export async function startSlackHarness(options: HarnessOptions = {}): Promise<SlackHarness> {
@@ -47,7 +49,7 @@ export async function startSlackHarness(options: HarnessOptions = {}): Promise<S
     RL_TRAINING_ROOT: tempDir("rl-slack-root-"),
     ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
     ...options.env,
-  }, options.log ? { log: options.log } : {});
+  }, { ...(options.log ? { log: options.log } : {}), ...(options.now ? { now: options.now } : {}) });
   const anchors: SlackHarness["anchors"] = new Recorder();
   let adapter: SlackAdapter | undefined;
   const close = async () => {
@@ -56,7 +58,7 @@ export async function startSlackHarness(options: HarnessOptions = {}): Promise<S
     await fake.close();
   };
   try {
-    const { socketMode: _socketMode, env: _env, log: _log, onAnchor: appAnchor, ...adapterOptions } = options;
+    const { socketMode: _socketMode, env: _env, log: _log, now: _now, onAnchor: appAnchor, ...adapterOptions } = options;
     const handler = appAnchor?.(services);
     adapter = await createSlackAdapter(services, {
       ...adapterOptions,

@@ -1,8 +1,8 @@
 // The Block Kit renderer: limits (blocks, sections, fields, buttons), escaping, links, code fences, charts, redaction.
 import { describe, expect, it } from "vitest";
-import { decodeButtonValue } from "../../adapters/slack-button-value.ts";
-import { splitText } from "../../adapters/slack-mrkdwn.ts";
-import { renderSlack, SLACK_LIMITS } from "../../adapters/slack-render.ts";
+import { decodeButtonValue } from "../../adapters/slack/slack-button-value.ts";
+import { splitText } from "../../adapters/slack/slack-mrkdwn.ts";
+import { renderSlack, SLACK_LIMITS } from "../../adapters/slack/slack-render.ts";
 import { createRedactor } from "../../src/redact.ts";
 import { blockKitProblems } from "../fakes/slack-block-kit.ts";
 import { buttonsOf, textOf } from "./slack-harness.ts";
@@ -29,7 +29,7 @@ describe("renderSlack", () => {
     expect(blocks[3]?.text?.text).toBe("<https://wandb.example/r/ab12|WandB>");
     const [stop] = buttonsOf(message.blocks);
     expect(stop?.text.text).toBe("Stop");
-    expect(decodeButtonValue(stop?.value)).toEqual({ command: "/rl stop ab12", confirmed: false, cancel: false });
+    expect(decodeButtonValue(stop?.value)).toEqual({ kind: "run", command: "/rl stop ab12" });
   });
 
   it("keeps a reply with 100 fields, a 20,000-character code block and 40 buttons within every limit", () => {
@@ -95,17 +95,24 @@ describe("renderSlack", () => {
     expect(blockKitProblems(message.blocks)).toEqual([]);
   });
 
-  it("marks Confirm buttons confirmed and Cancel buttons as dismissals", () => {
+  it("gives Confirm and Cancel only their prompt's confirmation id, never the command, and refuses the old stateless values", () => {
+    const id = "AbCdEfGhIjKlMnOpQrSt_-";
     const message = renderSlack({
       title: "Start?",
       buttons: [
-        { label: "Confirm", command: '/rl start "gsm8k"', confirmed: true, style: "primary" },
-        { label: "Cancel", command: "", action: "cancel" },
+        { label: "Confirm", command: '/rl start "gsm8k"', action: "confirm", confirmation: id, style: "primary" },
+        { label: "Cancel", command: "", action: "cancel", confirmation: id },
       ],
     });
-    const [confirm, cancel] = buttonsOf(message.blocks).map((b) => decodeButtonValue(b.value));
-    expect(confirm).toEqual({ command: '/rl start "gsm8k"', confirmed: true, cancel: false });
-    expect(cancel).toEqual({ command: "", confirmed: false, cancel: true });
+    const values = buttonsOf(message.blocks).map((b) => b.value);
+    expect(values).toEqual([JSON.stringify({ k: id, a: "confirm" }), JSON.stringify({ k: id, a: "cancel" })]);
+    expect(values.map(decodeButtonValue)).toEqual([
+      { kind: "answer", confirmation: id, answer: "confirm" },
+      { kind: "answer", confirmation: id, answer: "cancel" },
+    ]);
+    // What earlier versions put on prompts is never run again.
+    expect(decodeButtonValue(JSON.stringify({ c: "/rl start", y: 1 }))).toBeUndefined();
+    expect(decodeButtonValue(JSON.stringify({ c: "", a: "cancel" }))).toBeUndefined();
   });
 
   it("leaves out (and says so) a button whose command cannot fit in a button value", () => {

@@ -1,6 +1,6 @@
 // Web API failures: 429 Retry-After is waited out, refusals fall back and are logged and told, nothing crashes.
 import { afterEach, describe, expect, it } from "vitest";
-import { createSlackAdapter } from "../../adapters/slack.ts";
+import { createSlackAdapter } from "../../adapters/slack/slack.ts";
 import { RlError } from "../../src/errors.ts";
 import { startFakeSlackApi } from "../fakes/slack-api.ts";
 import { testServices, tempDir } from "../helpers/test-services.ts";

@@ -129,11 +129,11 @@ export function createTestCommands(): TestCommands {
     name: "plot",
     summary: "A reply with a reward chart; 'private' answers ephemerally",
     description: "Test command.",
-    args: z.object({ mode: z.enum(["public", "private"]).optional().describe("Who sees it") }),
+    args: z.object({ mode: z.enum(["public", "private"]).optional().describe("Who sees it"), run: z.string().optional().describe("The run it is about") }),
     positional: ["mode"],
     permission: "read",
-    async run({ mode }) {
-      return { title: "Results", chart: rewardChart(), ...(mode === "private" ? { ephemeral: true } : {}) };
+    async run({ mode, run }) {
+      return { title: "Results", chart: rewardChart(), ...(mode === "private" ? { ephemeral: true } : {}), ...(run ? { runId: run } : {}) };
     },
   });
   return { commands: [help, echo, wait, launch, halt, crunch, big, leak, plot], gate, launched };

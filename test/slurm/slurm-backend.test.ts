@@ -7,9 +7,9 @@ import type { Services } from "../../src/services.ts";
 import type { RunEvent } from "../../src/training/run-events.ts";
 import { createRunActionsRepo } from "../../db/run-actions.ts";
 import { createTransitions } from "../../src/training/lifecycle/transitions.ts";
-import { jobFiles } from "../../src/training/slurm/job-spec.ts";
-import { createSlurmBackend } from "../../src/training/slurm/slurm-backend.ts";
-import { createSlurmCommands } from "../../src/training/slurm/slurm-commands.ts";
+import { jobFiles } from "../../src/training/backends/slurm/job-spec.ts";
+import { createSlurmBackend } from "../../src/training/backends/slurm/slurm-backend.ts";
+import { createSlurmCommands } from "../../src/training/backends/slurm/slurm-commands.ts";
 import { testServices } from "../helpers/test-services.ts";
 import { CONSOLE } from "../helpers/demo-stack.ts";
 

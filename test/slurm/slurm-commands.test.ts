@@ -1,13 +1,13 @@
 // Slurm command wrappers and job arguments without a cluster: scontrol/sbatch parsing, argv building, settings.
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { JOB_LAUNCHER, jobFiles, sbatchArgs } from "../../src/training/slurm/job-spec.ts";
-import { createSlurmCommands, parseSbatchParsable, parseScontrolJob, type CommandResult } from "../../src/training/slurm/slurm-commands.ts";
+import { JOB_LAUNCHER, jobFiles, sbatchArgs } from "../../src/training/backends/slurm/job-spec.ts";
+import { createSlurmCommands, parseSbatchParsable, parseScontrolJob, type CommandResult } from "../../src/training/backends/slurm/slurm-commands.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 // Real `scontrol -o show job` lines from Slurm 22.05 (one machine, node "vm").
 const RUNNING =
-  "JobId=3 JobName=rl-9c290876 UserId=root(0) GroupId=root(0) MCS_label=N/A Priority=4294901757 Nice=0 Account=(null) QOS=(null) JobState=RUNNING Reason=None Dependency=(null) Requeue=0 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:00:01 TimeLimit=UNLIMITED TimeMin=N/A SubmitTime=2026-11-30T00:33:46 AllocNode:Sid=localhost:13448 ReqNodeList=(null) ExcNodeList=(null) NodeList=vm BatchHost=vm NumNodes=1 NumCPUs=1 TRES=cpu=1,node=1,billing=1 Socks/Node=* NtasksPerN:B:S:C=0:0:*:* Command=/work/main/src/training/slurm/job-launcher.py /tmp/x/job_9c290876.json WorkDir=/work/main StdOut=/tmp/x/job_9c290876.out Power=";
+  "JobId=3 JobName=rl-9c290876 UserId=root(0) GroupId=root(0) MCS_label=N/A Priority=4294901757 Nice=0 Account=(null) QOS=(null) JobState=RUNNING Reason=None Dependency=(null) Requeue=0 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:00:01 TimeLimit=UNLIMITED TimeMin=N/A SubmitTime=2026-11-30T00:33:46 AllocNode:Sid=localhost:13448 ReqNodeList=(null) ExcNodeList=(null) NodeList=vm BatchHost=vm NumNodes=1 NumCPUs=1 TRES=cpu=1,node=1,billing=1 Socks/Node=* NtasksPerN:B:S:C=0:0:*:* Command=/work/main/src/training/backends/slurm/job-launcher.py /tmp/x/job_9c290876.json WorkDir=/work/main StdOut=/tmp/x/job_9c290876.out Power=";
 const PENDING =
   "JobId=18 JobName=rl-0a1b2c3d UserId=root(0) GroupId=root(0) JobState=PENDING Reason=Resources Dependency=(null) Requeue=0 Restarts=0 BatchFlag=1 ExitCode=0:0 RunTime=00:00:00 TimeLimit=UNLIMITED NodeList= BatchHost=(null) NumNodes=1";
 const FAILED = "JobId=21 JobName=rl-x JobState=FAILED Reason=NonZeroExitCode ExitCode=1:0 NodeList=vm BatchHost=vm";
@@ -25,7 +25,7 @@ describe("scontrol and sbatch output", () => {
     expect(job).toMatchObject({ jobId: "3", state: "RUNNING", node: "vm", reason: undefined, exitCode: undefined });
     expect(job.fields["AllocNode:Sid"]).toBe("localhost:13448");
     expect(job.fields["TRES"]).toBe("cpu=1,node=1,billing=1");
-    expect(job.fields["Command"]).toBe("/work/main/src/training/slurm/job-launcher.py /tmp/x/job_9c290876.json");
+    expect(job.fields["Command"]).toBe("/work/main/src/training/backends/slurm/job-launcher.py /tmp/x/job_9c290876.json");
   });
 
   it("reads why a job is pending, and how an ended job ended", () => {

@@ -48,6 +48,7 @@ describe("training runs on the demo stack", () => {
     expect(rewards.length).toBeGreaterThanOrEqual(10);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(mean(rewards.slice(-3))).toBeGreaterThan(mean(rewards.slice(0, 3)));
+    await services.manager.settled();
     for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
   });
 
@@ -69,6 +70,7 @@ describe("training runs on the demo stack", () => {
     const { services } = stack;
     const failed = nextEvent(services, "failed");
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    expect(run, run.error).toMatchObject({ status: "running" });
     const victim = pids(stack, run.id).find((p) => p.component === component)!;
     process.kill(victim.pid, "SIGKILL");
     const event = await failed;

@@ -1,5 +1,6 @@
 """Unit tests of demo_yaml: run `python3 -m unittest discover -s tests` in examples/demo-stack."""
 
+import datetime
 import math
 import os
 import sys
@@ -77,17 +78,25 @@ class PyYamlStyleTest(unittest.TestCase):
 
 
 class ScalarTest(unittest.TestCase):
-    def test_core_schema(self):
+    def test_yaml_1_1_resolution_as_pyyaml(self):
         cases = {
-            "1": 1, "-5": -5, "+7": 7, "0x1F": 31, "0o17": 15, "1.5": 1.5, "1e3": 1000.0, "1.0e-05": 1e-05,
-            ".5": 0.5, "true": True, "False": False, "null": None, "~": None, "": None, "yes": "yes",
-            "off": "off", "1.2.3": "1.2.3", "Qwen/Qwen3-8B": "Qwen/Qwen3-8B", "error_in_step:3": "error_in_step:3",
+            "1": 1, "-5": -5, "+7": 7, "0x1F": 31, "0o17": "0o17", "017": 15, "0b101": 5, "1_000": 1000,
+            "1:20": 80, "1.5": 1.5, "1e3": "1e3", "1.0e7": "1.0e7", "1.0e-05": 1e-05, "1.0e+07": 1e7,
+            ".5": 0.5, "true": True, "False": False, "null": None, "~": None, "": None, "yes": True,
+            "No": False, "ON": True, "off": False, "y": "y", "n": "n", "1.2.3": "1.2.3",
+            "Qwen/Qwen3-8B": "Qwen/Qwen3-8B", "error_in_step:3": "error_in_step:3",
+            "2024-01-31": datetime.date(2024, 1, 31),
         }
         for text, want in cases.items():
             with self.subTest(text=text):
                 got = loads(f"v: {text}\n")["v"]
                 self.assertEqual(got, want)
                 self.assertIs(type(got), type(want))
+
+    def test_merge_and_value_indicators_are_refused_as_values(self):
+        for text in ("<<", "="):
+            with self.subTest(text=text), self.assertRaises(YAMLError):
+                loads(f"v: {text}\n")
 
     def test_special_floats(self):
         self.assertEqual(loads("a: .inf\nb: -.inf\n"), {"a": math.inf, "b": -math.inf})

@@ -4,7 +4,7 @@ import type { Db } from "../../../db/open-database.ts";
 import type { RunActionsRepo } from "../../../db/run-actions.ts";
 import type { Component } from "../../../db/run-processes.ts";
 import type { NewRun, RunPatch, RunRow, RunsRepo, RunStatus } from "../../../db/runs.ts";
-import { noticeReply } from "../../digests/run-notices.ts";
+import { noticeReply, type NoticeWandb } from "../../digests/run-notices.ts";
 import type { Logger } from "../../log.ts";
 import type { RunEvent, RunEventListener } from "../run-events.ts";
 import { crashPoint, type CrashPoint } from "./crash-point.ts";
@@ -31,6 +31,8 @@ export interface TransitionsDeps {
   log: Logger;
   now: () => number;
   redact: (text: string) => string;
+  /** Where WandB pages live, for the links in notices. */
+  wandb?: NoticeWandb;
 }
 
 export function createTransitions(deps: TransitionsDeps) {
@@ -46,7 +48,7 @@ export function createTransitions(deps: TransitionsDeps) {
           target: { channel: run.channel, thread: run.thread },
           kind: "notice",
           runId: run.id,
-          reply: noticeReply(event, deps.redact),
+          reply: noticeReply(event, deps.redact, deps.wandb),
         },
         now(),
       );

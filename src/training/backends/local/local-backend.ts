@@ -210,18 +210,25 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     }
   }
 
+  /** Abort a start in progress and wait until it has given up (so nothing is spawned after a stop). */
+  async function abortLaunch(runId: string, reason: string): Promise<void> {
+    const l = launching.get(runId);
+    if (!l) return;
+    l.abort.abort(new RlError("PROCESS_FAILED", reason));
+    await l.done;
+  }
+
   return {
+    owesStops: true,
     launch,
+    async stop(run: RunRow): Promise<void> {
+      await abortLaunch(run.id, "stopped");
+      await deps.carryOut(run.id);
+    },
     stopComponent,
     recover,
     apiStatus,
-    /** Abort a start in progress and wait until it has given up (so nothing is spawned after a stop). */
-    async abortLaunch(runId: string, reason: string): Promise<void> {
-      const l = launching.get(runId);
-      if (!l) return;
-      l.abort.abort(new RlError("PROCESS_FAILED", reason));
-      await l.done;
-    },
+    abortLaunch,
     isLaunching: (runId: string) => launching.has(runId),
     launchingIds: () => [...launching.keys()],
     busyCount: () => launching.size,

@@ -1,0 +1,90 @@
+// The bot's Unix socket for rl-chatops exec: newline-delimited JSON requests, answered by the same dispatcher.
+import { chmodSync, rmSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
+import { z } from "zod";
+import type { BotResponse } from "../../src/lease/ask-bot.ts";
+import type { Services } from "../../src/services.ts";
+import { runCliCommand } from "./cli-command.ts";
+
+const requestSchema = z.object({
+  text: z.string().max(20_000),
+  channel: z.string().max(200).optional(),
+  user: z.string().max(200).optional(),
+  json: z.boolean().optional(),
+});
+
+/** A request line longer than this is not a command. */
+const MAX_LINE = 64 * 1024;
+
+export interface CliSocketServer {
+  /** Stop taking requests, let the ones in flight answer, then close. */
+  stop(): Promise<void>;
+}
+
+/** Listen on `socketPath`; the caller holds the data folder's lease, so a file already there is stale. */
+export async function serveCliSocket(services: Services, socketPath: string): Promise<CliSocketServer> {
+  const inFlight = new Set<Promise<void>>();
+  const sockets = new Set<Socket>();
+  let stopping = false;
+
+  const answer = async (socket: Socket, line: string) => {
+    let response: BotResponse;
+    try {
+      const request = requestSchema.parse(JSON.parse(line));
+      response = stopping
+        ? { ok: false, code: "CONFLICT", reply: {}, rendered: "The bot is shutting down; run the command again when it is back (or with no bot running)." }
+        : await runCliCommand(services, request);
+    } catch (err) {
+      services.log.warn("bad exec request", { err: (err as Error).message });
+      response = { ok: false, code: "USAGE", reply: {}, rendered: "The request was not a valid exec request." };
+    }
+    if (!socket.destroyed) socket.end(`${JSON.stringify(response)}\n`);
+  };
+
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    socket.setEncoding("utf8");
+    let buffer = "";
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      const end = buffer.indexOf("\n");
+      if (end < 0) {
+        if (buffer.length > MAX_LINE) socket.destroy();
+        return;
+      }
+      const line = buffer.slice(0, end);
+      // One request per connection: later bytes are ignored.
+      socket.removeAllListeners("data");
+      const work = answer(socket, line).finally(() => inFlight.delete(work));
+      inFlight.add(work);
+    });
+  });
+
+  rmSync(socketPath, { force: true });
+  // Only this user may talk to the bot: the socket is born 0600, not chmod-ed after a window.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    // listen() binds synchronously, so the umask is narrowed for exactly that call.
+    const umask = process.umask(0o177);
+    try {
+      server.listen(socketPath, () => resolve());
+    } finally {
+      process.umask(umask);
+    }
+  });
+  chmodSync(socketPath, 0o600);
+  server.on("error", (err) => services.log.error("exec socket failed", { err }));
+
+  return {
+    async stop() {
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([...inFlight]);
+      // Connections that never sent a whole line would hold close() open.
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// The terminal console: each line is a /rl command for channel "console", run as the local admin user.
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import { dispatch } from "../../commands/dispatch.ts";
+import type { CommandContext } from "../../commands/types.ts";
+import { confirmButtons, type Reply, type ReplyButton } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
+import { renderText } from "../render-text.ts";
+
+export const CONSOLE_CHANNEL = { platform: "console", workspace: "local", channel: "console" } as const;
+
+export interface ConsoleOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Handles lines that are not /rl commands (chat mode); without it they get a hint. */
+  chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
+  userName?: string;
+  /** Aborted on SIGTERM/SIGINT: the console stops reading, and answers no line read after it. */
+  signal?: AbortSignal;
+}
+
+/** Notices and digests for console runs are printed on the console's output. */
+export function createConsolePoster(output: Writable = process.stdout) {
+  return async (_target: unknown, reply: Reply): Promise<{ id?: string }> => {
+    output.write(`${renderText(reply)}\n`);
+    return {};
+  };
+}
+
+const HINT = "Commands start with /rl (try /rl help). Plain-language requests need LLM_BASE_URL and LLM_MODEL set.";
+
+/** Runs until end of input; resolves when the input closes (Ctrl-D, or the end of piped lines). */
+export async function runConsole(services: Services, options: ConsoleOptions = {}): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const interactive = (input as { isTTY?: boolean }).isTTY === true;
+  const rl = createInterface({ input, output, terminal: interactive, prompt: "rl> " });
+  const user = { id: options.userName ?? process.env.USER ?? "local", name: options.userName ?? process.env.USER ?? "local" };
+  const ctx: CommandContext = {
+    channel: CONSOLE_CHANNEL,
+    user,
+    via: "console",
+    services,
+    progress: async (text) => {
+      output.write(`… ${text}\n`);
+    },
+  };
+  // One conversation per console session: the model remembers this session's lines, not last week's.
+  const chatCtx: CommandContext = { ...ctx, via: "chat", thread: `session-${new Date(services.now()).toISOString()}` };
+  if (interactive) {
+    output.write(`rl-chatops console: environments in ${services.config.environmentsDir}. Type /rl help.\n`);
+    rl.prompt();
+  }
+  const lines = rl[Symbol.asyncIterator]();
+  const stopped = () => options.signal?.aborted === true;
+  // Closing readline ends the iterator; lines it had already buffered are skipped by the checks below.
+  const onAbort = () => rl.close();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (stopped()) rl.close();
+  const ask = async (question: string): Promise<boolean> => {
+    output.write(`${question} [y/N] `);
+    const answer = await lines.next();
+    return !stopped() && !answer.done && /^y(es)?$/i.test(answer.value.trim());
+  };
+  /** The person's y or N answers the prompt's record, as any Confirm or Cancel click would. */
+  const answer = async (button: ReplyButton, yes: boolean): Promise<void> => {
+    const result = await dispatch({ confirmation: button.confirmation ?? "", answer: yes ? "confirm" : "cancel" }, ctx);
+    output.write(result.answer?.outcome === "cancelled" ? "Cancelled.\n" : `${renderText(result.reply)}\n`);
+  };
+  for (;;) {
+    const next = await lines.next();
+    if (next.done || stopped()) break;
+    const raw = next.value;
+    const line = raw.trim();
+    if (line === "") {
+      if (interactive) rl.prompt();
+      continue;
+    }
+    if (line === "exit" || line === "quit") break;
+    if (/^\/?rl(\s|$)/i.test(line)) {
+      // Piped input is a script its author already means to run; a person at a terminal confirms.
+      const first = await dispatch({ text: line }, ctx, { confirmed: !interactive });
+      if (first.needsConfirmation) {
+        output.write(`${renderText({ ...first.reply, buttons: undefined })}\n`);
+        const [confirm] = confirmButtons(first.reply);
+        if (confirm) await answer(confirm, await ask("Go ahead?"));
+        else output.write("Cancelled.\n");
+      } else output.write(`${renderText(first.reply)}\n`);
+    } else if (options.chat) {
+      const reply = await options.chat(line, chatCtx);
+      const proposals = confirmButtons(reply);
+      output.write(`${renderText(proposals.length ? { ...reply, buttons: undefined } : reply)}\n`);
+      // The model only proposed these: a person at a terminal says yes to each; piped input never does.
+      for (const proposal of proposals) {
+        if (interactive) await answer(proposal, await ask(`Run ${proposal.command}?`));
+        else output.write(`Not run (needs a person's yes): ${proposal.command}\n`);
+      }
+    } else {
+      output.write(`${HINT}\n`);
+    }
+    if (interactive) rl.prompt();
+  }
+  options.signal?.removeEventListener("abort", onAbort);
+  rl.close();
+  const live = services.runs.listByStatus(["queued", "starting", "running"]);
+  if (live.length > 0) {
+    output.write(`${live.map((r) => r.id).join(", ")} ${live.length === 1 ? "keeps" : "keep"} running; start the bot again to follow ${live.length === 1 ? "it" : "them"} (or /rl stop).\n`);
+  }
+}

@@ -1,0 +1,94 @@
+// Routes Discord interactions: /rl commands, autocomplete, and buttons (answer a prompt, run a command).
+import { MessageFlags } from "discord.js";
+import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
+import { allows, roleOf } from "../../src/policy.ts";
+import { suggest, suggestionSource } from "./discord-autocomplete.ts";
+import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-command-json.ts";
+import { callerOf } from "./discord-context.ts";
+import { DISCORD } from "./discord-limits.ts";
+import { turnDiscordPage } from "./discord-page.ts";
+import { statusEmbed } from "./discord-render.ts";
+import { answerPrompt, commandOfText, isSlow, runAndAnswer, whereOfInteraction, type DiscordDeps } from "./discord-run.ts";
+
+async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps): Promise<void> {
+  const sub = i.options.getSubcommand(false);
+  const command = sub ? commandFor(deps.commands, sub) : undefined;
+  if (!command) {
+    // Registered commands can outlive a registry change; dispatch answers with the usage error.
+    await runAndAnswer(i, { text: `/rl ${sub ?? "help"}` }, false, "slash", deps);
+    return;
+  }
+  const args = argsFromOptions(command, (name) => i.options.get(name)?.value);
+  await runAndAnswer(i, { name: command.name, args }, isSlow(command), "slash", deps);
+}
+
+/** Whatever goes wrong, autocomplete answers (with nothing) before Discord's 3 s are up. */
+async function answerAutocomplete(i: AutocompleteInteraction, deps: DiscordDeps): Promise<void> {
+  const { services } = deps;
+  const focused = i.options.getFocused(true);
+  const command = commandFor(deps.commands, i.options.getSubcommand(false) ?? "");
+  const spec = command ? specFor(command, focused.name) : undefined;
+  const source = command && spec ? suggestionSource(command.name, spec) : undefined;
+  const where = whereOfInteraction(i);
+  const caller = callerOf(i.user, i.member, i.guild);
+  // Suggestions show environment names and config values: only to people allowed to read them.
+  const mayRead = allows(roleOf(services.config.policy, where.channel, caller), "read");
+  let choices: Awaited<ReturnType<typeof suggest>> = [];
+  if (command && spec && source && mayRead) {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<typeof choices>((resolve) => (timer = setTimeout(() => resolve([]), DISCORD.ackDeadlineMs)));
+    const work = suggest(source, spec, String(focused.value), { services, channel: where.channel, commands: deps.commands, runIds: deps.runIds }).catch(
+      (err: unknown) => {
+        services.log.debug("discord: no suggestions", { source, err });
+        return [];
+      },
+    );
+    choices = await Promise.race([work, deadline]);
+    clearTimeout(timer);
+  }
+  await i.respond(choices);
+}
+
+async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<void> {
+  const action = deps.buttons.resolve(i.customId);
+  if (!action) return;
+  const { redact } = deps.services;
+  switch (action.kind) {
+    case "answer":
+      await answerPrompt(i, { confirmation: action.confirmation, answer: action.answer }, deps);
+      return;
+    case "page":
+      await turnDiscordPage(i, action, deps);
+      return;
+    case "expired":
+      await i.reply({ embeds: [statusEmbed("This button has expired (the bot restarted since). Run the command again.", redact)], flags: MessageFlags.Ephemeral });
+      return;
+    case "run":
+      await runAndAnswer(i, { text: action.command }, isSlow(commandOfText(action.command, deps.commands)), "button", deps);
+      return;
+  }
+}
+
+/** Last resort after a failure: tell the person something went wrong rather than leave "thinking..." forever. */
+async function apologise(i: Interaction, deps: DiscordDeps): Promise<void> {
+  if (!i.isRepliable()) return;
+  const embeds = [statusEmbed("Something went wrong answering that; the error is in the bot's log.", deps.services.redact, true)];
+  if (!i.replied && !i.deferred) await i.reply({ embeds, flags: MessageFlags.Ephemeral });
+  else if (i.deferred && !i.replied) await i.editReply({ embeds });
+}
+
+/** Never throws: every failure is logged and, where possible, answered. */
+export async function handleInteraction(i: Interaction, deps: DiscordDeps): Promise<void> {
+  try {
+    if (i.isAutocomplete()) {
+      if (i.commandName === ROOT_COMMAND) await answerAutocomplete(i, deps);
+    } else if (i.isChatInputCommand()) {
+      if (i.commandName === ROOT_COMMAND) await answerCommand(i, deps);
+    } else if (i.isButton()) {
+      await answerButton(i, deps);
+    }
+  } catch (err) {
+    deps.services.log.error("discord: interaction failed", { type: i.type, id: i.id, user: i.user.id, err });
+    await apologise(i, deps).catch((e: unknown) => deps.services.log.warn("discord: could not report the failure", { err: e }));
+  }
+}

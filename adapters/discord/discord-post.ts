@@ -1,0 +1,60 @@
+// Posts a reply to a channel, or into a run's thread (a thread channel, or the anchor message it answers).
+import { DiscordAPIError, RESTJSONErrorCodes, Routes } from "discord.js";
+import type { APIMessage, Client } from "discord.js";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { RlError } from "../../src/errors.ts";
+import type { Reply } from "../../src/reply.ts";
+import { sendWithChart } from "./discord-chart.ts";
+import type { DiscordMessage } from "./discord-render.ts";
+import { anchorReply, renderWithChart, type DiscordDeps } from "./discord-run.ts";
+
+export interface PostTarget {
+  channel: ChannelKey;
+  /** A thread id, or the id of the message a run was anchored to. */
+  thread?: string;
+}
+
+/** True when `id` is a thread (or any channel) Discord knows; false when it is no channel (so: a message id). */
+async function isChannel(client: Client, id: string): Promise<boolean> {
+  if (client.channels.cache.has(id)) return true;
+  try {
+    await client.channels.fetch(id);
+    return true;
+  } catch (err) {
+    if (err instanceof DiscordAPIError && (err.code === RESTJSONErrorCodes.UnknownChannel || err.status === 404)) return false;
+    throw err;
+  }
+}
+
+/** Rejects with an RlError (UPSTREAM) after discord.js's own retries, so an outbox can try again later. */
+export async function postReply(client: Client, target: PostTarget, reply: Reply, deps: DiscordDeps): Promise<{ id: string }> {
+  if (!client.isReady()) throw new RlError("UPSTREAM", "Discord is not connected yet; the message will be posted once it is.");
+  try {
+    let channelId = target.channel.channel;
+    let reference: { message_id: string; fail_if_not_exists: boolean } | undefined;
+    if (target.thread) {
+      if (await isChannel(client, target.thread)) channelId = target.thread;
+      else reference = { message_id: target.thread, fail_if_not_exists: false };
+    }
+    const rendered = await renderWithChart(reply, deps);
+    const send = async (m: DiscordMessage): Promise<APIMessage> => {
+      const files = m.files ?? [];
+      const body = {
+        embeds: m.embeds,
+        components: m.components,
+        allowed_mentions: { parse: [] },
+        ...(reference ? { message_reference: reference } : {}),
+        // Names the upload in files[0] (multipart), as discord.js does for its own messages.
+        ...(files.length ? { attachments: files.map((f, i) => ({ id: String(i), filename: f.name })) } : {}),
+      };
+      const raw = files.map((f) => ({ name: f.name, data: f.data, contentType: "image/png" }));
+      return (await client.rest.post(Routes.channelMessages(channelId), { body, ...(raw.length ? { files: raw } : {}) })) as APIMessage;
+    };
+    const sent = await sendWithChart(rendered, send, deps.services.log);
+    anchorReply(reply, { channel: target.channel, ...(target.thread ? { thread: target.thread } : {}) }, sent.id, false, deps);
+    return { id: sent.id };
+  } catch (err) {
+    deps.services.log.warn("discord: post failed", { channel: target.channel, thread: target.thread, err });
+    throw new RlError("UPSTREAM", `Could not post to Discord channel ${target.channel.channel}: ${(err as Error).message}`, { cause: err });
+  }
+}

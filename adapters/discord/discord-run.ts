@@ -1,0 +1,157 @@
+// Runs a command for a Discord interaction as the person who acted, answers it in time, and anchors run replies.
+import { MessageFlags } from "discord.js";
+import type { BaseInteraction, ButtonInteraction, RepliableInteraction } from "discord.js";
+import { dispatch, type CommandInput, type ConfirmationAnswerInput } from "../../commands/dispatch.ts";
+import type { AnyCommand, CommandContext } from "../../commands/types.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
+import type { ButtonStore } from "./discord-buttons.ts";
+import { attachChart, filesOption, sendWithChart } from "./discord-chart.ts";
+import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-context.ts";
+import { fitsDiscord, renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
+import { createResponder } from "./discord-responder.ts";
+import { firstPage } from "../paginate-reply.ts";
+
+export interface DiscordDeps {
+  services: Services;
+  commands: readonly AnyCommand[];
+  buttons: ButtonStore;
+  onAnchor?: (runId: string, channel: ChannelKey, messageOrThreadId: string) => void;
+  runIds?: (channel: ChannelKey) => readonly string[] | Promise<readonly string[]>;
+  chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
+  /** Draws a reply's chart as a PNG to attach. */
+  renderChart: ChartRenderer;
+}
+
+export type Via = CommandContext["via"];
+
+export function renderFor(reply: Reply, deps: DiscordDeps): DiscordMessage {
+  const message = renderDiscordReply(reply, { redact: deps.services.redact, buttonId: (b) => deps.buttons.idFor(b) });
+  if (message.trimmed.length) deps.services.log.info("discord: reply trimmed to fit Discord's limits", { title: reply.title, trimmed: message.trimmed });
+  return message;
+}
+
+/** The reply as its first message: whole when it fits, else page 1 of N with the pages saved for the buttons. */
+export function pagedFor(reply: Reply, channel: ChannelKey, deps: DiscordDeps): Reply {
+  return firstPage(reply, fitsDiscord, { pages: deps.services.pages, channel });
+}
+
+/** renderFor plus the chart's PNG, when the reply has a chart and it could be drawn. */
+export function renderWithChart(reply: Reply, deps: DiscordDeps): Promise<DiscordMessage> {
+  return attachChart(renderFor(reply, deps), reply.chart, { renderChart: deps.renderChart, redact: deps.services.redact, log: deps.services.log });
+}
+
+export function whereOfInteraction(i: BaseInteraction): Where {
+  return whereOf(i.guildId, i.channel as ChannelLike | null, i.channelId);
+}
+
+/** The message (or, in a thread, the thread) that later notices about a run started here go to. */
+export function anchorReply(reply: Reply, where: Where, messageId: string | undefined, ephemeral: boolean, deps: DiscordDeps): void {
+  if (!reply.anchorRunId || !deps.onAnchor) return;
+  const id = where.thread ?? (ephemeral ? undefined : messageId);
+  if (!id) {
+    deps.services.log.warn("discord: no public message to anchor the run's notices to", { run: reply.anchorRunId });
+    return;
+  }
+  try {
+    deps.onAnchor(reply.anchorRunId, where.channel, id);
+  } catch (err) {
+    deps.services.log.error("discord: onAnchor failed", { run: reply.anchorRunId, err });
+  }
+}
+
+/** Slow work (command.slow) defers at once; a confirmation prompt comes back fast, so those do not. */
+export function isSlow(command: AnyCommand | undefined): boolean {
+  return command?.slow === true && command.confirm !== true;
+}
+
+/** The registry command a "/rl name ..." text names, if any. */
+export function commandOfText(text: string, commands: readonly AnyCommand[]): AnyCommand | undefined {
+  const name = /^\s*\/?rl\s+(\S+)/i.exec(text)?.[1]?.toLowerCase();
+  return commands.find((c) => c.name === name);
+}
+
+function contextFor(i: RepliableInteraction, where: Where, via: Via, deps: DiscordDeps, progress: (text: string) => Promise<void>): CommandContext {
+  return {
+    channel: where.channel,
+    ...(where.thread ? { thread: where.thread } : {}),
+    user: callerOf(i.user, i.member, i.guild),
+    via,
+    services: deps.services,
+    progress: (text) => progress(text).catch((err: unknown) => deps.services.log.warn("discord: progress update failed", { err })),
+  };
+}
+
+/** A typed /rl command or a reply button: run as the person, answer within 3 s, anchor a run's reply. */
+export async function runAndAnswer(i: RepliableInteraction, input: CommandInput, slow: boolean, via: Via, deps: DiscordDeps): Promise<void> {
+  const responder = createResponder(i, { log: deps.services.log, redact: deps.services.redact });
+  try {
+    const where = whereOfInteraction(i);
+    const ctx = contextFor(i, where, via, deps, responder.progress);
+    if (slow) await responder.defer(false);
+    const result = await dispatch(input, ctx, { commands: deps.commands });
+    const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps);
+    const id = await sendWithChart(message, (m) => responder.finish(m), deps.services.log);
+    anchorReply(result.reply, where, id, message.ephemeral, deps);
+  } finally {
+    responder.dispose();
+  }
+}
+
+/**
+ * Confirm or Cancel on a prompt, answered through its record as the clicker. Only a winning answer touches the prompt:
+ * Confirm closes it at once (type 7), runs the stored command and posts the result as a follow-up; Cancel closes it.
+ * A refusal, a replay or an expired prompt is told to the clicker alone, and the prompt stays as it was.
+ */
+export async function answerPrompt(i: ButtonInteraction, input: ConfirmationAnswerInput, deps: DiscordDeps): Promise<void> {
+  const { redact } = deps.services;
+  const where = whereOfInteraction(i);
+  const who = i.user.globalName ?? i.user.username;
+  let progressed = false;
+  let closed = false;
+  let text = "";
+  const ctx = contextFor(i, where, "button", deps, async (line) => {
+    progressed = true;
+    await i.editReply({ embeds: [statusEmbed(`⏳ ${line}`, redact)], components: [] });
+  });
+  const result = await dispatch(input, ctx, {
+    commands: deps.commands,
+    onConfirmed: async (confirmation) => {
+      text = confirmation.commandText;
+      await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, redact)], components: [] });
+      closed = true;
+      return {};
+    },
+  });
+  const outcome = result.answer?.outcome;
+  if (outcome === "cancelled") {
+    const what = result.answer?.confirmation?.commandText;
+    await i.update({ embeds: [statusEmbed(`Cancelled by ${who}${what ? `: ${what}` : ""}.`, redact)], components: [] });
+    return;
+  }
+  if (outcome !== "confirmed" || !closed) {
+    const message = renderFor({ ...result.reply, ephemeral: true }, deps);
+    await i.reply({ embeds: message.embeds, components: message.components, flags: MessageFlags.Ephemeral });
+    return;
+  }
+  const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps);
+  const sent = await sendWithChart(
+    message,
+    (m) =>
+      i.followUp({
+        embeds: m.embeds,
+        components: m.components,
+        ...filesOption(m),
+        ...(m.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}),
+      }),
+    deps.services.log,
+  );
+  if (progressed) {
+    await i
+      .editReply({ embeds: [statusEmbed(`${result.ok ? "Done" : "Failed"}: ${text} (confirmed by ${who})`, redact, !result.ok)] })
+      .catch((err: unknown) => deps.services.log.warn("discord: could not close the prompt", { err }));
+  }
+  anchorReply(result.reply, where, sent.id, message.ephemeral, deps);
+}

@@ -1,0 +1,140 @@
+// Sends messages through the Slack Web API and response_url; failures are logged with context and returned, never thrown.
+import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
+import type { Logger } from "../../src/log.ts";
+import { redactDeep, type Redactor } from "../../src/redact.ts";
+import type { SlackMessage } from "./slack-render.ts";
+
+export type SendResult = { ok: true; ts?: string } | { ok: false; error: string };
+
+export interface RespondHow {
+  /** "ephemeral" (the default) shows the message to the person who acted only. */
+  visibility?: "ephemeral" | "in_channel";
+  /** Replace the message the response_url belongs to (a prompt) instead of adding one. */
+  replace?: boolean;
+}
+
+export interface SlackFile {
+  data: Buffer;
+  filename: string;
+  title: string;
+  /** For screen readers. */
+  altText?: string;
+}
+
+export interface SlackMessenger {
+  post(channel: string, message: SlackMessage, thread?: string): Promise<SendResult>;
+  update(channel: string, ts: string, message: SlackMessage): Promise<SendResult>;
+  remove(channel: string, ts: string): Promise<SendResult>;
+  ephemeral(channel: string, user: string, message: SlackMessage, thread?: string): Promise<SendResult>;
+  respond(respond: RespondFn | undefined, message: SlackMessage, how?: RespondHow): Promise<SendResult>;
+  /** Remove the message a response_url belongs to (a finished prompt). */
+  dismiss(respond: RespondFn | undefined): Promise<SendResult>;
+  /**
+   * Shares a file into a channel or thread: files.getUploadURLExternal, the bytes to its upload_url, then
+   * files.completeUploadExternal (the WebClient's uploadV2). Needs the files:write scope.
+   */
+  upload(channel: string, file: SlackFile, thread?: string): Promise<SendResult>;
+}
+
+/** Slack's own error code ("not_in_channel", "invalid_blocks", ...) or the best short description. */
+export function slackErrorCode(err: unknown): string {
+  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
+  if (typeof data?.error === "string") return data.error;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string") return code;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Errors where the same message without blocks can still go through. */
+const BLOCK_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format", "msg_too_long", "too_many_blocks"]);
+
+export function createSlackMessenger(client: webApi.WebClient, log: Logger, redact: Redactor): SlackMessenger {
+  const clean = (message: SlackMessage): SlackMessage => redactDeep(message, redact);
+
+  /** Run a Web API call; on a block-shaped refusal, try once more with the text alone. */
+  const attempt = async (
+    what: string,
+    context: Record<string, unknown>,
+    message: SlackMessage,
+    call: (m: SlackMessage) => Promise<{ ts?: string; message_ts?: string }>,
+  ): Promise<SendResult> => {
+    try {
+      const res = await call(clean(message));
+      return { ok: true, ts: res.ts ?? res.message_ts };
+    } catch (err) {
+      const error = slackErrorCode(err);
+      if (BLOCK_ERRORS.has(error) && message.blocks.length > 0) {
+        log.warn(`slack ${what}: blocks refused, sending the text alone`, { ...context, error });
+        return attempt(what, context, { text: message.text, blocks: [] }, call);
+      }
+      log.error(`slack ${what} failed`, { ...context, error, err });
+      return { ok: false, error };
+    }
+  };
+
+  const respondWith = async (respond: RespondFn | undefined, args: RespondArguments, what: string): Promise<SendResult> => {
+    if (!respond) return { ok: false, error: "no_response_url" };
+    try {
+      await respond(redactDeep(args, redact));
+      return { ok: true };
+    } catch (err) {
+      const error = slackErrorCode(err);
+      log.error(`slack ${what} failed`, { error, err });
+      return { ok: false, error };
+    }
+  };
+
+  return {
+    post: (channel, message, thread) =>
+      attempt("chat.postMessage", { channel, thread }, message, (m) =>
+        client.chat.postMessage({ channel, text: m.text, blocks: m.blocks, ...(thread ? { thread_ts: thread } : {}) }),
+      ),
+    update: (channel, ts, message) =>
+      attempt("chat.update", { channel, ts }, message, (m) => client.chat.update({ channel, ts, text: m.text, blocks: m.blocks })),
+    remove: async (channel, ts) => {
+      try {
+        await client.chat.delete({ channel, ts });
+        return { ok: true, ts };
+      } catch (err) {
+        const error = slackErrorCode(err);
+        log.warn("slack chat.delete failed", { channel, ts, error, err });
+        return { ok: false, error };
+      }
+    },
+    ephemeral: (channel, user, message, thread) =>
+      attempt("chat.postEphemeral", { channel, user }, message, (m) =>
+        client.chat.postEphemeral({ channel, user, text: m.text, blocks: m.blocks, ...(thread ? { thread_ts: thread } : {}) }),
+      ),
+    respond: (respond, message, how = {}) =>
+      respondWith(
+        respond,
+        {
+          text: message.text,
+          blocks: message.blocks,
+          response_type: how.visibility ?? "ephemeral",
+          replace_original: how.replace ?? false,
+        },
+        "response_url",
+      ),
+    dismiss: (respond) => respondWith(respond, { delete_original: true }, "response_url delete"),
+    upload: async (channel, file, thread) => {
+      const title = redact(file.title);
+      try {
+        await client.files.uploadV2({
+          file: file.data,
+          filename: file.filename,
+          title,
+          ...(file.altText ? { alt_text: redact(file.altText) } : {}),
+          ...(thread ? { channel_id: channel, thread_ts: thread } : { channel_id: channel }),
+        });
+        return { ok: true };
+      } catch (err) {
+        const error = slackErrorCode(err);
+        // missing_scope here means the app was installed without files:write: say so, since only a person can fix it.
+        const hint = error === "missing_scope" ? "add the files:write scope to the Slack app and reinstall it" : undefined;
+        log.warn("slack file upload failed", { channel, thread, filename: file.filename, error, ...(hint ? { hint } : {}), err });
+        return { ok: false, error };
+      }
+    },
+  };
+}

@@ -1,0 +1,235 @@
+// Runs one /rl command for Slack, typed or clicked: a progress message for slow work, dispatch, then the answer where it belongs.
+import type { RespondFn } from "@slack/bolt";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../../commands/dispatch.ts";
+import { COMMANDS } from "../../commands/index.ts";
+import { parseCommandText } from "../../commands/parse-command-text.ts";
+import type { AnyCommand, Caller, CommandContext } from "../../commands/types.ts";
+import { allows, roleOf } from "../../src/policy.ts";
+import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
+import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
+import { shareChart } from "./slack-chart.ts";
+import type { SlackMessenger } from "./slack-messenger.ts";
+import { firstPage } from "../paginate-reply.ts";
+import { createProgressMessage } from "./slack-progress.ts";
+import { escapeMrkdwn, truncate } from "./slack-mrkdwn.ts";
+import { fitsSlack, renderPlain, renderSlack } from "./slack-render.ts";
+
+export interface SlackCommandDeps {
+  services: Services;
+  messenger: SlackMessenger;
+  commands?: readonly AnyCommand[];
+  onAnchor?: AnchorHandler;
+  renderChart: ChartRenderer;
+}
+
+export interface SlackCommandSource {
+  channel: ChannelKey;
+  user: Caller;
+  /** typed: /rl ...; confirm: a Confirm or Cancel click on a prompt; button: any other command button. */
+  kind: "typed" | "confirm" | "button";
+  respond?: RespondFn;
+  /** The clicked message is ephemeral (a prompt), so it may be replaced in place. */
+  fromEphemeral?: boolean;
+}
+
+/** A command still working after this shows "Working on…", whatever its definition says. */
+const SLOW_AFTER_MS = 1_000;
+
+/** Errors that mean the bot cannot post in the channel, though response_url still can. */
+const NOT_A_MEMBER = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
+
+/** The words after "/rl", or "" for bare /rl. */
+function commandWords(text: string): string {
+  return text.trim().replace(/^\/?rl(\s+|$)/i, "");
+}
+
+function findCommand(text: string, commands: readonly AnyCommand[]): AnyCommand | undefined {
+  const name = (commandWords(text).split(/\s+/)[0] || "help").toLowerCase();
+  return commands.find((c) => c.name === name);
+}
+
+/**
+ * Whether dispatch will get as far as running the command: the caller may, and the arguments parse.
+ * Only decides whether to show a public "Working on…" message; the dispatcher remains the authority.
+ */
+function willRun(text: string, command: AnyCommand, source: SlackCommandSource, deps: SlackCommandDeps): boolean {
+  const role = roleOf(deps.services.config.policy, source.channel, { id: source.user.id, roles: source.user.roles });
+  if (!allows(role, command.permission)) return false;
+  try {
+    const { args } = parseCommandText(text, deps.commands ?? COMMANDS);
+    return command.args.safeParse(args).success;
+  } catch {
+    return false;
+  }
+}
+
+/** A mention when the id looks like a Slack user id; otherwise the escaped name. */
+export function mentionOf(user: Caller): string {
+  return /^[UW][A-Z0-9]+$/.test(user.id) ? `<@${user.id}>` : escapeMrkdwn(user.name ?? user.id);
+}
+
+/** Ephemeral to the person: through response_url, else chat.postEphemeral; logged if both fail. */
+async function tellPrivately(source: SlackCommandSource, deps: SlackCommandDeps, reply: Reply, replace = false): Promise<void> {
+  const paged = firstPage(reply, (r) => fitsSlack(r), { pages: deps.services.pages, channel: source.channel });
+  const message = renderSlack(paged, { redact: deps.services.redact });
+  const sent = await deps.messenger.respond(source.respond, message, { replace });
+  if (!sent.ok) await deps.messenger.ephemeral(source.channel.channel, source.user.id, message);
+}
+
+/** Progress on long work: edits of our own "Working on…" message once there is one, else only the log. */
+function progressFor(label: () => string, working: () => string | undefined, source: SlackCommandSource, deps: SlackCommandDeps) {
+  const { messenger, services } = deps;
+  const channelId = source.channel.channel;
+  return createProgressMessage(async (line) => {
+    // Without a message of our own to edit, progress stays in the log: response_url allows only 5 uses.
+    const ts = working();
+    if (ts) await messenger.update(channelId, ts, renderPlain(`${label()}: ${line}`, services.redact));
+    else services.log.debug("slack progress", { command: label(), channel: channelId, line: services.redact(line) });
+  });
+}
+
+export async function runSlackCommand(text: string, source: SlackCommandSource, deps: SlackCommandDeps): Promise<void> {
+  const { services, messenger } = deps;
+  const { redact, log } = services;
+  const channelId = source.channel.channel;
+  const command = findCommand(text, deps.commands ?? COMMANDS);
+  const label = command ? `/rl ${command.name}` : "/rl";
+
+  try {
+    let working: string | undefined;
+    const showWorking = async (): Promise<void> => {
+      const posted = await messenger.post(channelId, renderPlain(`Working on ${label}…`, redact));
+      if (posted.ok) working = posted.ts;
+      else await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact));
+    };
+    const mayShow = command !== undefined && !command.confirm && willRun(text, command, source, deps);
+    if (command?.slow && mayShow) await showWorking();
+    // Any other command that turns out slow shows it too, once it has taken about a second.
+    let late: Promise<void> | undefined;
+    const timer = !command?.slow && mayShow ? setTimeout(() => (late = showWorking()), SLOW_AFTER_MS) : undefined;
+    const progress = progressFor(() => label, () => working, source, deps);
+    const ctx: CommandContext = {
+      channel: source.channel,
+      // The "Working on…" message becomes the answer, so it is the run's thread from the start: notices queued
+      // while the command runs (a run's "started") go into it instead of the channel.
+      ...(working ? { thread: working } : {}),
+      user: source.user,
+      via: source.kind === "typed" ? "slash" : "button",
+      services,
+      progress: (line) => progress.show(line),
+    };
+    const result = await dispatch({ text }, ctx, deps.commands ? { commands: deps.commands } : {}).finally(() => clearTimeout(timer));
+    await late;
+    await progress.close();
+    await deliver(result, text, working, source, deps, false);
+  } catch (err) {
+    // dispatch never throws; this is a bug in the delivery path, so the person still hears something.
+    log.error("slack command handling failed", { command: label, channel: channelId, user: source.user.id, err });
+    await tellPrivately(source, deps, { title: "Could not do that", text: `Something went wrong running ${label}. The error is in the bot's log.`, ephemeral: true });
+  }
+}
+
+/**
+ * A Confirm or Cancel click: answered through the prompt's record. Only a winning answer touches the prompt (Confirm
+ * takes its buttons away at once, then runs; Cancel replaces it); a refusal, a replay or an expired prompt is told
+ * privately and leaves the prompt as it was.
+ */
+export async function answerSlackPrompt(input: ConfirmationAnswerInput, source: SlackCommandSource, deps: SlackCommandDeps): Promise<void> {
+  const { services, messenger } = deps;
+  const { redact, log } = services;
+  const channelId = source.channel.channel;
+  const replacePrompt = source.fromEphemeral === true;
+  let label = "/rl";
+  let text = "";
+  let working: string | undefined;
+  try {
+    const progress = progressFor(() => label, () => working, source, deps);
+    const ctx: CommandContext = { channel: source.channel, user: source.user, via: "button", services, progress: (line) => progress.show(line) };
+    const result = await dispatch(input, ctx, {
+      ...(deps.commands ? { commands: deps.commands } : {}),
+      onConfirmed: async (confirmation) => {
+        label = `/rl ${confirmation.command}`;
+        text = confirmation.commandText;
+        // The prompt loses its buttons at once: this answer won, and the prompt says what is happening.
+        if (replacePrompt) await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact), { replace: true });
+        const command = (deps.commands ?? COMMANDS).find((c) => c.name === confirmation.command);
+        if (!command?.slow) return {};
+        const posted = await messenger.post(channelId, renderPlain(`Working on ${label}…`, redact));
+        if (posted.ok) {
+          working = posted.ts;
+          // The "Working on…" message becomes the answer, and the run's thread from the start.
+          return { thread: posted.ts };
+        }
+        if (!replacePrompt) await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact));
+        return {};
+      },
+    });
+    await progress.close();
+    const outcome = result.answer?.outcome;
+    if (outcome === "cancelled") {
+      const who = result.answer?.confirmation?.answeredByName ?? source.user.name ?? source.user.id;
+      const what = result.answer?.confirmation?.commandText ?? "";
+      await messenger.respond(source.respond, renderPlain(`Cancelled by ${who}${what ? `: ${what}` : ""}`, redact), { replace: true });
+      return;
+    }
+    if (outcome !== "confirmed") {
+      await tellPrivately(source, deps, { ...result.reply, ephemeral: true });
+      return;
+    }
+    await deliver(result, text, working, source, deps, replacePrompt);
+  } catch (err) {
+    log.error("slack prompt answer failed", { command: label, channel: channelId, user: source.user.id, err });
+    await tellPrivately(source, deps, { title: "Could not do that", text: `Something went wrong answering the prompt for ${label}. The error is in the bot's log.`, ephemeral: true });
+  }
+}
+
+/** The answer where it belongs: private for prompts and errors, else public (our "Working on…" message edited into it). */
+async function deliver(result: DispatchResult, text: string, working: string | undefined, source: SlackCommandSource, deps: SlackCommandDeps, replacePrompt: boolean): Promise<void> {
+  const { services, messenger } = deps;
+  const { redact, log } = services;
+  const channelId = source.channel.channel;
+  const { reply } = result;
+  if (result.needsConfirmation || reply.ephemeral) {
+    if (working) await messenger.remove(channelId, working);
+    await tellPrivately(source, deps, reply, replacePrompt);
+    return;
+  }
+  const verb = source.kind === "confirm" ? "confirmed" : source.kind === "button" ? "clicked" : "ran";
+  const footer = `${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``;
+  const paged = firstPage(reply, (r) => fitsSlack(r, { footer }), { pages: services.pages, channel: source.channel, footer });
+  const message = renderSlack(paged, { redact, footer });
+  let ts: string | undefined;
+  let refusal: string | undefined;
+  if (working) {
+    const updated = await messenger.update(channelId, working, message);
+    if (updated.ok) ts = working;
+  }
+  if (!ts) {
+    const posted = await messenger.post(channelId, message);
+    if (posted.ok) ts = posted.ts;
+    else refusal = posted.error;
+    if (working && ts) await messenger.remove(channelId, working);
+  }
+  if (ts) {
+    if (reply.anchorRunId) await recordAnchor(deps.onAnchor, log, reply.anchorRunId, source.channel, ts);
+    if (replacePrompt) await messenger.dismiss(source.respond);
+    // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. A run's
+    // picture goes into the run's thread, with the rest of what is said about the run.
+    const run = reply.runId ? services.runs.get(reply.runId) : undefined;
+    const thread = run?.thread && run.channel.platform === "slack" && run.channel.channel === channelId ? run.thread : undefined;
+    await shareChart(reply.chart, { channel: channelId, ...(thread ? { thread } : {}) }, { messenger, renderChart: deps.renderChart, redact, log });
+    return;
+  }
+  // The bot cannot post here (not a member, or Slack is failing): response_url can still show the answer.
+  const shown = await messenger.respond(source.respond, message, { visibility: "in_channel" });
+  if (!shown.ok) await messenger.ephemeral(channelId, source.user.id, message);
+  if (replacePrompt) await messenger.dismiss(source.respond);
+  if (reply.anchorRunId) log.warn("slack: run message has no thread; later notices go to the channel", { runId: reply.anchorRunId, channel: channelId, error: refusal });
+  const hint = refusal && NOT_A_MEMBER.has(refusal)
+    ? "I am not a member of this channel, so run updates cannot be posted here. Invite me with /invite."
+    : `Slack did not accept my message (${refusal ?? "unknown error"}); later updates may be missing.`;
+  await tellPrivately(source, deps, { text: hint, ephemeral: true });
+}

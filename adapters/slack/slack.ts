@@ -1,0 +1,258 @@
+// The Slack adapter: a Bolt app (Socket Mode with SLACK_APP_TOKEN, else HTTP) that turns /rl, clicks and mentions into commands.
+import type { Server } from "node:http";
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
+import type { webApi } from "@slack/bolt";
+import type { AnyCommand } from "../../commands/types.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
+import { RlError } from "../../src/errors.ts";
+import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { Reply } from "../../src/reply.ts";
+import type { Services } from "../../src/services.ts";
+import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
+import { decodeButtonValue } from "./slack-button-value.ts";
+import { shareChart } from "./slack-chart.ts";
+import { answerChat, type SlackChatHandler } from "./slack-chat.ts";
+import { createSlackLogger } from "./slack-logger.ts";
+import { createSlackMessenger, slackErrorCode } from "./slack-messenger.ts";
+import { turnSlackPage } from "./slack-page.ts";
+import { renderPlain, renderSlack } from "./slack-render.ts";
+import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
+
+export type { AnchorHandler } from "./slack-anchor.ts";
+export type { SlackChatHandler } from "./slack-chat.ts";
+
+export interface SlackAdapterOptions {
+  /** Records a run's message as its thread (services.runs once it exists). */
+  onAnchor?: AnchorHandler;
+  /** The chat entry point for mentions and direct messages; without it they get a hint. */
+  chat?: SlackChatHandler;
+  /** The slash command as registered in the Slack app. */
+  slashCommand?: string;
+  /** Interface for the HTTP receiver (default: all interfaces; tests use 127.0.0.1). */
+  host?: string;
+  /** Tests only: the command list dispatch uses instead of the registry. */
+  commands?: readonly AnyCommand[];
+  /** Draws a reply's chart as the PNG shared after it (default: the resvg renderer); tests pass one that fails. */
+  renderChart?: ChartRenderer;
+}
+
+export interface SlackAdapter {
+  readonly mode: "socket" | "http";
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /**
+   * Posts a reply into a channel or thread (notices, digests); throws an RlError("UPSTREAM") if Slack refuses.
+   * A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
+   */
+  post(target: { channel: ChannelKey; thread?: string }, reply: Reply): Promise<{ ts: string }>;
+  /** The HTTP receiver's port once started (useful with SLACK_PORT=0); undefined in Socket Mode. */
+  port(): number | undefined;
+}
+
+/** Retry network failures and 5xx a few times; 429s wait for Retry-After first (the WebClient does that). */
+const RETRY: webApi.RetryOptions = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000 };
+const REQUEST_TIMEOUT_MS = 20_000;
+/** How long stop() waits for commands in progress before closing anyway. */
+const STOP_GRACE_MS = 10_000;
+
+export async function createSlackAdapter(services: Services, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
+  const { slack } = services.config;
+  const { log } = services;
+  if (!slack.botToken) throw new RlError("CONFIG", "botToken is required for Slack. Set SLACK_BOT_TOKEN (xoxb-...).");
+  if (!slack.appToken && !slack.signingSecret) {
+    throw new RlError(
+      "CONFIG",
+      "Slack needs a way to receive events. Set SLACK_APP_TOKEN (xapp-..., Socket Mode, no public URL) or SLACK_SIGNING_SECRET (HTTP mode on SLACK_PORT).",
+    );
+  }
+  const mode = slack.appToken ? "socket" : "http";
+  const logger = createSlackLogger(log, services.config.logLevel === "debug" ? LogLevel.DEBUG : LogLevel.INFO);
+  // Each client gets its own copy: Bolt and the Socket Mode client write defaults into the object they are given.
+  const clientOptions = (): webApi.WebClientOptions => ({ slackApiUrl: slack.apiUrl, retryConfig: RETRY, timeout: REQUEST_TIMEOUT_MS, logger });
+  // The Socket Mode client keeps its own long retry policy for apps.connections.open, so reconnects outlast an outage.
+  const socketClientOptions: webApi.WebClientOptions = { slackApiUrl: slack.apiUrl, timeout: REQUEST_TIMEOUT_MS, logger };
+  const socketReceiver = slack.appToken
+    ? new SocketModeReceiver({ appToken: slack.appToken, logger, installerOptions: { clientOptions: socketClientOptions } })
+    : undefined;
+  const receiver = socketReceiver ?? new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
+  const app = new App({ token: slack.botToken, receiver, logger, clientOptions: clientOptions(), deferInitialization: true });
+  app.error(async (error) => {
+    log.error("slack handler failed", { code: error.code, err: error });
+  });
+  try {
+    await app.init(); // auth.test: a bad token fails here, at start-up, not on the first command
+  } catch (err) {
+    throw new RlError("CONFIG", `Slack refused SLACK_BOT_TOKEN (${slackErrorCode(err)}). Check SLACK_BOT_TOKEN and SLACK_API_URL.`, { cause: err });
+  }
+
+  const messenger = createSlackMessenger(app.client, log, services.redact);
+  const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
+  const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  const inFlight = new Set<Promise<void>>();
+  /** Handlers are awaited by Bolt, but stop() also waits for them so the database is not closed under them. */
+  const track = async (work: Promise<void>): Promise<void> => {
+    inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      inFlight.delete(work);
+    }
+  };
+  const clicking = new Set<string>();
+
+  app.command(options.slashCommand ?? "/rl", async ({ command, ack, respond }) => {
+    await ack();
+    await track(
+      runSlackCommand(
+        command.text ?? "",
+        {
+          channel: { platform: "slack", workspace: command.team_id, channel: command.channel_id },
+          user: { id: command.user_id, name: command.user_name },
+          kind: "typed",
+          respond,
+        },
+        deps,
+      ),
+    );
+  });
+
+  app.action(/^rl_/, async ({ ack, body, action, respond }) => {
+    await ack();
+    if (body.type !== "block_actions" || action.type !== "button" || !("action_id" in action)) return;
+    const value = decodeButtonValue(action.value);
+    if (!value) {
+      log.warn("slack: a button with an unknown value was clicked", { actionId: action.action_id });
+      await messenger.respond(respond, renderPlain("That button is not one I know (it may be from an older version). Type the command instead."));
+      return;
+    }
+    const channelId = body.channel?.id ?? body.container?.channel_id;
+    if (!channelId) return;
+    const channel: ChannelKey = { platform: "slack", workspace: body.team?.id ?? body.user.team_id ?? "unknown", channel: channelId };
+    const user = { id: body.user.id, name: body.user.username ?? body.user.name };
+    if (value.kind === "page") {
+      const ephemeral = body.container?.is_ephemeral === true;
+      const messageTs = body.container?.message_ts ?? body.message?.ts;
+      await track(turnSlackPage({ id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) }, { services, messenger }));
+      return;
+    }
+    if (value.kind === "answer") {
+      // Every click is answered, a replay too: the prompt's record decides, once, whether anything runs.
+      await track(
+        answerSlackPrompt(
+          { confirmation: value.confirmation, answer: value.answer },
+          { channel, user, kind: "confirm", respond, fromEphemeral: body.container?.is_ephemeral === true },
+          deps,
+        ),
+      );
+      return;
+    }
+    // A second click while the first is still running would run the command twice.
+    const key = `${body.container?.message_ts ?? ""}:${action.action_id}:${body.user.id}`;
+    if (clicking.has(key)) return;
+    clicking.add(key);
+    try {
+      await track(runSlackCommand(value.command, { channel, user, kind: "button", respond }, deps));
+    } finally {
+      clicking.delete(key);
+    }
+  });
+
+  const chatDeps = { services, messenger, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  app.event("app_mention", async ({ event, body, context }) => {
+    if (!event.user || event.bot_id) return;
+    await track(
+      answerChat(
+        {
+          channel: { platform: "slack", workspace: teamOf(body, event), channel: event.channel },
+          userId: event.user,
+          text: event.text,
+          thread: event.thread_ts ?? event.ts,
+          botUserId: context.botUserId,
+        },
+        chatDeps,
+      ),
+    );
+  });
+
+  app.event("message", async ({ event, body, context }) => {
+    const m = event as { channel_type?: string; subtype?: string; bot_id?: string; user?: string; text?: string; ts: string; thread_ts?: string; channel: string };
+    // Only direct messages: in channels, a message reaches the bot as app_mention.
+    if (m.channel_type !== "im" || m.subtype || m.bot_id || !m.user || m.user === context.botUserId) return;
+    await track(
+      answerChat(
+        {
+          channel: { platform: "slack", workspace: teamOf(body, event), channel: m.channel },
+          userId: m.user,
+          text: m.text ?? "",
+          thread: m.thread_ts,
+          botUserId: context.botUserId,
+        },
+        chatDeps,
+      ),
+    );
+  });
+
+  let server: Server | undefined;
+  let state: "new" | "started" | "stopped" = "new";
+  return {
+    mode,
+    async start() {
+      if (state !== "new") return;
+      state = "started";
+      if (socketReceiver) await app.start();
+      else server = (await app.start(options.host ? { port: slack.port, host: options.host } : slack.port)) as Server;
+      log.info("slack connected", { mode, ...(server ? { port: portOf(server) } : {}) });
+    },
+    async stop() {
+      if (state !== "started") {
+        state = "stopped";
+        return;
+      }
+      state = "stopped";
+      // Stop taking new events first, then let the commands already running finish.
+      if (socketReceiver) await socketReceiver.client.disconnect();
+      else {
+        server?.closeIdleConnections();
+        await app.stop().catch((err: unknown) => log.warn("slack receiver stop failed", { err }));
+      }
+      await settle([...inFlight], STOP_GRACE_MS);
+    },
+    async post(target, reply) {
+      const channelId = target.channel.channel;
+      const sent = await messenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread);
+      if (!sent.ok || !sent.ts) {
+        const error = sent.ok ? "no_ts" : sent.error;
+        throw new RlError("UPSTREAM", `Slack did not accept the message for channel ${channelId} (${error}).`, { details: { slackError: error } });
+      }
+      if (reply.anchorRunId) await recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, sent.ts);
+      // Next to the message, in the same channel or thread; a failed upload leaves the sparkline and is only logged.
+      // Not awaited: the message is out, and an outbox that waited on a slow upload could post it twice after a crash.
+      // stop() still waits for it.
+      if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread: target.thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
+      return { ts: sent.ts };
+    },
+    port: () => (server ? portOf(server) : undefined),
+  };
+}
+
+function teamOf(body: unknown, event: unknown): string {
+  const fromBody = (body as { team_id?: unknown }).team_id;
+  const fromEvent = (event as { team?: unknown }).team;
+  return typeof fromBody === "string" ? fromBody : typeof fromEvent === "string" ? fromEvent : "unknown";
+}
+
+function portOf(server: Server): number | undefined {
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : undefined;
+}
+
+/** Waits for the promises, but not longer than `ms`. */
+async function settle(work: Array<Promise<void>>, ms: number): Promise<void> {
+  if (work.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(work), timeout]);
+  clearTimeout(timer);
+}

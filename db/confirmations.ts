@@ -1,0 +1,164 @@
+// Confirmation prompts kept server-side: who asked for which command where, until when, and the one answer it got.
+import { randomBytes } from "node:crypto";
+import { RlError } from "../src/errors.ts";
+import type { ChannelKey } from "./channel-key.ts";
+import type { Db } from "./open-database.ts";
+
+export type ConfirmationState = "pending" | "confirmed" | "cancelled";
+export type ConfirmationAnswer = Exclude<ConfirmationState, "pending">;
+
+export interface ConfirmationRow {
+  /** Random and url-safe (128 bits): it travels in button values and custom_ids, and is the only thing they carry. */
+  id: string;
+  channel: ChannelKey;
+  askerId: string;
+  askerName?: string;
+  /** The registry name of the command. */
+  command: string;
+  /** The command as a person reads it ("/rl stop \"ab12\""): shown and audited. */
+  commandText: string;
+  /** The arguments exactly as the person gave them; a confirmed prompt runs the command with these. */
+  args: Record<string, unknown>;
+  createdAt: number;
+  expiresAt: number;
+  state: ConfirmationState;
+  answeredBy?: string;
+  answeredByName?: string;
+  answeredAt?: number;
+}
+
+export interface NewConfirmation {
+  channel: ChannelKey;
+  askerId: string;
+  askerName?: string;
+  command: string;
+  commandText: string;
+  args: Record<string, unknown>;
+}
+
+export interface Answerer {
+  id: string;
+  name?: string;
+}
+
+export interface ConfirmationsRepo {
+  /** Records a pending prompt; throws an RlError("USAGE") when its text or arguments hold one of the bot's secrets. */
+  create(confirmation: NewConfirmation): ConfirmationRow;
+  get(id: string): ConfirmationRow | undefined;
+  /**
+   * Answers a pending, unexpired prompt: one compare-and-set UPDATE, so of any number of clicks (from any
+   * connection or process on the same file) exactly one returns true. False changes nothing.
+   */
+  claim(id: string, answer: ConfirmationAnswer, by: Answerer): boolean;
+}
+
+export interface ConfirmationsOptions {
+  now?: () => number;
+  /** How long a prompt can be answered. */
+  ttlMs: number;
+  /** The bot's redactor: anything it would change is a secret and is never written to the table. */
+  redact: (text: string) => string;
+}
+
+/** Rows are kept this long past their expiry, so a late click still hears who answered; then they are deleted. */
+export const CONFIRMATION_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+interface RawRow {
+  id: string;
+  platform: string;
+  workspace: string;
+  channel: string;
+  asker_id: string;
+  asker_name: string | null;
+  command: string;
+  command_text: string;
+  args_json: string;
+  created_at: number;
+  expires_at: number;
+  state: ConfirmationState;
+  answered_by: string | null;
+  answered_by_name: string | null;
+  answered_at: number | null;
+}
+
+function toRow(r: RawRow): ConfirmationRow {
+  return {
+    id: r.id,
+    channel: { platform: r.platform, workspace: r.workspace, channel: r.channel },
+    askerId: r.asker_id,
+    askerName: r.asker_name ?? undefined,
+    command: r.command,
+    commandText: r.command_text,
+    args: JSON.parse(r.args_json) as Record<string, unknown>,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    state: r.state,
+    answeredBy: r.answered_by ?? undefined,
+    answeredByName: r.answered_by_name ?? undefined,
+    answeredAt: r.answered_at ?? undefined,
+  };
+}
+
+/** A fresh confirmation id: 16 random bytes, base64url (22 characters). */
+export function newConfirmationId(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/** What confirmation ids look like; anything else is not looked up. */
+export const CONFIRMATION_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export function createConfirmationsRepo(db: Db, { now = Date.now, ttlMs, redact }: ConfirmationsOptions): ConfirmationsRepo {
+  const insert = db.prepare(
+    `INSERT INTO confirmations (id, platform, workspace, channel, asker_id, asker_name, command, command_text, args_json, created_at, expires_at, state)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+  );
+  const select = db.prepare<[string], RawRow>("SELECT * FROM confirmations WHERE id = ?");
+  const answer = db.prepare(
+    `UPDATE confirmations SET state = ?, answered_by = ?, answered_by_name = ?, answered_at = ?
+     WHERE id = ? AND state = 'pending' AND expires_at > ?`,
+  );
+  const prune = db.prepare("DELETE FROM confirmations WHERE expires_at < ?");
+
+  return {
+    create(c) {
+      const argsJson = JSON.stringify(c.args);
+      const stored = [c.commandText, argsJson, c.askerId, c.askerName ?? ""];
+      if (stored.some((text) => redact(text) !== text)) {
+        throw new RlError("USAGE", "This command holds one of the bot's secrets, so it cannot be kept for a Confirm button. Nothing ran; leave the secret out.");
+      }
+      const at = now();
+      const row: RawRow = {
+        id: newConfirmationId(),
+        platform: c.channel.platform,
+        workspace: c.channel.workspace,
+        channel: c.channel.channel,
+        asker_id: c.askerId,
+        asker_name: c.askerName ?? null,
+        command: c.command,
+        command_text: c.commandText,
+        args_json: argsJson,
+        created_at: at,
+        expires_at: at + ttlMs,
+        state: "pending",
+        answered_by: null,
+        answered_by_name: null,
+        answered_at: null,
+      };
+      db.transaction(() => {
+        prune.run(at - CONFIRMATION_RETENTION_MS);
+        insert.run(row.id, row.platform, row.workspace, row.channel, row.asker_id, row.asker_name, row.command, row.command_text, row.args_json, row.created_at, row.expires_at);
+      })();
+      return toRow(row);
+    },
+    get(id) {
+      if (!CONFIRMATION_ID.test(id)) return undefined;
+      const row = select.get(id);
+      return row ? toRow(row) : undefined;
+    },
+    claim(id, state, by) {
+      if (!CONFIRMATION_ID.test(id)) return false;
+      const at = now();
+      return answer.run(state, by.id, by.name ?? null, at, id, at).changes === 1;
+    },
+  };
+}

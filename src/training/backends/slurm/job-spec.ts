@@ -1,0 +1,127 @@
+// What one run's batch job is: the launcher's spec file (commands as JSON), its environment, and sbatch's argv.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Component } from "../../../../db/run-processes.ts";
+import { PACKAGE_ROOT, type SlurmSettings } from "../../../config.ts";
+import { RlError } from "../../../errors.ts";
+import type { SpawnPlan } from "../../local-supervisor.ts";
+
+/** The in-job launcher; sbatch copies it into Slurm's spool, so the node needs only python3. */
+export const JOB_LAUNCHER = path.join(PACKAGE_ROOT, "src", "training", "backends", "slurm", "job-launcher.py");
+
+export interface JobSpecComponent {
+  name: Component;
+  argv: string[];
+  cwd: string;
+  log: string;
+  /** Variables of the job's environment this component must not see (e.g. the api gets no keys). */
+  env_unset: string[];
+}
+
+export interface JobSpec {
+  run_id: string;
+  status_path: string;
+  grace_seconds: number;
+  ready_timeout_seconds: number;
+  env_settle_seconds: number;
+  api_url: string;
+  trainer_url: string;
+  config_path: string;
+  components: JobSpecComponent[];
+}
+
+export interface JobFiles {
+  spec: string;
+  status: string;
+  /** The launcher's own stdout and stderr (sbatch --output). */
+  output: string;
+}
+
+export function jobFiles(logsDir: string, runConfigsDir: string, runId: string): JobFiles {
+  return {
+    spec: path.join(runConfigsDir, `job_${runId}.json`),
+    status: path.join(logsDir, `job_${runId}.json`),
+    output: path.join(logsDir, `job_${runId}.out`),
+  };
+}
+
+export const jobName = (runId: string) => `rl-${runId}`;
+
+export interface JobSpecInput {
+  runId: string;
+  configPath: string;
+  plans: SpawnPlan[];
+  files: JobFiles;
+  stopGraceMs: number;
+  readyTimeoutMs: number;
+  envSettleMs: number;
+  apiUrl: string;
+  trainerUrl: string;
+  secrets: readonly string[];
+}
+
+/**
+ * The job runs with one environment (the union of the components' environments, handed to sbatch, so keys
+ * never touch the disk); each component drops what its local counterpart would not get.
+ */
+export function buildJobSpec(input: JobSpecInput): { spec: JobSpec; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  for (const plan of input.plans) {
+    for (const [k, v] of Object.entries(plan.env)) {
+      if (k in env && env[k] !== v) {
+        throw new RlError("INTERNAL", `components need different values of ${k}; one Slurm job cannot give them both`);
+      }
+      env[k] = v;
+    }
+  }
+  const components = input.plans.map((plan) => ({
+    name: plan.component,
+    argv: [plan.command, ...plan.args],
+    cwd: plan.cwd,
+    log: plan.logPath,
+    env_unset: Object.keys(env).filter((k) => !(k in plan.env)),
+  }));
+  const spec: JobSpec = {
+    run_id: input.runId,
+    status_path: input.files.status,
+    grace_seconds: input.stopGraceMs / 1000,
+    ready_timeout_seconds: input.readyTimeoutMs / 1000,
+    env_settle_seconds: input.envSettleMs / 1000,
+    api_url: input.apiUrl,
+    trainer_url: input.trainerUrl,
+    config_path: input.configPath,
+    components,
+  };
+  const text = JSON.stringify(spec, null, 2);
+  if (input.secrets.some((s) => s.length >= 4 && text.includes(s))) {
+    throw new RlError("INVALID_VALUE", "A component command contains one of the bot's API keys; keys go through the job's environment, never its files.");
+  }
+  return { spec, env };
+}
+
+export function writeJobSpec(file: string, spec: JobSpec): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(spec, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** sbatch's options and the script with its argument; "--parsable" is added by the command wrapper. */
+export function sbatchArgs(settings: SlurmSettings, job: { runId: string; files: JobFiles; chdir: string; launcher?: string }): string[] {
+  const args = [
+    `--job-name=${jobName(job.runId)}`,
+    `--output=${job.files.output}`,
+    `--chdir=${job.chdir}`,
+    // The job carries the keys in its environment, whatever SBATCH_EXPORT says.
+    "--export=ALL",
+    "--nodes=1",
+    "--ntasks=1",
+    // A node failure must end the run visibly, not restart the training from step 0.
+    "--no-requeue",
+  ];
+  if (settings.partition) args.push(`--partition=${settings.partition}`);
+  if (settings.account) args.push(`--account=${settings.account}`);
+  if (settings.timeLimit) args.push(`--time=${settings.timeLimit}`);
+  if (settings.gpus) args.push(`--gpus=${settings.gpus}`);
+  args.push(...settings.extraArgs);
+  args.push(job.launcher ?? JOB_LAUNCHER, job.files.spec);
+  return args;
+}
