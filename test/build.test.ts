@@ -1,8 +1,10 @@
 // The build in dist/ (bin/build.js, run before the tests by test/helpers/build-dist.ts): one file per program, and the
 // built code finds the package's non-TypeScript files (demo stack, Slurm job launcher) where the sources do.
-import { existsSync, readdirSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DIST, ENTRIES } from "../bin/build.js";
 import { PACKAGE_ROOT } from "../src/config.ts";
@@ -23,5 +25,19 @@ describe("dist/", () => {
     expect(existsSync(path.join(built.DEMO_STACK_ROOT, "tinker_atropos", "environments"))).toBe(true);
     expect(JOB_LAUNCHER.startsWith(PACKAGE_ROOT)).toBe(true);
     expect(existsSync(JOB_LAUNCHER)).toBe(true);
+  });
+
+  it("carries zod's English messages and none of its other locales", async () => {
+    const chunks = readdirSync(path.join(DIST, "chunks")).filter((name) => name.endsWith(".js"));
+    const zodChunks = chunks.filter((name) => readFileSync(path.join(DIST, "chunks", name), "utf8").includes("node_modules/zod/"));
+    expect(zodChunks.length).toBeGreaterThan(0);
+    for (const name of zodChunks) {
+      const code = readFileSync(path.join(DIST, "chunks", name), "utf8");
+      expect(code).toContain("node_modules/zod/v4/locales/en.js");
+      expect(code).not.toContain("node_modules/zod/v4/locales/fr.js");
+    }
+    // A setting zod checks with its own message: the built command still says it in English.
+    const run = promisify(execFile)(process.execPath, [path.join(DIST, "..", "bin", "rl-chatops.js"), "scan", "."], { env: { ...process.env, RL_BACKEND: "bogus" } });
+    await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('RL_BACKEND has a bad value: Invalid option: expected one of "local"|"slurm"') });
   });
 });
