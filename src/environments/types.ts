@@ -43,6 +43,10 @@ export interface EnvironmentInfo {
   description: string;
   configClass: string;
   fields: ConfigField[];
+  /** The file's `if __name__ == "__main__":` block calls this class's cli(), so `python FILE serve` starts it. */
+  runnable: boolean;
+  /** Why `python FILE serve` would not start it, when not runnable. */
+  notRunnableReason?: string;
 }
 
 export interface ScanWarning {
