@@ -21,6 +21,9 @@ export interface FieldDecl {
   gt?: number;
   le?: number;
   lt?: number;
+  /** Field(min_length=, max_length=) (min_items/max_items in pydantic 1). */
+  minLength?: number;
+  maxLength?: number;
 }
 
 export interface ConfigInitDecl {

@@ -210,12 +210,17 @@ function readField(name: string, typeNode: Node, right: Node | null): FieldDecl 
     } else if (key === "ge" || key === "gt" || key === "le" || key === "lt") {
       const bound = readNumber(value);
       if (bound !== undefined) field[key] = bound;
+    } else if (key in LENGTH_KEYS) {
+      const bound = readNumber(value);
+      if (bound !== undefined && Number.isSafeInteger(bound) && bound >= 0) field[LENGTH_KEYS[key]!] = bound;
     }
   }
   return field;
 }
 
-const EMPTY_FACTORIES: Record<string, unknown> = { list: [], dict: {}, set: [], tuple: [] };
+const LENGTH_KEYS: Record<string, "minLength" | "maxLength"> = { min_length: "minLength", max_length: "maxLength", min_items: "minLength", max_items: "maxLength" };
+
+const EMPTY_FACTORIES: Record<string, unknown> = { list: [], dict: {}, set: [], tuple: [], frozenset: [] };
 
 function readFactory(node: Node): PyValue {
   if (node.type === "identifier" && node.text in EMPTY_FACTORIES) {
