@@ -42,15 +42,18 @@ function groupedFields(view: ConfigView, trainer: Record<string, unknown>): Repl
 }
 
 function bounds(field: ConfigField | undefined): string | undefined {
-  if (!field || (field.min === undefined && field.max === undefined)) return undefined;
+  if (!field) return undefined;
   const low = field.min === undefined ? "" : `${field.minExclusive ? ">" : "≥"} ${field.min}`;
   const high = field.max === undefined ? "" : `${field.maxExclusive ? "<" : "≤"} ${field.max}`;
-  return [low, high].filter(Boolean).join(" and ");
+  const shortest = field.minLength === undefined ? "" : `length ≥ ${field.minLength}`;
+  const longest = field.maxLength === undefined ? "" : `length ≤ ${field.maxLength}`;
+  return [low, high, shortest, longest].filter(Boolean).join(" and ") || undefined;
 }
 
+/** The members a value (or each item of a list or set) must be one of. */
 function allowed(field: ConfigField | undefined): string | undefined {
   let type = field?.fieldType;
-  while (type?.kind === "optional") type = type.inner;
+  while (type?.kind === "optional" || type?.kind === "list") type = type.kind === "optional" ? type.inner : type.item;
   return type?.kind === "enum" ? type.values.map((v) => formatValue(v)).join(", ") : undefined;
 }
 

@@ -6,14 +6,14 @@ export default defineCommand({
   name: "envs",
   summary: "List the training environments",
   description:
-    "List the RL environments found (by static analysis) in the environments folder: name, class name, file path, one-line description, config class. Also says which one this channel has selected and any files that could not be read.",
+    "List the RL environments found (by static analysis) in the environments folder: name, class name, file path, one-line description, config class, and whether it can be started (runnable; reason when not: its file has no a main block calling Class.cli()). Also says which one this channel has selected and any files that could not be read.",
   toolName: "rl_list_environments",
   args: z.object({}),
   permission: "read",
   async run(_args, ctx) {
     const result = await ctx.services.env.listEnvironments(ctx.channel);
     const lines = result.environments.map(
-      (e) => `${e.name === result.selected ? "▶ " : "• "}${e.name} (${e.class_name}): ${e.description}`,
+      (e) => `${e.name === result.selected ? "▶ " : "• "}${e.name} (${e.class_name}): ${e.description}${e.runnable ? "" : ` [cannot be started: ${e.reason ?? "no entry point"}]`}`,
     );
     return {
       title: `Environments (${result.environments.length})`,

@@ -16,7 +16,7 @@ export default defineCommand({
     const r = await ctx.services.env.selectEnvironment(ctx.channel, name);
     return {
       title: `Selected ${r.environment}`,
-      text: `${r.description}\n${r.configurable_fields} configurable fields, ${r.locked_fields} locked. See /rl config, change with /rl set <field> <value>.`,
+      text: `${r.description}\n${r.configurable_fields} configurable fields, ${r.locked_fields} locked. See /rl config, change with /rl set <field> <value>.${r.runnable ? "" : `\nIt cannot be started as it is: ${r.reason ?? "its file has no entry point for it"}.`}`,
       fields: r.changed.length ? [{ label: "Changed in this channel", value: r.changed.join(", ") }] : undefined,
       data: r,
     };

@@ -16,6 +16,8 @@ export default defineCommand({
   confirm: true,
   mutates: true,
   async preview(_args, ctx) {
+    // Asking to confirm a start that cannot happen would waste the person's click: refuse with the reason now.
+    await ctx.services.env.startableEnvironment(ctx.channel);
     const view = await ctx.services.env.getConfig(ctx.channel);
     const changed = view.configurable_fields.filter((f) => f.changed);
     const steps = view.locked_fields.find((f) => f.name === "total_steps")?.locked_value ?? view.configurable_fields.find((f) => f.name === "total_steps")?.current_value;

@@ -34,7 +34,7 @@ export default defineCommand({
   examples: ["/rl test", "/rl test --steps 2 --group-size 4 --models qwen/qwen3-8b", "/rl test --base-url http://127.0.0.1:8001/v1 --models demo-policy"],
   async preview(args, ctx) {
     const { services } = ctx;
-    const environment = await services.env.selectedEnvironment(ctx.channel);
+    const environment = await services.env.startableEnvironment(ctx.channel);
     const plan = planInferenceTest(
       { steps: args.steps, groupSize: args.group_size, models: args.models, baseUrl: args.base_url },
       services.config.inferenceTest,
@@ -52,7 +52,7 @@ export default defineCommand({
   },
   async run(args, ctx) {
     const { services } = ctx;
-    const environment = await services.env.selectedEnvironment(ctx.channel);
+    const environment = await services.env.startableEnvironment(ctx.channel);
     const plan = planInferenceTest(
       { steps: args.steps, groupSize: args.group_size, models: args.models, baseUrl: args.base_url },
       services.config.inferenceTest,

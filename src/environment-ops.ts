@@ -14,6 +14,9 @@ export interface EnvironmentSummary {
   file_path: string;
   description: string;
   config_class: string;
+  /** False when `python FILE serve` would not start it; reason says why. */
+  runnable: boolean;
+  reason?: string;
 }
 
 export interface FieldView {
@@ -52,6 +55,8 @@ const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
   file_path: e.filePath,
   description: e.description,
   config_class: e.configClass,
+  runnable: e.runnable,
+  ...(e.notRunnableReason !== undefined ? { reason: e.notRunnableReason } : {}),
 });
 
 function fieldView(field: ConfigField, values: ConfigValues): FieldView {
@@ -140,6 +145,15 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     return catalog.get(input);
   };
 
+  /** The channel's environment, refused when its file cannot start it (training and /rl test both run `python FILE`). */
+  const startable = async (key: ChannelKey): Promise<EnvironmentInfo> => {
+    const env = await selected(key);
+    if (env.runnable) return env;
+    throw new RlError("NOT_STARTABLE", `${env.name} cannot be started: ${env.notRunnableReason ?? "its file has no entry point for it"}. Add \`if __name__ == "__main__": ${env.className}.cli()\` to ${env.relativePath}, or select another environment (see /rl envs).`, {
+      details: { environment: env.name, reason: env.notRunnableReason },
+    });
+  };
+
   const findField = (env: EnvironmentInfo, input: string): ConfigField => {
     const name = normaliseFieldName(input);
     const field = isFieldShaped(name) ? env.fields.find((f) => f.name.normalize("NFKC").toLowerCase() === name) : undefined;
@@ -164,6 +178,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
   return {
     selectedEnvironment: selected,
+    startableEnvironment: startable,
 
     async listEnvironments(key?: ChannelKey): Promise<{ environments: EnvironmentSummary[]; selected?: string; warnings: ScanWarning[] }> {
       const result = await catalog.list();
@@ -182,6 +197,8 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
         environment: env.name,
         file_path: env.filePath,
         description: env.description,
+        runnable: env.runnable,
+        ...(env.notRunnableReason !== undefined ? { reason: env.notRunnableReason } : {}),
         configurable_fields: config.configurable_fields.length,
         locked_fields: config.locked_fields.length,
         changed: config.configurable_fields.filter((f) => f.changed).map((f) => f.name),

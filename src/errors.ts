@@ -3,6 +3,7 @@ export type ErrorCode =
   | "USAGE"
   | "NOT_FOUND"
   | "NO_ENVIRONMENT"
+  | "NOT_STARTABLE"
   | "INVALID_VALUE"
   | "LOCKED_FIELD"
   | "FORBIDDEN"

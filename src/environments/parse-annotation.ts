@@ -40,6 +40,9 @@ const SCALARS: Record<string, FieldType> = {
 };
 
 const LIST_NAMES = new Set(["List", "list", "Sequence"]);
+// pydantic accepts a JSON array for these and drops repeated items.
+const SET_NAMES = new Set(["Set", "set", "FrozenSet", "frozenset", "AbstractSet", "MutableSet"]);
+const TUPLE_NAMES = new Set(["Tuple", "tuple"]);
 const DICT_NAMES = new Set(["Dict", "dict", "Mapping", "MutableMapping"]);
 const SAME_AS_FIRST_ARG = new Set(["Annotated", "Final", "ClassVar", "Required", "NotRequired"]);
 // Forward references nest annotations inside strings; a bound keeps a hostile file from recursing forever.
@@ -155,6 +158,11 @@ function readPrimary(reader: Reader): Ann | undefined {
       return args ? { kind: "name", name: token.text, args } : undefined;
     }
     case "punct": {
+      // `...` in Tuple[X, ...].
+      if (token.text === "." && isPunct(reader, ".") && isPunct({ ...reader, pos: reader.pos + 1 }, ".")) {
+        reader.pos += 2;
+        return { kind: "name", name: "..." };
+      }
       if (token.text === "[") {
         const items = readSequence(reader, "]");
         return items ? { kind: "list", items } : undefined;
@@ -212,6 +220,16 @@ function literalType(args: Ann[]): FieldType {
   return nullable ? { kind: "optional", inner: type } : type;
 }
 
+const isEllipsis = (ann: Ann | undefined) => ann?.kind === "name" && ann.name === "...";
+
+// Tuple[X, ...] is a list of X of any length; Tuple[A, B] holds exactly one A then one B; Tuple[()] is empty.
+function tupleType(args: Ann[], resolveEnum: EnumResolver | undefined, depth: number): FieldType {
+  const [first, second] = args;
+  if (args.length === 2 && first && isEllipsis(second)) return { kind: "list", item: toFieldType(first, resolveEnum, depth) };
+  if (args.some(isEllipsis)) return ANY;
+  return { kind: "tuple", items: args.map((arg) => toFieldType(arg, resolveEnum, depth)) };
+}
+
 function toFieldType(ann: Ann, resolveEnum: EnumResolver | undefined, depth: number): FieldType {
   switch (ann.kind) {
     case "string":
@@ -231,7 +249,8 @@ function toFieldType(ann: Ann, resolveEnum: EnumResolver | undefined, depth: num
   if (!args) {
     const scalar = SCALARS[base];
     if (scalar) return scalar;
-    if (LIST_NAMES.has(base)) return { kind: "list", item: ANY };
+    if (LIST_NAMES.has(base) || TUPLE_NAMES.has(base)) return { kind: "list", item: ANY };
+    if (SET_NAMES.has(base)) return { kind: "list", item: ANY, unique: true };
     if (DICT_NAMES.has(base)) return { kind: "dict" };
     const values = resolveEnum?.(ann.name);
     return values && values.length > 0 ? { kind: "enum", values } : ANY;
@@ -240,7 +259,13 @@ function toFieldType(ann: Ann, resolveEnum: EnumResolver | undefined, depth: num
   if (base === "Union") return unionType(args, resolveEnum, depth);
   if (base === "Literal") return literalType(args);
   if (LIST_NAMES.has(base) && args.length === 1 && first) return { kind: "list", item: toFieldType(first, resolveEnum, depth) };
-  if (DICT_NAMES.has(base)) return { kind: "dict" };
+  if (SET_NAMES.has(base) && args.length === 1 && first) return { kind: "list", item: toFieldType(first, resolveEnum, depth), unique: true };
+  if (TUPLE_NAMES.has(base)) return tupleType(args, resolveEnum, depth);
+  if (DICT_NAMES.has(base)) {
+    const [key, value] = args;
+    if (args.length !== 2 || !key || !value) return { kind: "dict" };
+    return { kind: "dict", key: toFieldType(key, resolveEnum, depth), value: toFieldType(value, resolveEnum, depth) };
+  }
   if (SAME_AS_FIRST_ARG.has(base) && first) return toFieldType(first, resolveEnum, depth);
   return ANY;
 }

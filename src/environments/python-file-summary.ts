@@ -21,6 +21,9 @@ export interface FieldDecl {
   gt?: number;
   le?: number;
   lt?: number;
+  /** Field(min_length=, max_length=) (min_items/max_items in pydantic 1). */
+  minLength?: number;
+  maxLength?: number;
 }
 
 export interface ConfigInitDecl {
@@ -57,8 +60,16 @@ export type Binding =
   | { kind: "import-module"; module: string }
   | { kind: "value"; value: PyValue };
 
+/** The file's `if __name__ == "__main__":` entry point, as far as it can be read without running it. */
+export interface MainEntry {
+  hasMainBlock: boolean;
+  /** Dotted names X of the `X.cli()` calls the block makes (directly or through a module-level function it calls). */
+  cliCalls: string[][];
+}
+
 export interface FileSummary {
   classes: ClassDecl[];
+  main: MainEntry;
   /** Module-level name bindings in source order; the last one before a use wins, as in Python. */
   bindings: Array<{ name: string; order: number; binding: Binding; fallback?: boolean }>;
   /** Modules imported with `from MODULE import *`. */

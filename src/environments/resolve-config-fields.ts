@@ -27,7 +27,11 @@ function copyFieldType(type: FieldType): FieldType {
     case "optional":
       return { kind: "optional", inner: copyFieldType(type.inner) };
     case "list":
-      return { kind: "list", item: copyFieldType(type.item) };
+      return { ...type, item: copyFieldType(type.item) };
+    case "tuple":
+      return { kind: "tuple", items: type.items.map(copyFieldType) };
+    case "dict":
+      return { kind: "dict", ...(type.key ? { key: copyFieldType(type.key) } : {}), ...(type.value ? { value: copyFieldType(type.value) } : {}) };
     case "enum":
       return { kind: "enum", values: [...type.values] };
     default:
@@ -77,6 +81,8 @@ export function resolveConfigFields(
     if (decl.ge === undefined && decl.gt !== undefined) field.minExclusive = true;
     if (max !== undefined) field.max = max;
     if (decl.le === undefined && decl.lt !== undefined) field.maxExclusive = true;
+    if (decl.minLength !== undefined) field.minLength = decl.minLength;
+    if (decl.maxLength !== undefined) field.maxLength = decl.maxLength;
     return field;
   }
 

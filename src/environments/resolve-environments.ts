@@ -54,6 +54,7 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
         description: cls.docstring ?? `Environment from ${fileName}`,
         configClass: configClass.name,
         fields,
+        ...runnability(symbols, file, cls),
       };
       if (configClass.problem) problems.unshift(configClass.problem);
       for (const problem of problems) warnings.push({ filePath: file.filePath, message: `${cls.name}: ${problem}` });
@@ -63,6 +64,23 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
   }
   warnings.push(...settleDuplicateNames(environments));
   return { environments, warnings };
+}
+
+const MAIN = 'if __name__ == "__main__":';
+
+/** Whether `python FILE serve` starts `cls`: atroposlib's CLI runs only from the file's main block calling `cls.cli()`. */
+function runnability(symbols: SymbolResolver, file: SummarizedFile, cls: ClassDecl): { runnable: boolean; notRunnableReason?: string } {
+  const { main } = file.summary;
+  const fileName = path.posix.basename(file.key);
+  if (!main.hasMainBlock) return { runnable: false, notRunnableReason: `${fileName} has no ${MAIN} block calling ${cls.name}.cli(), so python ${fileName} serve would not start it` };
+  const startsThis = main.cliCalls.some((target) => {
+    const found = symbols.resolve(file, target);
+    return found.kind === "class" && found.cls === cls;
+  });
+  if (startsThis) return { runnable: true };
+  const others = main.cliCalls.map((target) => `${target.join(".")}.cli()`);
+  const calls = others.length ? `calls ${others.join(", ")}, not ${cls.name}.cli()` : `calls no ${cls.name}.cli()`;
+  return { runnable: false, notRunnableReason: `the ${MAIN} block of ${fileName} ${calls}, so python ${fileName} serve would not start it` };
 }
 
 /** Folder depth, then path length, then path: the file nearest the environments root keeps a shared name. */

@@ -20,6 +20,10 @@ export interface ScanJson {
     relative_path: string;
     description: string;
     config_class: string;
+    /** False when `python FILE serve` would not start this class (no main block calling its cli()). */
+    runnable: boolean;
+    /** Why it is not runnable. */
+    reason?: string;
     fields: ScanJsonField[];
   }>;
   warnings: Array<{ file_path: string; message: string }>;
@@ -34,6 +38,8 @@ export function toScanJson(result: ScanResult): ScanJson {
       relative_path: env.relativePath,
       description: env.description,
       config_class: env.configClass,
+      runnable: env.runnable,
+      ...(env.notRunnableReason !== undefined ? { reason: env.notRunnableReason } : {}),
       fields: env.fields.map((field) => ({
         name: field.name,
         type: field.type,

@@ -1,6 +1,7 @@
 // Parses one Python file with tree-sitter and keeps only what discovery needs: classes, bindings, fields, config_init.
 import type Parser from "tree-sitter";
 import type { Binding, ClassDecl, ConfigInitDecl, FieldDecl, FileOutcome, FileSummary, PyValue } from "./python-file-summary.ts";
+import { readMainEntry } from "./read-main-entry.ts";
 import { exprOf, readDottedName, readNumber, readPythonValue, readStringLiteral } from "./read-python-value.ts";
 
 type Node = Parser.SyntaxNode;
@@ -26,7 +27,7 @@ export function summarizePythonFile(parser: Parser, source: string): FileOutcome
     const line = (error ?? root).startPosition.row + 1;
     return { kind: "refused", message: `Python syntax error near line ${line}; file skipped` };
   }
-  const summary: FileSummary = { classes: [], bindings: [], starImports: [] };
+  const summary: FileSummary = { classes: [], main: readMainEntry(root), bindings: [], starImports: [] };
   const exceptRanges: Array<[number, number]> = [];
   for (const statement of moduleStatements(root, exceptRanges)) addStatement(summary, statement);
   for (const entry of summary.bindings) {
@@ -209,12 +210,17 @@ function readField(name: string, typeNode: Node, right: Node | null): FieldDecl 
     } else if (key === "ge" || key === "gt" || key === "le" || key === "lt") {
       const bound = readNumber(value);
       if (bound !== undefined) field[key] = bound;
+    } else if (key in LENGTH_KEYS) {
+      const bound = readNumber(value);
+      if (bound !== undefined && Number.isSafeInteger(bound) && bound >= 0) field[LENGTH_KEYS[key]!] = bound;
     }
   }
   return field;
 }
 
-const EMPTY_FACTORIES: Record<string, unknown> = { list: [], dict: {}, set: [], tuple: [] };
+const LENGTH_KEYS: Record<string, "minLength" | "maxLength"> = { min_length: "minLength", max_length: "maxLength", min_items: "minLength", max_items: "maxLength" };
+
+const EMPTY_FACTORIES: Record<string, unknown> = { list: [], dict: {}, set: [], tuple: [], frozenset: [] };
 
 function readFactory(node: Node): PyValue {
   if (node.type === "identifier" && node.text in EMPTY_FACTORIES) {

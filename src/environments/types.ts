@@ -7,9 +7,13 @@ export type FieldType =
   | { kind: "bool" }
   | { kind: "str" }
   | { kind: "optional"; inner: FieldType }
-  | { kind: "list"; item: FieldType }
+  /** List, Sequence, Tuple[X, ...]; Set and FrozenSet are unique (pydantic drops repeats). */
+  | { kind: "list"; item: FieldType; unique?: boolean }
+  /** Tuple[A, B]: exactly one item of each type, in order. */
+  | { kind: "tuple"; items: FieldType[] }
   | { kind: "enum"; values: Array<string | number | boolean> }
-  | { kind: "dict" }
+  /** Dict[K, V]: key and value types when given (JSON keys are text; pydantic converts them to K). */
+  | { kind: "dict"; key?: FieldType; value?: FieldType }
   | { kind: "any" };
 
 export interface ConfigField {
@@ -32,6 +36,9 @@ export interface ConfigField {
   minExclusive?: boolean;
   /** True when max came from lt= (the bound itself is not allowed). */
   maxExclusive?: boolean;
+  /** Field(min_length=, max_length=): characters of text, items of a list, entries of a dict. */
+  minLength?: number;
+  maxLength?: number;
 }
 
 export interface EnvironmentInfo {
@@ -43,6 +50,10 @@ export interface EnvironmentInfo {
   description: string;
   configClass: string;
   fields: ConfigField[];
+  /** The file's `if __name__ == "__main__":` block calls this class's cli(), so `python FILE serve` starts it. */
+  runnable: boolean;
+  /** Why `python FILE serve` would not start it, when not runnable. */
+  notRunnableReason?: string;
 }
 
 export interface ScanWarning {

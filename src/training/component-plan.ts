@@ -4,11 +4,36 @@ import type { Component } from "../../db/run-processes.ts";
 import type { RunRow } from "../../db/runs.ts";
 import type { Config } from "../config.ts";
 import type { EnvironmentCatalog } from "../environments/catalog.ts";
+import type { CommandHelp } from "./check-spawn-plan.ts";
 import { childEnv } from "./child-env.ts";
 import type { SpawnPlan } from "./local-supervisor.ts";
 
 export function logPathOf(config: Config, runId: string, component: Component): string {
   return path.join(config.logsDir, `${component}_${runId}.log`);
+}
+
+/** What each component's command is, the settings that change it and the package that provides it. */
+export function commandHelpFor(config: Config, component: Component): CommandHelp {
+  const viaPython = (command: string[]) => (command[0] === config.python ? ["RL_PYTHON"] : []);
+  if (component === "api") {
+    return {
+      what: "The trajectory API command",
+      settings: ["RL_API_COMMAND", ...viaPython(config.apiCommand)],
+      provider: "run-api comes with atroposlib: install it into the training Python (pip install atroposlib, or pip install -e . in an atropos checkout) and put that Python's bin folder on PATH",
+    };
+  }
+  if (component === "trainer") {
+    return {
+      what: "The trainer command",
+      settings: ["RL_TRAINER_COMMAND", ...viaPython(config.trainerCommand)],
+      provider: `launch_training.py comes with tinker-atropos: set RL_TRAINING_ROOT to a tinker-atropos checkout (now ${config.trainingRoot}) and run pip install -e . there`,
+    };
+  }
+  return {
+    what: "The Python that runs environments",
+    settings: ["RL_PYTHON"],
+    provider: "Install Python with atroposlib (pip install atroposlib) and point RL_PYTHON at it",
+  };
 }
 
 export interface ComponentPlannerDeps {

@@ -126,7 +126,7 @@ export function createRunManager(deps: RunManagerDeps) {
 
     /** Create a run from the channel's selection and config; launch it now or queue it. Resolves once it is running, failed or queued. */
     async start(request: StartRequest): Promise<RunRow> {
-      const environment = await deps.env.selectedEnvironment(request.channel);
+      const environment = await deps.env.startableEnvironment(request.channel);
       if (!config.isDemoStack && !config.keys.tinker) {
         throw new RlError("MISSING_KEYS", "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.", {
           details: { missing: ["TINKER_API_KEY"] },

@@ -51,7 +51,8 @@ export interface RunResultsView extends RunStatusView {
 const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 
 function processState(p: ProcessRow | undefined): string {
-  if (!p) return "not started";
+  // No pid: the command could not be spawned, so nothing ever ran.
+  if (!p || p.pid === undefined) return "not started";
   if (p.state === "exited") {
     if (p.signal) return `killed (${p.signal})`;
     return p.exitCode === undefined ? "exited" : `exited (${p.exitCode})`;

@@ -27,16 +27,53 @@ export function describeType(type: FieldType): string {
       return `${describeType(type.inner)}, or none`;
     case "list":
       return `a list of ${describeType(type.item)} (comma-separated or a JSON array)`;
+    case "tuple":
+      return `exactly ${type.items.length} items: ${type.items.map(describeType).join("; ")} (comma-separated or a JSON array)`;
     case "enum":
       return `one of ${type.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "dict":
-      return "a JSON object";
+      return type.key && type.value ? `a JSON object whose keys are ${describeType(type.key)} and values ${describeType(type.value)}` : "a JSON object";
     case "any":
       return "any value";
   }
 }
 
-class ValueError extends Error {}
+/** A value that is not of its type; `where` names the item inside a list or dict that is wrong. */
+class ValueError extends Error {
+  constructor(
+    readonly where?: string,
+    readonly got?: unknown,
+    readonly expected?: FieldType,
+  ) {
+    super("not of the expected type");
+  }
+}
+
+/** Convert one item of a collection, naming it when it is the one that is wrong (the innermost name wins). */
+function convertPart(raw: unknown, type: FieldType, where: string): unknown {
+  try {
+    return convert(raw, type);
+  } catch (err) {
+    if (!(err instanceof ValueError)) throw err;
+    if (err.where) throw new ValueError(`${where}, ${err.where}`, err.got, err.expected);
+    throw new ValueError(where, raw, type);
+  }
+}
+
+function itemName(index: number): string {
+  return `item ${index + 1}`;
+}
+
+/** Set items: pydantic keeps one of each; so does the bot, in the order given. */
+function uniqueItems(items: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 function unquote(text: string): string {
   const t = text.trim();
@@ -127,10 +164,16 @@ function convert(raw: unknown, type: FieldType): unknown {
     case "optional":
       if (raw === null || (typeof raw === "string" && NULL_WORDS.has(unquote(raw).toLowerCase()))) return null;
       return convert(raw, type.inner);
-    case "list": {
+    case "list":
+    case "tuple": {
       const items = Array.isArray(raw) ? raw : splitList(text);
       if (items.length > MAX_LIST_ITEMS) throw new RlError("INVALID_VALUE", `A list may hold at most ${MAX_LIST_ITEMS} items; this one has ${items.length}.`);
-      return items.map((item) => convert(typeof item === "string" ? item : item, type.item));
+      if (type.kind === "tuple") {
+        if (items.length !== type.items.length) throw new ValueError();
+        return items.map((item, i) => convertPart(item, type.items[i]!, itemName(i)));
+      }
+      const converted = items.map((item, i) => convertPart(item, type.item, itemName(i)));
+      return type.unique ? uniqueItems(converted) : converted;
     }
     case "enum": {
       const word = typeof raw === "string" ? unquote(raw) : raw;
@@ -139,15 +182,17 @@ function convert(raw: unknown, type: FieldType): unknown {
       return hit;
     }
     case "dict": {
-      if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) return jsonValue(raw);
       let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new ValueError();
+      if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) parsed = jsonValue(raw);
+      else {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new ValueError();
+        }
       }
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new ValueError();
-      return parsed;
+      return convertEntries(parsed as Record<string, unknown>, type);
     }
     case "any":
       if (typeof raw !== "string") return jsonValue(raw);
@@ -156,6 +201,34 @@ function convert(raw: unknown, type: FieldType): unknown {
       } catch {
         return unquote(raw);
       }
+  }
+}
+
+/** Keys stay JSON text (pydantic turns "1" into 1 for Dict[int, ...]); each key and value is checked against its type. */
+function convertEntries(entries: Record<string, unknown>, type: Extract<FieldType, { kind: "dict" }>): Record<string, unknown> {
+  if (!type.key || !type.value) return entries;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entries)) {
+    convertPart(key, type.key, `key ${JSON.stringify(key)}`);
+    out[key] = convertPart(value, type.value, `the value of ${JSON.stringify(key)}`);
+  }
+  return out;
+}
+
+/** Field(min_length=, max_length=): Python's len() of the value, in characters, items or entries. */
+function checkLength(value: unknown, field: ConfigField): void {
+  if (field.minLength === undefined && field.maxLength === undefined) return;
+  const size = typeof value === "string" ? [...value].length : Array.isArray(value) ? value.length : value !== null && typeof value === "object" ? Object.keys(value).length : undefined;
+  if (size === undefined) return;
+  const unit = typeof value === "string" ? "characters" : Array.isArray(value) ? "items" : "entries";
+  const range =
+    field.minLength !== undefined && field.maxLength !== undefined
+      ? `${field.minLength} to ${field.maxLength} ${unit}`
+      : field.minLength !== undefined
+        ? `at least ${field.minLength} ${unit}`
+        : `at most ${field.maxLength} ${unit}`;
+  if ((field.minLength !== undefined && size < field.minLength) || (field.maxLength !== undefined && size > field.maxLength)) {
+    throw new RlError("INVALID_VALUE", `${field.name} must have ${range}; this value has ${size}.`, { details: { field: field.name, min_length: field.minLength, max_length: field.maxLength } });
   }
 }
 
@@ -183,16 +256,19 @@ export function parseFieldValue(raw: unknown, field: ConfigField): unknown {
     value = convert(raw, field.fieldType);
   } catch (err) {
     if (err instanceof RlError) throw err;
-    throw new RlError(
-      "INVALID_VALUE",
-      `${field.name} expects ${describeType(field.fieldType)} (${field.type}); ${quoteInput(textOf(raw))} is not one. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`,
-      { details: { field: field.name, expected: field.type } },
-    );
+    const wrong =
+      err instanceof ValueError && err.where && err.expected
+        ? `${err.where}, ${quoteInput(textOf(err.got))}, is not ${describeType(err.expected)}`
+        : `${quoteInput(textOf(raw))} is not one`;
+    throw new RlError("INVALID_VALUE", `${field.name} expects ${describeType(field.fieldType)} (${field.type}); ${wrong}. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`, {
+      details: { field: field.name, expected: field.type, ...(err instanceof ValueError && err.where ? { item: err.where } : {}) },
+    });
   }
   if (depthOf(value, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH) {
     throw new RlError("INVALID_VALUE", `The value for ${field.name} is nested more than ${MAX_VALUE_DEPTH} levels deep; give flatter data.`, { details: { field: field.name, limit: MAX_VALUE_DEPTH } });
   }
   checkBounds(value, field);
+  checkLength(value, field);
   return value;
 }
 
@@ -210,11 +286,23 @@ function exampleFor(type: FieldType): string {
       return exampleFor(type.inner);
     case "list":
       return `${exampleFor(type.item)},${exampleFor(type.item)}`;
+    case "tuple":
+      return type.items.map(exampleFor).join(",");
     case "enum":
       return String(type.values[0] ?? "");
     case "dict":
-      return '{"key": 1}';
+      return type.key && type.value ? `{"${exampleFor(type.key)}": ${JSON.stringify(exampleValue(type.value))}}` : '{"key": 1}';
     case "any":
       return "value";
+  }
+}
+
+/** An example as JSON data, for inside a JSON object. */
+function exampleValue(type: FieldType): unknown {
+  const text = exampleFor(type);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }

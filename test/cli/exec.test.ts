@@ -51,7 +51,7 @@ describe("rl-chatops exec", () => {
     expect(out.code).toBe(0);
     const data = JSON.parse(out.stdout) as { environments: Array<Record<string, unknown>> };
     expect(data.environments.map((e) => e.name).sort()).toEqual(expect.arrayContaining(["arithmetic", "letters", "parity"]));
-    expect(Object.keys(data.environments[0]!).sort()).toEqual(["class_name", "config_class", "description", "file_path", "name"]);
+    expect(Object.keys(data.environments[0]!).sort()).toEqual(["class_name", "config_class", "description", "file_path", "name", "runnable"]);
   });
 
   it("scan prints what discovery finds, as JSON", async () => {

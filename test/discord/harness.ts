@@ -21,6 +21,10 @@ class FooConfig(BaseEnvConfig):
 class FooEnv(BaseEnv):
     name = "foo"
     env_config_cls = FooConfig
+
+
+if __name__ == "__main__":
+    FooEnv.cli()
 `;
 
 export interface LogEntry {

@@ -82,3 +82,27 @@ describe("two files that define one name", () => {
     ]);
   });
 });
+
+describe("startable or not", () => {
+  const runnability = (className: string) => [env(className).runnable, env(className).notRunnableReason];
+
+  it("an environment whose file's main block calls its cli() is runnable, directly or through a module-level main()", () => {
+    expect(runnability("QuizEnv")).toEqual([true, undefined]);
+    expect(runnability("EasyPuzzleEnv")).toEqual([true, undefined]);
+    expect(runnability("LauncherEnv")).toEqual([true, undefined]);
+  });
+
+  it("one with no main block, or whose main block starts another class or none, is listed with the reason", () => {
+    expect(runnability("SharedBaseEnv")).toEqual([false, 'shared_base_env.py has no if __name__ == "__main__": block calling SharedBaseEnv.cli(), so python shared_base_env.py serve would not start it']);
+    expect(runnability("HardPuzzleEnv")).toEqual([false, 'the if __name__ == "__main__": block of two_envs_server.py calls EasyPuzzleEnv.cli(), not HardPuzzleEnv.cli(), so python two_envs_server.py serve would not start it']);
+    expect(runnability("ScriptedEnv")).toEqual([false, 'the if __name__ == "__main__": block of launcher_env.py calls LauncherEnv.cli(), not ScriptedEnv.cli(), so python launcher_env.py serve would not start it']);
+    expect(runnability("PairwiseEnv")).toEqual([false, 'the if __name__ == "__main__": block of dpo_style_env.py calls no PairwiseEnv.cli(), so python dpo_style_env.py serve would not start it']);
+  });
+
+  it("scan --json gives runnable and reason", () => {
+    const json = toScanJson(result).environments;
+    expect(json.find((e) => e.class_name === "QuizEnv" && e.name === "quiz")).toMatchObject({ runnable: true });
+    expect(json.find((e) => e.class_name === "QuizEnv" && e.name === "quiz")).not.toHaveProperty("reason");
+    expect(json.find((e) => e.class_name === "SharedBaseEnv")).toMatchObject({ runnable: false, reason: expect.stringContaining("has no if __name__") });
+  });
+});

@@ -31,8 +31,17 @@ describe("parseAnnotation", () => {
     expect(parseAnnotation("list[float]")).toEqual({ kind: "list", item: { kind: "float" } });
     expect(parseAnnotation("List")).toEqual({ kind: "list", item: { kind: "any" } });
     expect(parseAnnotation("Optional[List[int]]")).toEqual({ kind: "optional", inner: { kind: "list", item: { kind: "int" } } });
-    expect(parseAnnotation("Dict[str, Any]")).toEqual({ kind: "dict" });
+    expect(parseAnnotation("Dict[str, Any]")).toEqual({ kind: "dict", key: { kind: "str" }, value: { kind: "any" } });
+    expect(parseAnnotation("Dict")).toEqual({ kind: "dict" });
     expect(parseAnnotation("dict")).toEqual({ kind: "dict" });
+  });
+
+  it("reads sets as unique lists, Tuple[X, ...] as a list and Tuple[A, B] as a fixed tuple", () => {
+    expect(parseAnnotation("Set[str]")).toEqual({ kind: "list", item: { kind: "str" }, unique: true });
+    expect(parseAnnotation("typing.FrozenSet[int]")).toEqual({ kind: "list", item: { kind: "int" }, unique: true });
+    expect(parseAnnotation("Tuple[int, ...]")).toEqual({ kind: "list", item: { kind: "int" } });
+    expect(parseAnnotation("tuple[int, str]")).toEqual({ kind: "tuple", items: [{ kind: "int" }, { kind: "str" }] });
+    expect(parseAnnotation("Tuple[..., int]")).toEqual({ kind: "any" });
   });
 
   it("reads Literal values of any quoting, numbers and booleans", () => {
@@ -67,7 +76,7 @@ describe("parseAnnotation", () => {
   });
 
   it("returns any for what it cannot read, never throwing", () => {
-    for (const text of ["", "Callable[[int], str]", "Tuple[int, ...]", "List[", "int]", "x + y", "b'x'", '"'.repeat(3)]) {
+    for (const text of ["", "Callable[[int], str]", "List[", "int]", "x + y", "b'x'", '"'.repeat(3)]) {
       expect(parseAnnotation(text)).toEqual({ kind: "any" });
     }
     const hostile = `${"List[".repeat(100_000)}int${"]".repeat(100_000)}`;

@@ -46,6 +46,10 @@ class ProbeEnv(BaseEnv):
 
     name = "probe"
     env_config_cls = ProbeConfig
+
+
+if __name__ == "__main__":
+    ProbeEnv.cli()
 `;
 }
 

@@ -6,7 +6,8 @@ import { asRlError, RlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
 import { readTailLines } from "../../../metrics/log-tail.ts";
 import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
-import type { ComponentPlanner } from "../../component-plan.ts";
+import { checkSpawnPlan } from "../../check-spawn-plan.ts";
+import { commandHelpFor, type ComponentPlanner } from "../../component-plan.ts";
 import { crashPoint, type CrashPoint } from "../../lifecycle/crash-point.ts";
 import { STOP_ORDER, type Transitions } from "../../lifecycle/transitions.ts";
 import type { ExitInfo, LocalSupervisor } from "../../local-supervisor.ts";
@@ -138,6 +139,7 @@ export function createLocalBackend(deps: LocalBackendDeps) {
         if (port !== undefined) await ensurePortFree(port, PORT_NAMES[component]!);
         const plan = await deps.plan(run, component);
         abort.signal.throwIfAborted();
+        checkSpawnPlan(plan, commandHelpFor(config, component));
         const startedAt = deps.now();
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);
