@@ -228,7 +228,9 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
       // Next to the message, in the same channel or thread; a failed upload leaves the sparkline and is only logged.
       // Not awaited: the message is out, and an outbox that waited on a slow upload could post it twice after a crash.
       // stop() still waits for it.
-      if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread: target.thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
+      // A run's chart with no run thread yet goes under the message itself, still beside what is said about the run.
+      const thread = target.thread ?? (reply.runId ? sent.ts : undefined);
+      if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
       return { ts: sent.ts };
     },
     port: () => (server ? portOf(server) : undefined),

@@ -41,5 +41,10 @@ describe("a demo-stack run in the console", () => {
     expect(digest).toBeGreaterThan(started);
     expect(completed).toBeGreaterThan(digest);
     expect(printed).toMatch(/Training complete after 30 steps/);
+    // The completed notice carries the final reward, the duration and the reward curve (a sparkline on the console).
+    const notice = printed.slice(completed);
+    expect(notice).toMatch(/\n {2}Duration: \d+s\n/);
+    expect(notice).toMatch(/\n {2}Final reward: \d/);
+    expect(notice).toMatch(/\nReward mean by step, run \S+: [▁▂▃▄▅▆▇█]{10,}\n/);
   });
 });
