@@ -20,7 +20,7 @@ describe("Slack notice links and context", () => {
     h = await startSlackHarness();
     const run = h.services.runs.insert({ id: "r0notice", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "running", createdBy: ALICE.id });
     const ended = h.services.runs.update(run.id, { status: "completed", startedAt: 1_000_000, endedAt: 1_000_000 + 754_000, wandbProject: "atropos", wandbGroup: "gsm8k-r0notice" });
-    const { ts } = await h.adapter.post({ channel: CHANNEL_KEY }, noticeReply({ kind: "completed", run: ended, message: "Training finished." }, (s) => s, WANDB));
+    const { id: ts } = await h.adapter.post({ channel: CHANNEL_KEY }, noticeReply({ kind: "completed", run: ended, message: "Training finished." }, (s) => s, WANDB));
     const text = textOf(h.fake.messages.get(`${CHANNEL}:${ts}`)?.blocks);
     expect(text).toContain("<https://wandb.ai/lab/atropos/groups/gsm8k-r0notice|WandB group>");
     expect(text).toContain(`<@${ALICE.id}>`);
@@ -30,7 +30,7 @@ describe("Slack notice links and context", () => {
     // The run's wandb_run_name is only the start of the WandB run's display name, not its id: no run page is guessed from it.
     const named = h.services.runs.update(run.id, { wandbRunName: "gsm8k-r0notice" });
     const second = await h.adapter.post({ channel: CHANNEL_KEY }, noticeReply({ kind: "completed", run: named, message: "Training finished." }, (s) => s, WANDB));
-    const secondText = textOf(h.fake.messages.get(`${CHANNEL}:${second.ts}`)?.blocks);
+    const secondText = textOf(h.fake.messages.get(`${CHANNEL}:${second.id}`)?.blocks);
     expect(secondText).toContain("<https://wandb.ai/lab/atropos/groups/gsm8k-r0notice|WandB group>");
     expect(secondText).not.toContain("/runs/");
   });
@@ -39,14 +39,14 @@ describe("Slack notice links and context", () => {
     h = await startSlackHarness();
     const anchor = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Run r1chart running" });
     const run = h.services.runs.insert({ id: "r1chart", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "running", createdBy: ALICE.id });
-    const ended = h.services.runs.update(run.id, { status: "completed", startedAt: 1_000_000, endedAt: 1_000_000 + 65_000, thread: anchor.ts });
+    const ended = h.services.runs.update(run.id, { status: "completed", startedAt: 1_000_000, endedAt: 1_000_000 + 65_000, thread: anchor.id });
     const reply = noticeReply({ kind: "completed", run: ended, message: "Training complete.", reward: { final: 0.87, history: HISTORY } }, (s) => s, WANDB);
-    const { ts } = await h.adapter.post({ channel: CHANNEL_KEY, thread: anchor.ts }, reply);
+    const { id: ts } = await h.adapter.post({ channel: CHANNEL_KEY, thread: anchor.id }, reply);
 
     const upload = await h.fake.uploads.waitFor();
-    expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: anchor.ts, filename: "reward.png", isPng: true, title: "Reward mean by step, run r1chart" });
+    expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: anchor.id, filename: "reward.png", isPng: true, title: "Reward mean by step, run r1chart" });
     const posted = h.fake.messages.get(`${CHANNEL}:${ts}`);
-    expect(posted?.thread_ts).toBe(anchor.ts);
+    expect(posted?.thread_ts).toBe(anchor.id);
     const text = textOf(posted?.blocks);
     expect(text).toMatch(/\*Final reward\*\n0\.87/);
     expect(text).toContain("1m 5s");
