@@ -2,9 +2,10 @@
 // The platforms' adapters (Bolt, discord.js) and the chat handler (the LLM client) are imported only when configured
 // or started, so a bot with one platform never loads the other's SDK.
 import { serveCliSocket } from "../adapters/console/cli-socket.ts";
-import { createConsolePoster, runConsole } from "../adapters/console/console.ts";
+import type { ChatAdapter, ChatHandler } from "../adapters/chat-adapter.ts";
+import { createConsoleAdapter } from "../adapters/console/console.ts";
+import type { ChannelKey } from "../db/channel-key.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
-import type { ChatHandler } from "./chat/create-chat-handler.ts";
 import type { Config } from "./config.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
 import { createServices, type Services } from "./services.ts";
@@ -66,30 +67,24 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     });
     stoppers.push(() => backups.stop());
 
+    // A run's message (its start reply) becomes the thread its later notices go to.
+    const onAnchor = (runId: string, _channel: ChannelKey, thread: string) => {
+      services.runs.update(runId, { thread });
+    };
+    const adapters: ChatAdapter[] = [];
     if (config.slack.botToken) {
       const { createSlackAdapter } = await import("../adapters/slack/slack.ts");
-      const slack = await createSlackAdapter(services, {
-        chat,
-        onAnchor: (runId, _channel, ts) => {
-          services.runs.update(runId, { thread: ts });
-        },
-      });
-      await slack.start();
-      stoppers.push(() => slack.stop());
-      services.digests.registerPoster("slack", async (target, reply) => ({ id: (await slack.post(target, reply)).ts }));
+      adapters.push(await createSlackAdapter(services, { chat, onAnchor }));
     }
     if (config.discord.token) {
       const { createDiscordAdapter } = await import("../adapters/discord/discord.ts");
-      const discord = createDiscordAdapter(services, {
-        chat,
-        runIds: (channel) => services.runs.listByChannel(channel, 25).map((run) => run.id),
-        onAnchor: (runId, _channel, messageOrThreadId) => {
-          services.runs.update(runId, { thread: messageOrThreadId });
-        },
-      });
-      stoppers.push(() => discord.stop());
-      await discord.start();
-      services.digests.registerPoster("discord", (target, reply) => discord.post(target, reply));
+      const runIds = (channel: ChannelKey) => services.runs.listByChannel(channel, 25).map((run) => run.id);
+      adapters.push(createDiscordAdapter(services, { chat, runIds, onAnchor }));
+    }
+    for (const adapter of adapters) {
+      stoppers.push(() => adapter.stop());
+      await adapter.start();
+      services.digests.registerPoster(adapter.platform, (target, reply) => adapter.post(target, reply), { threads: adapter.threads });
     }
   } catch (err) {
     // A bad token or a busy port: close the database and let go of the folder before failing start-up.
@@ -97,18 +92,15 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     throw err;
   }
 
-  if (useConsole) services.digests.registerPoster("console", createConsolePoster(), { threads: false });
+  const terminal = useConsole ? createConsoleAdapter(services, { chat }) : undefined;
+  if (terminal) services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), { threads: terminal.threads });
   services.digests.start();
 
-  if (useConsole) {
-    const abort = new AbortController();
-    const consoleDone = runConsole(services, { chat, signal: abort.signal }).catch((err: unknown) => services.log.error("console failed", { err }));
+  if (terminal) {
     // On a signal the console stops reading and its command in flight finishes before the database closes.
-    stoppers.push(async () => {
-      abort.abort();
-      await consoleDone;
-    });
-    void consoleDone.then(stop);
+    stoppers.push(() => terminal.stop());
+    await terminal.start();
+    void terminal.done.then(stop);
   }
   services.log.info("rl-chatops started", { platforms, console: useConsole, trainingRoot: config.trainingRoot });
   return { services, done, stop };

@@ -5,6 +5,7 @@ import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import { confirmButtons, type Reply, type ReplyButton } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
+import type { ChatAdapter, ChatHandler, MessageRef } from "../chat-adapter.ts";
 import { renderText } from "../render-text.ts";
 
 export const CONSOLE_CHANNEL = { platform: "console", workspace: "local", channel: "console" } as const;
@@ -13,17 +14,55 @@ export interface ConsoleOptions {
   input?: Readable;
   output?: Writable;
   /** Handles lines that are not /rl commands (chat mode); without it they get a hint. */
-  chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
+  chat?: ChatHandler;
   userName?: string;
   /** Aborted on SIGTERM/SIGINT: the console stops reading, and answers no line read after it. */
   signal?: AbortSignal;
 }
 
-/** Notices and digests for console runs are printed on the console's output. */
-export function createConsolePoster(output: Writable = process.stdout) {
-  return async (_target: unknown, reply: Reply): Promise<{ id?: string }> => {
+export interface ConsoleAdapter extends ChatAdapter {
+  readonly platform: "console";
+  /** Resolves when the console has stopped reading (end of input, exit, or stop()). */
+  readonly done: Promise<void>;
+}
+
+/**
+ * The terminal as a chat platform: start() reads lines until the input ends, post() prints notices and digests.
+ * A terminal has no threads and cannot change what it printed, so update() prints the reply again.
+ */
+export function createConsoleAdapter(services: Services, options: Omit<ConsoleOptions, "signal"> = {}): ConsoleAdapter {
+  const output = options.output ?? process.stdout;
+  const abort = new AbortController();
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  let running: Promise<void> | undefined;
+  let printed = 0;
+  const print = (reply: Reply): void => {
     output.write(`${renderText(reply)}\n`);
-    return {};
+  };
+  return {
+    platform: "console",
+    threads: false,
+    done,
+    async start() {
+      running ??= runConsole(services, { ...options, signal: abort.signal })
+        .catch((err: unknown) => services.log.error("console failed", { err }))
+        .finally(resolveDone);
+    },
+    async stop() {
+      abort.abort();
+      if (!running) resolveDone();
+      await done;
+    },
+    async post(target, reply): Promise<MessageRef> {
+      print(reply);
+      return { channel: target.channel, id: String(++printed) };
+    },
+    async update(ref, reply) {
+      print(reply);
+      return ref;
+    },
+    threadOf: (ref) => ref.id,
   };
 }
 

@@ -1,18 +1,12 @@
 // Posts a reply to a channel, or into a run's thread (a thread channel, or the anchor message it answers).
 import { DiscordAPIError, RESTJSONErrorCodes, Routes } from "discord.js";
 import type { APIMessage, Client } from "discord.js";
-import type { ChannelKey } from "../../db/channel-key.ts";
 import { RlError } from "../../src/errors.ts";
 import type { Reply } from "../../src/reply.ts";
+import type { MessageRef, PostTarget } from "../chat-adapter.ts";
 import { sendWithChart } from "./discord-chart.ts";
 import type { DiscordMessage } from "./discord-render.ts";
-import { anchorReply, renderWithChart, type DiscordDeps } from "./discord-run.ts";
-
-export interface PostTarget {
-  channel: ChannelKey;
-  /** A thread id, or the id of the message a run was anchored to. */
-  thread?: string;
-}
+import { anchorReply, renderFor, renderWithChart, type DiscordDeps } from "./discord-run.ts";
 
 /** True when `id` is a thread (or any channel) Discord knows; false when it is no channel (so: a message id). */
 async function isChannel(client: Client, id: string): Promise<boolean> {
@@ -26,16 +20,18 @@ async function isChannel(client: Client, id: string): Promise<boolean> {
   }
 }
 
+/** The channel a message goes to or lives in: a target's thread when it is a thread channel, else the channel itself. */
+async function channelOf(client: Client, target: PostTarget): Promise<{ channelId: string; reference?: { message_id: string; fail_if_not_exists: boolean } }> {
+  if (!target.thread) return { channelId: target.channel.channel };
+  if (await isChannel(client, target.thread)) return { channelId: target.thread };
+  return { channelId: target.channel.channel, reference: { message_id: target.thread, fail_if_not_exists: false } };
+}
+
 /** Rejects with an RlError (UPSTREAM) after discord.js's own retries, so an outbox can try again later. */
-export async function postReply(client: Client, target: PostTarget, reply: Reply, deps: DiscordDeps): Promise<{ id: string }> {
+export async function postReply(client: Client, target: PostTarget, reply: Reply, deps: DiscordDeps): Promise<MessageRef> {
   if (!client.isReady()) throw new RlError("UPSTREAM", "Discord is not connected yet; the message will be posted once it is.");
   try {
-    let channelId = target.channel.channel;
-    let reference: { message_id: string; fail_if_not_exists: boolean } | undefined;
-    if (target.thread) {
-      if (await isChannel(client, target.thread)) channelId = target.thread;
-      else reference = { message_id: target.thread, fail_if_not_exists: false };
-    }
+    const { channelId, reference } = await channelOf(client, target);
     const rendered = await renderWithChart(reply, deps);
     const send = async (m: DiscordMessage): Promise<APIMessage> => {
       const files = m.files ?? [];
@@ -51,10 +47,24 @@ export async function postReply(client: Client, target: PostTarget, reply: Reply
       return (await client.rest.post(Routes.channelMessages(channelId), { body, ...(raw.length ? { files: raw } : {}) })) as APIMessage;
     };
     const sent = await sendWithChart(rendered, send, deps.services.log);
-    anchorReply(reply, { channel: target.channel, ...(target.thread ? { thread: target.thread } : {}) }, sent.id, false, deps);
-    return { id: sent.id };
+    await anchorReply(reply, { channel: target.channel, ...(target.thread ? { thread: target.thread } : {}) }, sent.id, false, deps);
+    return { channel: target.channel, id: sent.id, ...(target.thread ? { thread: target.thread } : {}) };
   } catch (err) {
     deps.services.log.warn("discord: post failed", { channel: target.channel, thread: target.thread, err });
     throw new RlError("UPSTREAM", `Could not post to Discord channel ${target.channel.channel}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Edits a posted message in place (its embeds and buttons; the chart's picture stays as it was posted). */
+export async function updateReply(client: Client, ref: MessageRef, reply: Reply, deps: DiscordDeps): Promise<MessageRef> {
+  if (!client.isReady()) throw new RlError("UPSTREAM", "Discord is not connected yet; the message will be edited once it is.");
+  try {
+    const { channelId } = await channelOf(client, ref);
+    const m = renderFor(reply, deps);
+    await client.rest.patch(Routes.channelMessage(channelId, ref.id), { body: { embeds: m.embeds, components: m.components, allowed_mentions: { parse: [] } } });
+    return ref;
+  } catch (err) {
+    deps.services.log.warn("discord: edit failed", { channel: ref.channel, id: ref.id, err });
+    throw new RlError("UPSTREAM", `Could not edit the Discord message ${ref.id}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -5,6 +5,8 @@ import { dispatch, type CommandInput, type ConfirmationAnswerInput } from "../..
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
+import type { AnchorHandler, ChatHandler } from "../chat-adapter.ts";
+import { recordAnchor } from "../record-anchor.ts";
 import type { Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { ButtonStore } from "./discord-buttons.ts";
@@ -18,9 +20,10 @@ export interface DiscordDeps {
   services: Services;
   commands: readonly AnyCommand[];
   buttons: ButtonStore;
-  onAnchor?: (runId: string, channel: ChannelKey, messageOrThreadId: string) => void;
+  /** Given the message's id, or the thread's when the reply is in a thread channel. */
+  onAnchor?: AnchorHandler;
   runIds?: (channel: ChannelKey) => readonly string[] | Promise<readonly string[]>;
-  chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
+  chat?: ChatHandler;
   /** Draws a reply's chart as a PNG to attach. */
   renderChart: ChartRenderer;
 }
@@ -48,18 +51,14 @@ export function whereOfInteraction(i: BaseInteraction): Where {
 }
 
 /** The message (or, in a thread, the thread) that later notices about a run started here go to. */
-export function anchorReply(reply: Reply, where: Where, messageId: string | undefined, ephemeral: boolean, deps: DiscordDeps): void {
+export async function anchorReply(reply: Reply, where: Where, messageId: string | undefined, ephemeral: boolean, deps: DiscordDeps): Promise<void> {
   if (!reply.anchorRunId || !deps.onAnchor) return;
   const id = where.thread ?? (ephemeral ? undefined : messageId);
   if (!id) {
     deps.services.log.warn("discord: no public message to anchor the run's notices to", { run: reply.anchorRunId });
     return;
   }
-  try {
-    deps.onAnchor(reply.anchorRunId, where.channel, id);
-  } catch (err) {
-    deps.services.log.error("discord: onAnchor failed", { run: reply.anchorRunId, err });
-  }
+  await recordAnchor(deps.onAnchor, deps.services.log, reply.anchorRunId, where.channel, id);
 }
 
 /** Slow work (command.slow) defers at once; a confirmation prompt comes back fast, so those do not. */
@@ -94,7 +93,7 @@ export async function runAndAnswer(i: RepliableInteraction, input: CommandInput,
     const result = await dispatch(input, ctx, { commands: deps.commands });
     const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps);
     const id = await sendWithChart(message, (m) => responder.finish(m), deps.services.log);
-    anchorReply(result.reply, where, id, message.ephemeral, deps);
+    await anchorReply(result.reply, where, id, message.ephemeral, deps);
   } finally {
     responder.dispose();
   }
@@ -153,5 +152,5 @@ export async function answerPrompt(i: ButtonInteraction, input: ConfirmationAnsw
       .editReply({ embeds: [statusEmbed(`${result.ok ? "Done" : "Failed"}: ${text} (confirmed by ${who})`, redact, !result.ok)] })
       .catch((err: unknown) => deps.services.log.warn("discord: could not close the prompt", { err }));
   }
-  anchorReply(result.reply, where, sent.id, message.ephemeral, deps);
+  await anchorReply(result.reply, where, sent.id, message.ephemeral, deps);
 }

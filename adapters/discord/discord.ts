@@ -3,25 +3,25 @@ import { once } from "node:events";
 import { Client, DiscordAPIError, Events, GatewayIntentBits, Partials, RESTEvents } from "discord.js";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { COMMANDS } from "../../commands/index.ts";
-import type { AnyCommand, CommandContext } from "../../commands/types.ts";
+import type { AnyCommand } from "../../commands/types.ts";
 import { RlError } from "../../src/errors.ts";
 import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
-import type { Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
+import { threadOfMessage, type AnchorHandler, type ChatAdapter, type ChatHandler } from "../chat-adapter.ts";
 import { createButtonStore } from "./discord-buttons.ts";
 import { buildRlCommand } from "./discord-command-json.ts";
 import { handleInteraction } from "./discord-interactions.ts";
 import { handleMention } from "./discord-mentions.ts";
-import { postReply, type PostTarget } from "./discord-post.ts";
+import { postReply, updateReply } from "./discord-post.ts";
 import type { DiscordDeps } from "./discord-run.ts";
 
 export interface DiscordAdapterOptions {
   /** The registry to serve (tests pass their own; default: every /rl command). */
   commands?: readonly AnyCommand[];
   /** Chat mode for messages that mention the bot; without it they get a hint listing the /rl commands. */
-  chat?: (text: string, ctx: CommandContext) => Promise<Reply>;
+  chat?: ChatHandler;
   /** A reply with anchorRunId was posted: later notices about the run go to this message or thread. */
-  onAnchor?: (runId: string, channel: ChannelKey, messageOrThreadId: string) => void;
+  onAnchor?: AnchorHandler;
   /** This channel's run ids, newest first, for autocomplete. */
   runIds?: (channel: ChannelKey) => readonly string[] | Promise<readonly string[]>;
   /** How long stop() lets in-flight answers finish before disconnecting (default 10 s). */
@@ -30,10 +30,8 @@ export interface DiscordAdapterOptions {
   renderChart?: ChartRenderer;
 }
 
-export interface DiscordAdapter {
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  post(target: PostTarget, reply: Reply): Promise<{ id: string }>;
+export interface DiscordAdapter extends ChatAdapter {
+  readonly platform: "discord";
 }
 
 /**
@@ -110,6 +108,8 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
   };
 
   return {
+    platform: "discord",
+    threads: true,
     async start() {
       if (client) return;
       if (!token) throw new RlError("CONFIG", "DISCORD_TOKEN is required for Discord. Set DISCORD_TOKEN to the bot token from the Discord developer portal.");
@@ -145,5 +145,13 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
       if (!client) throw new RlError("UPSTREAM", "Discord is not started; the message will be posted once it is.");
       return postReply(client, target, reply, deps);
     },
+
+    async update(ref, reply) {
+      if (!client) throw new RlError("UPSTREAM", "Discord is not started; the message will be edited once it is.");
+      return updateReply(client, ref, reply, deps);
+    },
+
+    // A message's replies (message_reference) or the thread channel it is in.
+    threadOf: threadOfMessage,
   };
 }

@@ -10,15 +10,14 @@ import type { Services } from "../../src/services.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
-import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
+import type { AnchorHandler, ChatHandler } from "../chat-adapter.ts";
+import { recordAnchor } from "../record-anchor.ts";
 import { shareChart } from "./slack-chart.ts";
-
-export type SlackChatHandler = (text: string, ctx: CommandContext) => Promise<Reply>;
 
 export interface SlackChatDeps {
   services: Services;
   messenger: SlackMessenger;
-  chat?: SlackChatHandler;
+  chat?: ChatHandler;
   commands?: readonly AnyCommand[];
   onAnchor?: AnchorHandler;
   renderChart: ChartRenderer;

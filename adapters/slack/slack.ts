@@ -6,26 +6,24 @@ import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { RlError } from "../../src/errors.ts";
 import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
-import type { Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
-import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
+import { threadOfMessage, type AnchorHandler, type ChatAdapter, type ChatHandler, type MessageRef } from "../chat-adapter.ts";
+import { recordAnchor } from "../record-anchor.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
 import { shareChart } from "./slack-chart.ts";
-import { answerChat, type SlackChatHandler } from "./slack-chat.ts";
+import { answerChat } from "./slack-chat.ts";
 import { createSlackLogger } from "./slack-logger.ts";
-import { createSlackMessenger, slackErrorCode } from "./slack-messenger.ts";
+import { createSlackMessenger, slackErrorCode, type SendResult } from "./slack-messenger.ts";
 import { turnSlackPage } from "./slack-page.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
 
-export type { AnchorHandler } from "./slack-anchor.ts";
-export type { SlackChatHandler } from "./slack-chat.ts";
 
 export interface SlackAdapterOptions {
   /** Records a run's message as its thread (services.runs once it exists). */
   onAnchor?: AnchorHandler;
   /** The chat entry point for mentions and direct messages; without it they get a hint. */
-  chat?: SlackChatHandler;
+  chat?: ChatHandler;
   /** The slash command as registered in the Slack app. */
   slashCommand?: string;
   /** Interface for the HTTP receiver (default: all interfaces; tests use 127.0.0.1). */
@@ -36,15 +34,9 @@ export interface SlackAdapterOptions {
   renderChart?: ChartRenderer;
 }
 
-export interface SlackAdapter {
+export interface SlackAdapter extends ChatAdapter {
+  readonly platform: "slack";
   readonly mode: "socket" | "http";
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /**
-   * Posts a reply into a channel or thread (notices, digests); throws an RlError("UPSTREAM") if Slack refuses.
-   * A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
-   */
-  post(target: { channel: ChannelKey; thread?: string }, reply: Reply): Promise<{ ts: string }>;
   /** The HTTP receiver's port once started (useful with SLACK_PORT=0); undefined in Socket Mode. */
   port(): number | undefined;
 }
@@ -195,6 +187,8 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   let server: Server | undefined;
   let state: "new" | "started" | "stopped" = "new";
   return {
+    platform: "slack",
+    threads: true,
     mode,
     async start() {
       if (state !== "new") return;
@@ -217,22 +211,35 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
       }
       await settle([...inFlight], STOP_GRACE_MS);
     },
+    // A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
     async post(target, reply) {
       const channelId = target.channel.channel;
       const sent = await messenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread);
-      if (!sent.ok || !sent.ts) {
-        const error = sent.ok ? "no_ts" : sent.error;
-        throw new RlError("UPSTREAM", `Slack did not accept the message for channel ${channelId} (${error}).`, { details: { slackError: error } });
-      }
-      if (reply.anchorRunId) await recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, sent.ts);
+      const ts = accepted(sent, channelId);
+      if (reply.anchorRunId) await recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, ts);
       // Next to the message, in the same channel or thread; a failed upload leaves the sparkline and is only logged.
       // Not awaited: the message is out, and an outbox that waited on a slow upload could post it twice after a crash.
       // stop() still waits for it.
-      if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread: target.thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
-      return { ts: sent.ts };
+      // A run's chart with no run thread yet goes under the message itself, still beside what is said about the run.
+      const thread = target.thread ?? (reply.runId ? ts : undefined);
+      if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
+      return { channel: target.channel, id: ts, ...(target.thread ? { thread: target.thread } : {}) };
     },
+    async update(ref, reply) {
+      const channelId = ref.channel.channel;
+      accepted(await messenger.update(channelId, ref.id, renderSlack(reply, { redact: services.redact })), channelId);
+      return ref;
+    },
+    threadOf: (ref: MessageRef) => threadOfMessage(ref),
     port: () => (server ? portOf(server) : undefined),
   };
+}
+
+/** The message's ts, or an RlError("UPSTREAM") saying what Slack answered. */
+function accepted(sent: SendResult, channelId: string): string {
+  if (sent.ok && sent.ts) return sent.ts;
+  const error = sent.ok ? "no_ts" : sent.error;
+  throw new RlError("UPSTREAM", `Slack did not accept the message for channel ${channelId} (${error}).`, { details: { slackError: error } });
 }
 
 function teamOf(body: unknown, event: unknown): string {

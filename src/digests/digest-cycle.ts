@@ -8,7 +8,8 @@ import type { Logger } from "../log.ts";
 import { readTrainerProgress } from "../metrics/trainer-progress.ts";
 import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
 import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
-import type { Reply, ReplyField } from "../reply.ts";
+import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
+import { personRef, type Reply, type ReplyField } from "../reply.ts";
 import { decideAlerts } from "./alerts.ts";
 
 export interface DigestSettings {
@@ -23,6 +24,8 @@ export interface DigestCycleDeps {
   states: DigestStateRepo;
   outbox: OutboxRepo;
   wandb?: WandbClient;
+  /** Where WandB pages live: a run's link is built from its names when WandB cannot be asked or did not answer. */
+  wandbPages?: WandbPages;
   trainerLogPath: (runId: string) => string;
   log: Logger;
   now: () => number;
@@ -75,6 +78,7 @@ function runLine(p: RunProgress, now: number): ReplyField {
   if (p.reward !== undefined) parts.push(`reward ${f3(p.reward)}${change(p.reward, p.state.lastReward)}`);
   if (p.percentCorrect !== undefined) parts.push(`correct ${f3(p.percentCorrect)}${change(p.percentCorrect, p.state.lastPercentCorrect)}`);
   if (p.evalPercentCorrect !== undefined) parts.push(`eval ${f3(p.evalPercentCorrect)}`);
+  parts.push(`started by ${personRef(p.run.createdBy)}`, `logs: /rl logs ${p.run.id}`);
   return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
 }
 
@@ -171,7 +175,10 @@ export function createDigestCycle(deps: DigestCycleDeps) {
         outbox.enqueue({ dedupeKey: `digest-cap:${key}:${windowStart}`, target: { channel }, kind: "alert", reply }, now);
         continue;
       }
-      const links = list.filter((p) => p.url).map((p) => ({ label: `WandB ${p.run.id}`, url: p.url! }));
+      const links = list.flatMap((p) => {
+        const url = p.url ?? wandbGroupLink(p.run, deps.wandbPages)?.url;
+        return url ? [{ label: `WandB ${p.run.id}`, url }] : [];
+      });
       const chartSource = list.find((p) => p.rewardHistory.length > 1);
       const reply: Reply = {
         title: list.length === 1 ? `📈 Digest: run ${list[0]!.run.id}` : `📈 Digest: ${list.length} runs`,

@@ -4,6 +4,7 @@ import type { OutboxRepo } from "../../db/outbox.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { WandbClient } from "../metrics/wandb-client.ts";
+import { wandbPagesOf } from "../metrics/wandb-group-link.ts";
 import type { RunManager } from "../training/run-manager.ts";
 import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
@@ -36,6 +37,7 @@ export function createDigests(deps: DigestsDeps) {
     states: deps.states,
     outbox: deps.outbox,
     wandb: deps.wandb,
+    wandbPages: wandbPagesOf(deps.config),
     trainerLogPath: (runId) => deps.manager.logPath(runId, "trainer"),
     log: deps.log,
     now: deps.now,

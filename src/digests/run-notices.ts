@@ -1,7 +1,8 @@
 // What a run's notice says: the reply the lifecycle queues in the outbox with the transition that owes it.
 import { formatDuration } from "../../commands/format-value.ts";
-import { buildWandbRunUrl } from "../metrics/wandb-url.ts";
-import { personRef, type Reply, type ReplyLink } from "../reply.ts";
+import { prepareChartPoints } from "../metrics/render-chart-points.ts";
+import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
+import { personRef, type Reply, type ReplyChart } from "../reply.ts";
 import type { RunEvent } from "../training/run-events.ts";
 
 const TITLES: Record<RunEvent["kind"], string> = {
@@ -13,19 +14,17 @@ const TITLES: Record<RunEvent["kind"], string> = {
   lost: "❓ Run lost",
 };
 
-/** Where WandB pages live: the app URL and, when set, the entity (WANDB_ENTITY) that run and group pages need. */
-export interface NoticeWandb {
-  appUrl: string;
-  entity?: string;
-}
+/** Where WandB pages live (the links in notices). */
+export type NoticeWandb = WandbPages;
 
-/** The run's WandB page when its run name is known, else its group's page (known from entity, project and group). */
-function wandbLink(run: RunEvent["run"], wandb: NoticeWandb | undefined): ReplyLink | undefined {
-  if (!wandb?.entity || !run.wandbProject) return undefined;
-  if (run.wandbRunName) return { label: "WandB run", url: buildWandbRunUrl(wandb.appUrl, wandb.entity, run.wandbProject, run.wandbRunName) };
-  if (!run.wandbGroup) return undefined;
-  const segments = [wandb.entity, run.wandbProject, "groups", run.wandbGroup].map((s) => encodeURIComponent(s));
-  return { label: "WandB group", url: `${wandb.appUrl.replace(/\/+$/, "")}/${segments.join("/")}` };
+/** A notice is stored in the outbox: its chart keeps the shape of the curve in a bounded number of points. */
+const NOTICE_CHART_POINTS = 200;
+
+function rewardChart(event: RunEvent): ReplyChart | undefined {
+  const history = event.reward?.history ?? [];
+  if (history.length < 2) return undefined;
+  const points = prepareChartPoints(history.map((h) => ({ x: h.step, y: h.value })), NOTICE_CHART_POINTS);
+  return { title: `Reward mean by step, run ${event.run.id}`, points };
 }
 
 export function noticeReply(event: RunEvent, redact: (text: string) => string, wandb?: NoticeWandb): Reply {
@@ -38,6 +37,7 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
   fields.push({ label: "Started by", value: personRef(run.createdBy) });
   const ended = event.kind === "completed" || event.kind === "failed" || event.kind === "stopped" || event.kind === "lost";
   if (ended && run.startedAt !== undefined) fields.push({ label: "Duration", value: formatDuration((run.endedAt ?? run.startedAt) - run.startedAt) });
+  if (event.reward?.final !== undefined) fields.push({ label: "Final reward", value: Number(event.reward.final.toFixed(4)).toString() });
   if (ended) fields.push({ label: "Logs", value: `/rl logs ${run.id}` });
   if (event.kind === "started" && run.wandbRunName) fields.push({ label: "WandB run", value: `${run.wandbProject}/${run.wandbRunName}` });
   if (event.component) fields.push({ label: "Component", value: event.component });
@@ -46,7 +46,8 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
   const buttons = [{ label: "Status", command: `/rl status ${run.id}` }];
   if (event.kind === "started" || event.kind === "queued") buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" } as never);
   if (event.kind === "completed" || event.kind === "failed") buttons.push({ label: "Results", command: `/rl results ${run.id}` });
-  const link = wandbLink(run, wandb);
+  const link = wandbGroupLink(run, wandb);
+  const chart = rewardChart(event);
   return {
     title: `${TITLES[event.kind]}: ${run.id} (${run.environment})`,
     text: redact(event.message),
@@ -54,5 +55,7 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
     blocks: event.logTail?.length ? [{ kind: "code", title: `Last lines of the ${event.component} log`, content: redact(event.logTail.join("\n")) }] : undefined,
     buttons,
     ...(link ? { links: [link] } : {}),
+    // The chart's picture goes where the notice goes: the run's thread.
+    ...(chart ? { chart, runId: run.id } : {}),
   };
 }

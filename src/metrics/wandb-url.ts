@@ -19,6 +19,12 @@ export function buildWandbRunUrl(appUrl: string, entity: string, project: string
   return `${stripTrailingSlash(appUrl)}/${segments.join("/")}`;
 }
 
+/** {app}/{entity}/{project}/groups/{group}: every run of a training run's group, the trainer's and the environment's. */
+export function buildWandbGroupUrl(appUrl: string, entity: string, project: string, group: string): string {
+  const segments = [entity, project, "groups", group].map((s) => encodeURIComponent(s));
+  return `${stripTrailingSlash(appUrl)}/${segments.join("/")}`;
+}
+
 function stripTrailingSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }

@@ -10,6 +10,8 @@ export interface RunEvent {
   exitCode?: number;
   signal?: string;
   logTail?: string[];
+  /** A completed run's reward mean: the last the trainer printed, and its history by step (the notice's chart). */
+  reward?: { final?: number; history: Array<{ step: number; value: number }> };
   message: string;
 }
 

@@ -20,7 +20,7 @@ import { createOwedActions } from "./lifecycle/owed-actions.ts";
 import { createTransitions, LIVE_STATUSES, STOP_ORDER } from "./lifecycle/transitions.ts";
 import type { LocalSupervisor } from "./local-supervisor.ts";
 import type { RunEventListener } from "./run-events.ts";
-import { resolveWandbAppUrl } from "../metrics/wandb-url.ts";
+import { wandbPagesOf } from "../metrics/wandb-group-link.ts";
 import { buildRunConfig, runNames, stackAddresses, writeRunConfig } from "./run-config.ts";
 import { createSlurmBackend } from "./backends/slurm/slurm-backend.ts";
 import { delay } from "./wait-until.ts";
@@ -59,7 +59,7 @@ export function createRunManager(deps: RunManagerDeps) {
   const addresses = stackAddresses(deps.locked);
   const settleMs = deps.envSettleMs ?? 2000;
   const logPath = (runId: string, component: Component) => logPathOf(config, runId, component);
-  const wandb = { appUrl: resolveWandbAppUrl(config.wandb.baseUrl, config.wandb.appUrl), ...(config.wandb.entity ? { entity: config.wandb.entity } : {}) };
+  const wandb = wandbPagesOf(config);
   const transitions = createTransitions({ db: deps.db, runs, outbox: deps.outbox, actions: deps.actions, log, now: deps.now, redact: deps.redact, wandb });
   const plan = createComponentPlanner({ config, catalog: deps.catalog, apiPort: addresses.apiPort, processEnv: deps.processEnv });
 

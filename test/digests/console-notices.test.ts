@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createConsolePoster, runConsole } from "../../adapters/console/console.ts";
+import { createConsoleAdapter } from "../../adapters/console/console.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 
@@ -21,8 +21,9 @@ describe("a demo-stack run in the console", () => {
     const output = new PassThrough();
     let printed = "";
     output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
-    services.digests.registerPoster("console", createConsolePoster(output), { threads: false });
-    const consoleDone = runConsole(services, { input, output });
+    const terminal = createConsoleAdapter(services, { input, output });
+    services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), { threads: terminal.threads });
+    await terminal.start();
 
     input.write("/rl select parity\n/rl start\n");
     for (let i = 0; i < 600 && !/Run started/.test(printed); i++) await delay(50);
@@ -32,7 +33,7 @@ describe("a demo-stack run in the console", () => {
       await delay(50);
     }
     input.end();
-    await consoleDone;
+    await terminal.done;
 
     const started = printed.indexOf("🏃 Run started");
     const digest = printed.indexOf("📈 Digest: run");
@@ -41,5 +42,10 @@ describe("a demo-stack run in the console", () => {
     expect(digest).toBeGreaterThan(started);
     expect(completed).toBeGreaterThan(digest);
     expect(printed).toMatch(/Training complete after 30 steps/);
+    // The completed notice carries the final reward, the duration and the reward curve (a sparkline on the console).
+    const notice = printed.slice(completed);
+    expect(notice).toMatch(/\n {2}Duration: \d+s\n/);
+    expect(notice).toMatch(/\n {2}Final reward: \d/);
+    expect(notice).toMatch(/\nReward mean by step, run \S+: [▁▂▃▄▅▆▇█]{10,}\n/);
   });
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
+import { renderText } from "../../adapters/render-text.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { Reply } from "../../src/reply.ts";
 import { createServices, type Services } from "../../src/services.ts";
@@ -195,5 +196,19 @@ describe("digest cycle", () => {
     expect(runsQueries.length).toBe(1);
     const post = digests(s)[0]!.reply;
     expect(post.links?.[0]?.url).toMatch(/\/team\/proj\/runs\/weeee/);
+  });
+
+  it("names who started each run and where its logs are, and links the WandB group page when WandB refuses", async () => {
+    clock = 60_000_000;
+    const wandb = await startFakeWandb({ apiKey: KEY });
+    fakes.push(wandb);
+    const s = services({ WANDB_API_KEY: KEY, WANDB_BASE_URL: wandb.url, WANDB_APP_URL: "https://wandb.example", WANDB_ENTITY: "team" });
+    addRun(s, "ffff0001", channel("C1"), [[2, 0.5]]);
+    wandb.setFault("401");
+    await s.digests.runNow();
+    expect(wandb.requests.length).toBeGreaterThan(0);
+    const post = digests(s)[0]!.reply;
+    expect(post.links).toEqual([{ label: "WandB ffff0001", url: "https://wandb.example/team/proj/groups/arithmetic-ffff0001" }]);
+    expect(renderText(post)).toContain("started by U1 · logs: /rl logs ffff0001");
   });
 });

@@ -291,9 +291,15 @@ export function createFakeRest(options: FakeRestOptions) {
         if (problems.length) return invalidForm(problems);
         return { status: 200, body: createMessage(b, body as Record<string, unknown>, { files }) };
       }
-      if (c === "messages" && d && method === "GET") {
+      if (c === "messages" && d && (method === "GET" || method === "PATCH")) {
         const message = state.messages.get(d);
-        return message && message["channel_id"] === b ? { status: 200, body: message } : error(404, 10008, "Unknown Message");
+        if (!message || message["channel_id"] !== b) return error(404, 10008, "Unknown Message");
+        if (method === "GET") return { status: 200, body: message };
+        // A bot edits only its own messages.
+        if ((message["author"] as { id?: unknown } | undefined)?.id !== BOT_USER.id) return error(403, 50005, "Cannot edit a message authored by another user");
+        const problems = validateMessageBody(body, { files: files.length });
+        if (problems.length) return invalidForm(problems);
+        return editMessage(message, isRecord(body) ? body : {}, files);
       }
     }
     return error(404, 0, "404: Not Found");

@@ -20,13 +20,13 @@ describe("Slack charts", () => {
   it("post() into a run's thread uploads the chart as a PNG into that thread, after the message", async () => {
     h = await startSlackHarness();
     const anchor = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Run r1 started" });
-    const { ts } = await h.adapter.post({ channel: CHANNEL_KEY, thread: anchor.ts }, { title: "Digest", chart: rewardChart() });
+    const { id: ts } = await h.adapter.post({ channel: CHANNEL_KEY, thread: anchor.id }, { title: "Digest", chart: rewardChart() });
 
     const upload = await h.fake.uploads.waitFor();
     // stop() waits for the upload post() left running; then nothing more can arrive.
     await h.adapter.stop();
     expect(h.fake.uploads.items).toHaveLength(1);
-    expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: anchor.ts, filename: "reward.png", title: "Reward mean by step", isPng: true });
+    expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: anchor.id, filename: "reward.png", title: "Reward mean by step", isPng: true });
     expect(upload.bytes.length).toBe(upload.declaredLength);
     expect(pngSize(upload.bytes)).toEqual({ width: 600, height: 300 });
     expect(upload.altText).toContain("Reward mean by step");
@@ -35,7 +35,7 @@ describe("Slack charts", () => {
     expect(order.indexOf("files.getUploadURLExternal")).toBeGreaterThan(order.lastIndexOf("chat.postMessage"));
     expect(order.filter((m) => m.startsWith("files."))).toEqual(["files.getUploadURLExternal", "files.completeUploadExternal"]);
     const posted = h.fake.messages.get(`${CHANNEL}:${ts}`);
-    expect(posted?.thread_ts).toBe(anchor.ts);
+    expect(posted?.thread_ts).toBe(anchor.id);
     expect(textOf(posted?.blocks)).toMatch(/Reward mean by step\*\n`[▁▂▃▄▅▆▇█]+`/);
   });
 
@@ -86,7 +86,7 @@ describe("Slack charts", () => {
     const log = captureLog();
     h = await startSlackHarness({ log });
     h.fake.failNext("files.getUploadURLExternal", { error: "missing_scope" });
-    const { ts } = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Digest", chart: rewardChart() });
+    const { id: ts } = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Digest", chart: rewardChart() });
     await h.adapter.stop();
     expect(textOf(h.fake.messages.get(`${CHANNEL}:${ts}`)?.blocks)).toMatch(/`[▁▂▃▄▅▆▇█]+`/);
     expect(h.fake.uploads.items).toEqual([]);
@@ -104,7 +104,7 @@ describe("Slack charts", () => {
         throw new Error("resvg exploded");
       },
     });
-    const { ts } = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Digest", chart: rewardChart() });
+    const { id: ts } = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Digest", chart: rewardChart() });
     await h.adapter.stop();
     expect(textOf(h.fake.messages.get(`${CHANNEL}:${ts}`)?.blocks)).toMatch(/`[▁▂▃▄▅▆▇█]+`/);
     expect(uploadCalls(h)).toEqual([]);

@@ -47,7 +47,7 @@ async function start(): Promise<SlackHarness> {
     },
   });
   h = harness;
-  harness.services.digests.registerPoster("slack", async (target, reply) => ({ id: (await harness.adapter.post(target, reply)).ts }));
+  harness.services.digests.registerPoster("slack", (target, reply) => harness.adapter.post(target, reply));
   harness.services.digests.start();
   return harness;
 }

@@ -1,5 +1,6 @@
 // Starts the fake Slack, real services on a temp SQLite file and the real Slack adapter; sends signed requests to it.
-import { createSlackAdapter, type AnchorHandler, type SlackAdapter, type SlackAdapterOptions } from "../../adapters/slack/slack.ts";
+import type { AnchorHandler } from "../../adapters/chat-adapter.ts";
+import { createSlackAdapter, type SlackAdapter, type SlackAdapterOptions } from "../../adapters/slack/slack.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Services } from "../../src/services.ts";

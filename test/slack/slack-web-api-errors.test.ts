@@ -87,13 +87,13 @@ describe("Slack Web API failures", () => {
       await fake.close();
     });
     await adapter.start();
-    const { ts } = await adapter.post({ channel: CHANNEL_KEY, thread: "1700000000.000009" }, { title: "Digest", text: "step 40" });
+    const { id: ts } = await adapter.post({ channel: CHANNEL_KEY, thread: "1700000000.000009" }, { title: "Digest", text: "step 40" });
     const posted = fake.messages.get(`${CHANNEL}:${ts}`);
     expect(posted).toMatchObject({ thread_ts: "1700000000.000009", text: "Digest\nstep 40" });
     // The message went out, so a failing onAnchor is logged rather than making the caller post it again.
     const anchored = await adapter.post({ channel: CHANNEL_KEY }, { title: "Run", anchorRunId: "run-1" });
-    expect(fake.messages.get(`${CHANNEL}:${anchored.ts}`)?.text).toBe("Run");
-    expect(log.lines.find((l) => l.message === "slack: recording the run's thread failed")?.context).toMatchObject({ runId: "run-1", ts: anchored.ts });
+    expect(fake.messages.get(`${CHANNEL}:${anchored.id}`)?.text).toBe("Run");
+    expect(log.lines.find((l) => l.message === "slack: recording the run's thread failed")?.context).toMatchObject({ runId: "run-1", thread: anchored.id });
     fake.notMember("C0OTHER");
     const refused = adapter.post({ channel: { ...CHANNEL_KEY, channel: "C0OTHER" } }, { text: "x" });
     await expect(refused).rejects.toBeInstanceOf(RlError);

@@ -94,7 +94,7 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     const progress = await readTrainerProgress(deps.logPath(runId, "trainer"));
     const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
     const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}${note}`;
-    const run = transitions.move(runId, ["running"], { status: "completed", endedAt: deps.now() }, { notice: { kind: "completed", message }, owe: STOP_ORDER });
+    const run = transitions.move(runId, ["running"], { status: "completed", endedAt: deps.now() }, { notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } }, owe: STOP_ORDER });
     if (!run) return;
     await deps.carryOut(runId);
     deps.onEnded();

@@ -53,7 +53,7 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
     const progress = await readTrainerProgress(deps.logPath(run.id, "trainer"));
     const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
     const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}`;
-    const done = deps.move(run.id, ["running"], { status: "completed", endedAt: deps.now() }, { notice: { kind: "completed", message } });
+    const done = deps.move(run.id, ["running"], { status: "completed", endedAt: deps.now() }, { notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } } });
     if (!done) return;
     deps.onEnded();
   }
