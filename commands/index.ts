@@ -7,6 +7,7 @@ import help from "./help.ts";
 import keys from "./keys.ts";
 import logs from "./logs.ts";
 import reset from "./reset.ts";
+import rerun from "./rerun.ts";
 import results from "./results.ts";
 import runs from "./runs.ts";
 import select from "./select.ts";
@@ -17,4 +18,4 @@ import stop from "./stop.ts";
 import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, status, stop, results, runs, logs, digest, audit];
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, rerun, status, stop, results, runs, logs, digest, audit];

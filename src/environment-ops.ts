@@ -36,6 +36,18 @@ export interface ConfigView {
   locked_fields: FieldView[];
 }
 
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface AppliedChanges {
+  environment: string;
+  values: ConfigValues;
+  changes: FieldChange[];
+}
+
 export interface EnvironmentOpsDeps {
   catalog: EnvironmentCatalog;
   channels: ChannelsRepo;
@@ -152,6 +164,25 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     );
   };
 
+  /** One field's value from what a person typed: the field found by name, refused when locked or holding a secret, parsed into its type. */
+  const parseFor = (env: EnvironmentInfo, fieldName: string, raw: unknown): { field: ConfigField; value: unknown } => {
+    const field = findField(env, fieldName);
+    if (field.locked) {
+      throw new RlError(
+        "LOCKED_FIELD",
+        `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
+        { details: { field: field.name, locked_value: field.lockedValue } },
+      );
+    }
+    // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
+    if (typeof raw === "string" && deps.redact(raw) !== raw) {
+      throw new RlError("INVALID_VALUE", `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`, {
+        details: { field: field.name },
+      });
+    }
+    return { field, value: parseFieldValue(raw, field) };
+  };
+
   const view = (env: EnvironmentInfo, values: ConfigValues): ConfigView => {
     const fields = env.fields.map((f) => fieldView(f, values));
     return {
@@ -195,25 +226,29 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
     async editConfig(key: ChannelKey, fieldName: string, raw: unknown) {
       const env = await selected(key);
-      const field = findField(env, fieldName);
-      if (field.locked) {
-        throw new RlError(
-          "LOCKED_FIELD",
-          `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
-          { details: { field: field.name, locked_value: field.lockedValue } },
-        );
-      }
-      // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
-      if (typeof raw === "string" && deps.redact(raw) !== raw) {
-        throw new RlError("INVALID_VALUE", `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`, {
-          details: { field: field.name },
-        });
-      }
-      const value = parseFieldValue(raw, field);
+      const { field, value } = parseFor(env, fieldName, raw);
       const before = channels.configValues(key, env.name);
       const previous = Object.hasOwn(before, field.name) ? before[field.name] : (field.default ?? null);
       channels.setConfigValue(key, env.name, field.name, value);
       return { environment: env.name, field: field.name, value, previous };
+    },
+
+    /**
+     * A run config's values with changes applied, each field found, checked and parsed exactly as /rl set does;
+     * nothing is stored. Used by rerun and sweep, whose values belong to the runs, not to the channel.
+     */
+    async applyChanges(environment: string, base: ConfigValues, changes: ReadonlyArray<{ field: string; value: unknown }>): Promise<AppliedChanges> {
+      const env = await catalog.get(environment).catch((err: unknown) => {
+        throw new RlError("NOT_FOUND", `The environment "${environment}" is no longer in the environments folder.`, { cause: err });
+      });
+      const values: ConfigValues = { ...base };
+      const diff: FieldChange[] = [];
+      for (const change of changes) {
+        const { field, value } = parseFor(env, change.field, change.value);
+        diff.push({ field: field.name, from: Object.hasOwn(values, field.name) ? values[field.name] : (field.default ?? null), to: value });
+        values[field.name] = value;
+      }
+      return { environment: env.name, values, changes: diff };
     },
 
     async resetConfig(key: ChannelKey, fieldName?: string) {

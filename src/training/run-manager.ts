@@ -1,7 +1,7 @@
 // A run's life, backend-neutral: create or queue, launch, stop, recover after a crash; backends do the processes.
 import { randomBytes } from "node:crypto";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import type { ChannelsRepo } from "../../db/channels.ts";
+import type { ChannelsRepo, ConfigValues } from "../../db/channels.ts";
 import type { Db } from "../../db/open-database.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
 import type { RunActionsRepo } from "../../db/run-actions.ts";
@@ -52,6 +52,8 @@ export interface StartRequest {
   thread?: string;
   userId: string;
   progress?: (text: string) => Promise<void>;
+  /** A rerun's environment and values instead of the channel's selection and config (already checked by applyChanges). */
+  from?: { environment: string; values: ConfigValues };
 }
 
 export function createRunManager(deps: RunManagerDeps) {
@@ -126,14 +128,14 @@ export function createRunManager(deps: RunManagerDeps) {
 
     /** Create a run from the channel's selection and config; launch it now or queue it. Resolves once it is running, failed or queued. */
     async start(request: StartRequest): Promise<RunRow> {
-      const environment = await deps.env.selectedEnvironment(request.channel);
+      const environment = request.from ? { name: request.from.environment } : await deps.env.selectedEnvironment(request.channel);
       if (!config.isDemoStack && !config.keys.tinker) {
         throw new RlError("MISSING_KEYS", "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.", {
           details: { missing: ["TINKER_API_KEY"] },
         });
       }
       const id = newRunId();
-      const values = deps.channels.configValues(request.channel, environment.name);
+      const values = request.from?.values ?? deps.channels.configValues(request.channel, environment.name);
       const names = runNames(environment.name, id, config.wandb.project);
       const runConfig = buildRunConfig({ runId: id, environment: environment.name, values, locked: deps.locked, wandbProject: config.wandb.project });
       const configPath = writeRunConfig(config.runConfigsDir, id, runConfig, config.secrets);
