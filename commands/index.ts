@@ -15,7 +15,8 @@ import set from "./set.ts";
 import start from "./start.ts";
 import status from "./status.ts";
 import stop from "./stop.ts";
+import sweep from "./sweep.ts";
 import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, rerun, status, stop, results, runs, logs, digest, audit];
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, rerun, sweep, status, stop, results, runs, logs, digest, audit];

@@ -219,6 +219,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       };
     },
 
+    /** The channel's environment and the values it has set (what /rl start would run). */
+    async channelValues(key: ChannelKey): Promise<{ environment: string; values: ConfigValues }> {
+      const env = await selected(key);
+      return { environment: env.name, values: channels.configValues(key, env.name) };
+    },
+
     async getConfig(key: ChannelKey): Promise<ConfigView> {
       const env = await selected(key);
       return view(env, channels.configValues(key, env.name));
