@@ -7,6 +7,7 @@ import help from "./help.ts";
 import keys from "./keys.ts";
 import logs from "./logs.ts";
 import reset from "./reset.ts";
+import rerun from "./rerun.ts";
 import results from "./results.ts";
 import runs from "./runs.ts";
 import select from "./select.ts";
@@ -14,7 +15,8 @@ import set from "./set.ts";
 import start from "./start.ts";
 import status from "./status.ts";
 import stop from "./stop.ts";
+import sweep from "./sweep.ts";
 import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, status, stop, results, runs, logs, digest, audit];
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, rerun, sweep, status, stop, results, runs, logs, digest, audit];

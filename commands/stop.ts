@@ -11,7 +11,7 @@ import { defineCommand, type CommandContext } from "./types.ts";
  * The same check for every route (typed, a Stop or Confirm button, a chat tool call): all reach preview or run.
  * User ids are per platform, so the starter is the same id on the same platform.
  */
-function checkOwnership(run: RunRow, ctx: CommandContext): void {
+function checkOwnership(run: Pick<RunRow, "id" | "createdBy" | "channel">, ctx: CommandContext, noun = "Run"): void {
   const { policy } = ctx.services.config;
   const access = accessOf(policy, ctx.channel, ctx.user);
   if (access.role === "admin") return;
@@ -19,7 +19,7 @@ function checkOwnership(run: RunRow, ctx: CommandContext): void {
   const admins = holdersOf(policy, "admin");
   throw new RlError(
     "FORBIDDEN",
-    `Run ${run.id} was started by ${run.createdBy}; only they or an admin may stop it. Stopping another person's run needs the admin permission; you have ${access.role}. ${
+    `${noun} ${run.id} was started by ${run.createdBy}; only they or an admin may stop it. Stopping another person's ${noun.toLowerCase()} needs the admin permission; you have ${access.role}. ${
       admins.length ? `Ask ${run.createdBy} or one of: ${admins.join(", ")} (RL_ADMINS).` : `Ask ${run.createdBy}; no admins are configured (RL_ADMINS).`
     }`,
     { details: { needed: "admin", role: access.role, started_by: run.createdBy } },
@@ -28,21 +28,43 @@ function checkOwnership(run: RunRow, ctx: CommandContext): void {
 
 export default defineCommand({
   name: "stop",
-  summary: "Stop a training run",
+  summary: "Stop a training run or a sweep",
   description:
-    "Stop a training run: the environment, then the trainer, then the trajectory API, each given a grace period before being killed. Only the person who started it or an admin may. Returns the run's final status. Needs confirmation by the person.",
+    "Stop a training run: the environment, then the trainer, then the trajectory API, each given a grace period before being killed. Given a sweep id, stops every run of the sweep (queued ones are cancelled). Only the person who started it or an admin may. Returns the final status. Needs confirmation by the person.",
   toolName: "rl_stop_training",
-  args: z.object({ run: z.string().min(1).max(64).describe("Run id") }),
+  args: z.object({ run: z.string().min(1).max(64).describe("Run id, or a sweep id to stop all its runs") }),
   positional: ["run"],
   permission: "operate",
   confirm: true,
   mutates: true,
   async preview({ run: id }, ctx) {
+    const sweep = ctx.services.sweeps.get(id);
+    if (sweep) {
+      checkOwnership(sweep, ctx, "Sweep");
+      const runs = ctx.services.runs.listBySweep(sweep.id);
+      const active = runs.filter((r) => ctx.services.manager.isLive(r) || r.status === "queued");
+      return {
+        title: `Stop sweep ${sweep.id} (${sweep.environment}): ${active.length} of its ${runs.length} runs?`,
+        text: `Started by ${personRef(sweep.createdBy)}. Queued runs are cancelled; running ones are stopped.`,
+        fields: active.map((r) => ({ label: `Run ${r.id}`, value: r.status })),
+      };
+    }
     const run = ctx.services.report.find(id);
     checkOwnership(run, ctx);
     return { title: `Stop run ${run.id} (${run.environment})?`, text: `Started by ${personRef(run.createdBy)}; now ${run.status}.` };
   },
   async run({ run: id }, ctx) {
+    const sweep = ctx.services.sweeps.get(id);
+    if (sweep) {
+      checkOwnership(sweep, ctx, "Sweep");
+      const runs = await ctx.services.manager.stopSweep(sweep.id, ctx.user.name ?? ctx.user.id);
+      return {
+        title: `⏹ Sweep ${sweep.id} (${sweep.environment}): stopped`,
+        text: `Stopped by ${ctx.user.name ?? ctx.user.id}.`,
+        fields: runs.map((r) => ({ label: `Run ${r.id}`, value: r.status })),
+        data: { sweep_id: sweep.id, runs: runs.map((r) => ({ run_id: r.id, status: r.status })) },
+      };
+    }
     const found = ctx.services.report.find(id);
     checkOwnership(found, ctx);
     const run = await ctx.services.manager.stop(found.id, ctx.user.name ?? ctx.user.id);

@@ -208,4 +208,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX reply_pages_by_age ON reply_pages (created_at);
     `,
   },
+  {
+    version: 7,
+    name: "sweeps",
+    sql: `
+      CREATE TABLE sweeps (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        thread TEXT,
+        environment TEXT NOT NULL,
+        grid_json TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        compared_at INTEGER
+      );
+      CREATE INDEX sweeps_by_channel ON sweeps (platform, workspace, channel, created_at);
+      ALTER TABLE runs ADD COLUMN sweep_id TEXT REFERENCES sweeps (id);
+      CREATE INDEX runs_by_sweep ON runs (sweep_id);
+    `,
+  },
 ];

@@ -29,6 +29,8 @@ export interface RunRow {
   stoppedBy?: string;
   /** The Slurm job id, for runs on the slurm backend. */
   jobId?: string;
+  /** The sweep this run is one combination of. */
+  sweepId?: string;
 }
 
 export interface NewRun {
@@ -40,6 +42,7 @@ export interface NewRun {
   status: RunStatus;
   createdBy: string;
   backend?: "local" | "slurm";
+  sweepId?: string;
 }
 
 type Patchable = "status" | "error" | "startedAt" | "endedAt" | "thread" | "configPath" | "wandbProject" | "wandbGroup" | "wandbRunName" | "totalSteps" | "failedComponent" | "stoppedBy" | "jobId";
@@ -69,6 +72,7 @@ interface RawRun {
   failed_component: string | null;
   stopped_by: string | null;
   job_id: string | null;
+  sweep_id: string | null;
 }
 
 export interface RunsRepo {
@@ -84,6 +88,8 @@ export interface RunsRepo {
   listByStatus(statuses: readonly RunStatus[]): RunRow[];
   /** Ids of runs whose id starts with `prefix`, for autocomplete and short ids. */
   idsLike(prefix: string, limit: number): string[];
+  /** A sweep's runs, in the order they were created. */
+  listBySweep(sweepId: string): RunRow[];
 }
 
 function toRow(r: RawRun): RunRow {
@@ -109,6 +115,7 @@ function toRow(r: RawRun): RunRow {
     failedComponent: r.failed_component ?? undefined,
     stoppedBy: r.stopped_by ?? undefined,
     jobId: r.job_id ?? undefined,
+    sweepId: r.sweep_id ?? undefined,
   };
 }
 
@@ -130,20 +137,23 @@ const COLUMNS: Record<keyof RunPatch, string> = {
 
 export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
   const insert = db.prepare(
-    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, sweep_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const get = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE id = ?");
   const byChannel = db.prepare<[string, string, string, number], RawRun>(
     "SELECT * FROM runs WHERE platform = ? AND workspace = ? AND channel = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
   );
   const all = db.prepare<[number], RawRun>("SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?");
+  const bySweep = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE sweep_id = ? ORDER BY created_at, rowid");
+  // A sweep's runs share one thread: the message that becomes the thread of one becomes it for those still without one.
+  const shareThread = db.prepare("UPDATE runs SET thread = ? WHERE sweep_id = (SELECT sweep_id FROM runs WHERE id = ?) AND thread IS NULL");
   const like = db.prepare<[string, number], { id: string }>("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?");
 
   const repo: RunsRepo = {
     insert: (run) => {
       const t = now();
-      insert.run(run.id, run.channel.platform, run.channel.workspace, run.channel.channel, run.thread ?? null, run.environment, JSON.stringify(run.config), run.status, run.createdBy, t, t, run.backend ?? "local");
+      insert.run(run.id, run.channel.platform, run.channel.workspace, run.channel.channel, run.thread ?? null, run.environment, JSON.stringify(run.config), run.status, run.createdBy, t, t, run.backend ?? "local", run.sweepId ?? null);
       return repo.get(run.id)!;
     },
     get: (id) => {
@@ -154,6 +164,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
       const keys = Object.keys(patch) as Array<keyof RunPatch>;
       const sets = keys.map((k) => `${COLUMNS[k]} = ?`);
       db.prepare(`UPDATE runs SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(...keys.map((k) => patch[k] ?? null), now(), id);
+      if (patch.thread) shareThread.run(patch.thread, id);
       const row = repo.get(id);
       if (!row) throw new Error(`run ${id} vanished during update`);
       return row;
@@ -175,6 +186,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
         .prepare<string[], RawRun>(`SELECT * FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at, rowid`)
         .all(...statuses)
         .map(toRow),
+    listBySweep: (sweepId) => bySweep.all(sweepId).map(toRow),
     idsLike: (prefix, limit) => like.all(`${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`, limit).map((r) => r.id),
   };
   return repo;

@@ -56,6 +56,7 @@ const settings = {
   RL_SLURM_POLL_SECONDS: int(1, 600).default(5),
   RL_SLURM_START_WAIT_SECONDS: int(0, 3600).default(10),
   RL_MAX_CONCURRENT_RUNS: int(1, 64).default(1),
+  RL_SWEEP_MAX_RUNS: int(1, 256).default(16),
   RL_READY_TIMEOUT_SECONDS: int(1, 3600).default(180),
   RL_STOP_GRACE_SECONDS: int(0, 600).default(10),
   RL_CONFIRM_TTL_SECONDS: int(1, 7 * 24 * 3600).default(900),
@@ -148,6 +149,8 @@ export interface Config {
   backend: "local" | "slurm";
   slurm: SlurmSettings;
   maxConcurrentRuns: number;
+  /** The most runs one /rl sweep may start. */
+  sweepMaxRuns: number;
   readyTimeoutMs: number;
   stopGraceMs: number;
   /** How long a confirmation prompt (Confirm / Cancel) can be answered. */
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       startWaitMs: r.RL_SLURM_START_WAIT_SECONDS * 1000,
     },
     maxConcurrentRuns: r.RL_MAX_CONCURRENT_RUNS,
+    sweepMaxRuns: r.RL_SWEEP_MAX_RUNS,
     readyTimeoutMs: r.RL_READY_TIMEOUT_SECONDS * 1000,
     stopGraceMs: r.RL_STOP_GRACE_SECONDS * 1000,
     confirmTtlMs: r.RL_CONFIRM_TTL_SECONDS * 1000,

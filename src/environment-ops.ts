@@ -39,6 +39,18 @@ export interface ConfigView {
   locked_fields: FieldView[];
 }
 
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface AppliedChanges {
+  environment: string;
+  values: ConfigValues;
+  changes: FieldChange[];
+}
+
 export interface EnvironmentOpsDeps {
   catalog: EnvironmentCatalog;
   channels: ChannelsRepo;
@@ -146,13 +158,15 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   };
 
   /** The channel's environment, refused when its file cannot start it (training and /rl test both run `python FILE`). */
-  const startable = async (key: ChannelKey): Promise<EnvironmentInfo> => {
-    const env = await selected(key);
+  /** An environment a run can start: its file's main block calls its cli(). */
+  const requireRunnable = (env: EnvironmentInfo): EnvironmentInfo => {
     if (env.runnable) return env;
     throw new RlError("NOT_STARTABLE", `${env.name} cannot be started: ${env.notRunnableReason ?? "its file has no entry point for it"}. Add \`if __name__ == "__main__": ${env.className}.cli()\` to ${env.relativePath}, or select another environment (see /rl envs).`, {
       details: { environment: env.name, reason: env.notRunnableReason },
     });
   };
+
+  const startable = async (key: ChannelKey): Promise<EnvironmentInfo> => requireRunnable(await selected(key));
 
   const findField = (env: EnvironmentInfo, input: string): ConfigField => {
     const name = normaliseFieldName(input);
@@ -164,6 +178,25 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       `${env.name} has no config field ${quoteInput(input)}.${near ? ` Did you mean "${near}"?` : ""} See /rl config for the fields.`,
       { details: { suggestion: near } },
     );
+  };
+
+  /** One field's value from what a person typed: the field found by name, refused when locked or holding a secret, parsed into its type. */
+  const parseFor = (env: EnvironmentInfo, fieldName: string, raw: unknown): { field: ConfigField; value: unknown } => {
+    const field = findField(env, fieldName);
+    if (field.locked) {
+      throw new RlError(
+        "LOCKED_FIELD",
+        `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
+        { details: { field: field.name, locked_value: field.lockedValue } },
+      );
+    }
+    // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
+    if (typeof raw === "string" && deps.redact(raw) !== raw) {
+      throw new RlError("INVALID_VALUE", `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`, {
+        details: { field: field.name },
+      });
+    }
+    return { field, value: parseFieldValue(raw, field) };
   };
 
   const view = (env: EnvironmentInfo, values: ConfigValues): ConfigView => {
@@ -205,6 +238,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       };
     },
 
+    /** The channel's environment and the values it has set (what /rl start would run); refused if it cannot start. */
+    async channelValues(key: ChannelKey): Promise<{ environment: string; values: ConfigValues }> {
+      const env = await startable(key);
+      return { environment: env.name, values: channels.configValues(key, env.name) };
+    },
+
     async getConfig(key: ChannelKey): Promise<ConfigView> {
       const env = await selected(key);
       return view(env, channels.configValues(key, env.name));
@@ -212,25 +251,32 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
     async editConfig(key: ChannelKey, fieldName: string, raw: unknown) {
       const env = await selected(key);
-      const field = findField(env, fieldName);
-      if (field.locked) {
-        throw new RlError(
-          "LOCKED_FIELD",
-          `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
-          { details: { field: field.name, locked_value: field.lockedValue } },
-        );
-      }
-      // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
-      if (typeof raw === "string" && deps.redact(raw) !== raw) {
-        throw new RlError("INVALID_VALUE", `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`, {
-          details: { field: field.name },
-        });
-      }
-      const value = parseFieldValue(raw, field);
+      const { field, value } = parseFor(env, fieldName, raw);
       const before = channels.configValues(key, env.name);
       const previous = Object.hasOwn(before, field.name) ? before[field.name] : (field.default ?? null);
       channels.setConfigValue(key, env.name, field.name, value);
       return { environment: env.name, field: field.name, value, previous };
+    },
+
+    /**
+     * A run config's values with changes applied, each field found, checked and parsed exactly as /rl set does;
+     * nothing is stored; refused if the environment cannot start. Used by rerun and sweep, whose values belong to the
+     * runs, not to the channel.
+     */
+    async applyChanges(environment: string, base: ConfigValues, changes: ReadonlyArray<{ field: string; value: unknown }>): Promise<AppliedChanges> {
+      const env = requireRunnable(
+        await catalog.get(environment).catch((err: unknown) => {
+          throw new RlError("NOT_FOUND", `The environment "${environment}" is no longer in the environments folder.`, { cause: err });
+        }),
+      );
+      const values: ConfigValues = { ...base };
+      const diff: FieldChange[] = [];
+      for (const change of changes) {
+        const { field, value } = parseFor(env, change.field, change.value);
+        diff.push({ field: field.name, from: Object.hasOwn(values, field.name) ? values[field.name] : (field.default ?? null), to: value });
+        values[field.name] = value;
+      }
+      return { environment: env.name, values, changes: diff };
     },
 
     async resetConfig(key: ChannelKey, fieldName?: string) {

@@ -11,6 +11,7 @@ import { createRateLimitsRepo, type RateLimitsRepo } from "../db/rate-limits.ts"
 import { createRunActionsRepo } from "../db/run-actions.ts";
 import { createRunProcessesRepo, type RunProcessesRepo } from "../db/run-processes.ts";
 import { createRunsRepo, type RunsRepo } from "../db/runs.ts";
+import { createSweepsRepo, type SweepsRepo } from "../db/sweeps.ts";
 import { openDatabase, type Db } from "../db/open-database.ts";
 import type { Config } from "./config.ts";
 import { createDigests, type Digests } from "./digests/digests.ts";
@@ -37,6 +38,7 @@ export interface Services {
   catalog: EnvironmentCatalog;
   env: EnvironmentOps;
   runs: RunsRepo;
+  sweeps: SweepsRepo;
   processes: RunProcessesRepo;
   rateLimits: RateLimitsRepo;
   manager: RunManager;
@@ -80,6 +82,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
   const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact });
   const runs = createRunsRepo(db, now);
+  const sweeps = createSweepsRepo(db, now);
   const processes = createRunProcessesRepo(db);
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const outbox = createOutboxRepo(db);
@@ -88,6 +91,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     db,
     locked: lockedFields,
     runs,
+    sweeps,
     processes,
     actions: createRunActionsRepo(db),
     outbox,
@@ -125,6 +129,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     catalog,
     env,
     runs,
+    sweeps,
     processes,
     rateLimits: createRateLimitsRepo(db),
     manager,

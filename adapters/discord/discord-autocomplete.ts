@@ -1,4 +1,4 @@
-// Autocomplete for /rl options: environment names, config fields with current values, run ids, command names.
+// Autocomplete for /rl options: environment names, config fields with current values, run and sweep ids, command names.
 import type { APIApplicationCommandOptionChoice } from "discord.js";
 import type { ArgSpec } from "../../commands/arg-specs.ts";
 import { formatValue } from "../../commands/format-value.ts";
@@ -55,8 +55,11 @@ async function candidates(source: SuggestionSource, spec: ArgSpec, deps: Suggest
         ...view.locked_fields.map((f) => ({ value: f.name, label: `${f.name} = ${formatValue(f.locked_value)} (locked)` })),
       ];
     }
-    case "run":
-      return (deps.runIds ? await deps.runIds(deps.channel) : []).map((id) => ({ value: id, label: id }));
+    case "run": {
+      // A sweep id stands wherever a run id does in stop and compare; the channel's newest sweeps come first.
+      const sweeps = deps.services.sweeps.idsByChannel(deps.channel, 10).map((id) => ({ value: id, label: `${id} (sweep)` }));
+      return [...sweeps, ...(deps.runIds ? await deps.runIds(deps.channel) : []).map((id) => ({ value: id, label: id }))];
+    }
     case "command":
       return deps.commands.map((c) => ({ value: c.name, label: `${c.name} · ${c.summary}` }));
     case "choices":

@@ -1,12 +1,13 @@
 // A run's life, backend-neutral: create or queue, launch, stop, recover after a crash; backends do the processes.
 import { randomBytes } from "node:crypto";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import type { ChannelsRepo } from "../../db/channels.ts";
+import type { ChannelsRepo, ConfigValues } from "../../db/channels.ts";
 import type { Db } from "../../db/open-database.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
 import type { RunActionsRepo } from "../../db/run-actions.ts";
 import type { Component, RunProcessesRepo } from "../../db/run-processes.ts";
-import type { RunRow, RunsRepo } from "../../db/runs.ts";
+import type { RunPatch, RunRow, RunsRepo } from "../../db/runs.ts";
+import type { SweepRow, SweepsRepo } from "../../db/sweeps.ts";
 import type { Config } from "../config.ts";
 import type { EnvironmentOps } from "../environment-ops.ts";
 import type { EnvironmentCatalog } from "../environments/catalog.ts";
@@ -32,6 +33,7 @@ export interface RunManagerDeps {
   db: Db;
   locked: LockedFields;
   runs: RunsRepo;
+  sweeps: SweepsRepo;
   processes: RunProcessesRepo;
   actions: RunActionsRepo;
   outbox: OutboxRepo;
@@ -52,6 +54,18 @@ export interface StartRequest {
   thread?: string;
   userId: string;
   progress?: (text: string) => Promise<void>;
+  /** A rerun's environment and values instead of the channel's selection and config (already checked by applyChanges). */
+  from?: { environment: string; values: ConfigValues };
+}
+
+export interface SweepRequest {
+  channel: ChannelKey;
+  thread?: string;
+  userId: string;
+  environment: string;
+  grid: SweepRow["grid"];
+  /** Each run's values (the channel's config with one combination applied), already checked by applyChanges. */
+  combinations: ConfigValues[];
 }
 
 export function createRunManager(deps: RunManagerDeps) {
@@ -114,6 +128,32 @@ export function createRunManager(deps: RunManagerDeps) {
     }
   }
 
+  function checkKeys(): void {
+    if (!config.isDemoStack && !config.keys.tinker) {
+      throw new RlError("MISSING_KEYS", "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.", {
+        details: { missing: ["TINKER_API_KEY"] },
+      });
+    }
+  }
+
+  /** A new run's id, written run config and names; the run itself is created by the caller. */
+  function prepare(environment: string, values: ConfigValues): { id: string; patch: RunPatch } {
+    const id = newRunId();
+    const names = runNames(environment, id, config.wandb.project);
+    const runConfig = buildRunConfig({ runId: id, environment, values, locked: deps.locked, wandbProject: config.wandb.project });
+    const configPath = writeRunConfig(config.runConfigsDir, id, runConfig, config.secrets);
+    const totalSteps = typeof runConfig.env.total_steps === "number" ? runConfig.env.total_steps : undefined;
+    return { id, patch: { configPath, totalSteps, ...names } };
+  }
+
+  /** Sweep ids start with "s", which no run id (hex) does, so one word names either. */
+  function newSweepId(): string {
+    for (;;) {
+      const id = `s${randomBytes(4).toString("hex").slice(1)}`;
+      if (!deps.sweeps.get(id)) return id;
+    }
+  }
+
   function newRunId(): string {
     for (;;) {
       const id = randomBytes(4).toString("hex");
@@ -121,31 +161,59 @@ export function createRunManager(deps: RunManagerDeps) {
     }
   }
 
-  return {
+  const manager = {
     onEvent: (listener: RunEventListener): (() => void) => transitions.onEvent(listener),
 
     /** Create a run from the channel's selection and config; launch it now or queue it. Resolves once it is running, failed or queued. */
     async start(request: StartRequest): Promise<RunRow> {
-      const environment = await deps.env.startableEnvironment(request.channel);
-      if (!config.isDemoStack && !config.keys.tinker) {
-        throw new RlError("MISSING_KEYS", "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.", {
-          details: { missing: ["TINKER_API_KEY"] },
-        });
-      }
-      const id = newRunId();
-      const values = deps.channels.configValues(request.channel, environment.name);
-      const names = runNames(environment.name, id, config.wandb.project);
-      const runConfig = buildRunConfig({ runId: id, environment: environment.name, values, locked: deps.locked, wandbProject: config.wandb.project });
-      const configPath = writeRunConfig(config.runConfigsDir, id, runConfig, config.secrets);
-      const totalSteps = typeof runConfig.env.total_steps === "number" ? runConfig.env.total_steps : undefined;
+      const environment = request.from ? request.from.environment : (await deps.env.startableEnvironment(request.channel)).name;
+      checkKeys();
+      const values = request.from?.values ?? deps.channels.configValues(request.channel, environment);
+      const prepared = prepare(environment, values);
       const queued = runs.countByStatus(LIVE_STATUSES) >= config.maxConcurrentRuns || runs.countByStatus(["queued"]) > 0;
       const run = transitions.create(
-        { id, channel: request.channel, thread: request.thread, environment: environment.name, config: values, status: queued ? "queued" : "starting", createdBy: request.userId, backend: config.backend },
-        { configPath, totalSteps, ...names },
-        queued ? { notice: { kind: "queued", message: `Run ${id} is queued: another run is using the training ports.` } } : {},
+        { id: prepared.id, channel: request.channel, thread: request.thread, environment, config: values, status: queued ? "queued" : "starting", createdBy: request.userId, backend: config.backend },
+        prepared.patch,
+        queued ? { notice: { kind: "queued", message: `Run ${prepared.id} is queued: another run is using the training ports.` } } : {},
       );
       if (queued) return run;
       return launch(run, request.progress);
+    },
+
+    /**
+     * A sweep: its record and one queued run per combination, committed together, then started in turn as the queue
+     * allows. Queued sweep runs owe no notice each: the sweep's own reply lists them.
+     */
+    startSweep(request: SweepRequest): { sweep: SweepRow; runs: RunRow[] } {
+      checkKeys();
+      const sweepId = newSweepId();
+      const prepared = request.combinations.map((values) => ({ values, ...prepare(request.environment, values) }));
+      const create = deps.db.transaction(() => {
+        const sweep = deps.sweeps.insert({ id: sweepId, channel: request.channel, thread: request.thread, environment: request.environment, grid: request.grid, createdBy: request.userId });
+        for (const p of prepared) {
+          transitions.create(
+            { id: p.id, channel: request.channel, thread: request.thread, environment: request.environment, config: p.values, status: "queued", createdBy: request.userId, backend: config.backend, sweepId },
+            p.patch,
+          );
+        }
+        return sweep;
+      });
+      const sweep = create.immediate();
+      log.info("sweep created", { sweepId, runs: prepared.length });
+      startQueued();
+      return { sweep, runs: runs.listBySweep(sweepId) };
+    },
+
+    /** Stop a whole sweep: its queued runs are cancelled first (so none starts in between), then its live runs stopped. */
+    async stopSweep(sweepId: string, by: string): Promise<RunRow[]> {
+      const members = runs.listBySweep(sweepId);
+      for (const run of members.filter((r) => r.status === "queued")) {
+        transitions.move(run.id, ["queued"], { status: "stopped", stoppedBy: by, endedAt: deps.now() }, { notice: { kind: "stopped", message: `Queued run ${run.id} of sweep ${sweepId} was cancelled by ${by}.` } });
+      }
+      for (const run of runs.listBySweep(sweepId).filter((r) => r.status === "starting" || r.status === "running")) {
+        await manager.stop(run.id, by).catch((err: unknown) => log.warn("stopping a sweep run failed", { sweepId, runId: run.id, err }));
+      }
+      return runs.listBySweep(sweepId);
     },
 
     async stop(runId: string, by: string): Promise<RunRow> {
@@ -203,6 +271,7 @@ export function createRunManager(deps: RunManagerDeps) {
       while (Object.values(backends).some((b) => b.busyCount() > 0) || owed.busy() > 0) await delay(50);
     },
   };
+  return manager;
 }
 
 export type RunManager = ReturnType<typeof createRunManager>;

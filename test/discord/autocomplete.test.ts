@@ -66,6 +66,17 @@ describe("autocomplete", () => {
     expect(some.map((c) => c.value)).toEqual(["run-09", "run-08", "run-07", "run-06", "run-05", "run-04", "run-03", "run-02", "run-01"]);
   });
 
+  it("suggests this channel's sweep ids before its run ids, marked as sweeps", async () => {
+    h = await startHarness({ adapter: { runIds: () => ["feed0001"] } });
+    h.services.sweeps.insert({ id: "s0000001", channel: h.channel, environment: "foo", grid: [], createdBy: "someone" });
+    h.services.sweeps.insert({ id: "s0000002", channel: { ...h.channel, channel: "elsewhere" }, environment: "foo", grid: [], createdBy: "someone" });
+    const all = choicesOf(await h.fake.autocomplete("halt", { run_id: "" }, "run_id").callback());
+    expect(all).toEqual([
+      { name: "s0000001 (sweep)", value: "s0000001" },
+      { name: "feed0001", value: "feed0001" },
+    ]);
+  });
+
   it("suggests command names for /rl help", async () => {
     h = await startHarness();
     const choices = choicesOf(await h.fake.autocomplete("help", { command: "sel" }, "command").callback());

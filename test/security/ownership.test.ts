@@ -97,3 +97,29 @@ describe("run ownership", () => {
     expect(k.services.audit.latest(1)[0]).toMatchObject({ command: "stop", outcome: "refused", userId: USERS.operator2 });
   });
 });
+
+describe("sweep ownership", () => {
+  function sweepKit(): Kit {
+    kit = startKit({ env: POLICY_ENV });
+    kit.services.sweeps.insert({ id: "s0000001", channel: SLACK, environment: "probe", grid: [{ field: "count", values: [1, 2] }], createdBy: USERS.operator });
+    for (const id of ["feed0001", "feed0002"]) kit.services.runs.insert({ id, channel: SLACK, environment: "probe", config: {}, status: "queued", createdBy: USERS.operator, sweepId: "s0000001" });
+    return kit;
+  }
+  const statuses = (k: Kit) => k.services.runs.listBySweep("s0000001").map((r) => r.status);
+
+  it("refuses another operator stopping someone's sweep, saying who may, and stops nothing", async () => {
+    const k = sweepKit();
+    const reply = await dispatchConfirmed({ text: "/rl stop s0000001" }, k.ctx(USERS.operator2));
+    expect(reply.ok).toBe(false);
+    expect(reply.reply.error).toMatchObject({ code: "FORBIDDEN", details: { needed: "admin", started_by: USERS.operator } });
+    expect(reply.reply.text).toMatch(/^Sweep s0000001 was started by UOPS; only they or an admin may stop it\. Stopping another person's sweep needs the admin permission/);
+    expect(statuses(k)).toEqual(["queued", "queued"]);
+  });
+
+  it("lets an admin stop it: every run, with one confirmation", async () => {
+    const k = sweepKit();
+    const reply = await dispatchConfirmed({ text: "/rl stop s0000001" }, k.ctx(USERS.admin));
+    expect(reply.ok, reply.reply.text).toBe(true);
+    expect(statuses(k)).toEqual(["stopped", "stopped"]);
+  });
+});

@@ -1,0 +1,62 @@
+// /rl rerun <run> [field=value ...]: a new run with that run's environment and config, with changes; asks to confirm.
+import { z } from "zod";
+import type { AppliedChanges } from "../src/environment-ops.ts";
+import { usageOf } from "./arg-specs.ts";
+import { formatValue } from "./format-value.ts";
+import { parseAssignments } from "./parse-assignments.ts";
+import { startReply } from "./start-reply.ts";
+import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
+
+const args = z.object({
+  run: z.string().min(1).max(64).describe("Run id to run again"),
+  changes: z.string().max(4000).optional().describe("Changes as field=value words, e.g. temperature=0.5 seed=3 (default: none)"),
+});
+
+async function planRerun(command: AnyCommand, input: z.output<typeof args>, ctx: CommandContext): Promise<{ base: string; applied: AppliedChanges }> {
+  const base = ctx.services.report.find(input.run);
+  const applied = await ctx.services.env.applyChanges(base.environment, base.config, parseAssignments(input.changes, usageOf(command)));
+  return { base: base.id, applied };
+}
+
+const rerun: AnyCommand = defineCommand({
+  name: "rerun",
+  summary: "Run a run again, with changes",
+  description:
+    "Start a new training run with another run's environment and config (locked infrastructure fields on top), optionally changing fields given as field=value words; each value is parsed and checked as /rl set does, and the channel's own config is left as it is. Returns the new run id and status. Needs confirmation by the person, whose prompt lists the differences.",
+  toolName: "rl_rerun_training",
+  args,
+  positional: ["run", "changes"],
+  restOfLine: true,
+  permission: "operate",
+  slow: true,
+  confirm: true,
+  mutates: true,
+  examples: ["/rl rerun ab12cd34", "/rl rerun ab12cd34 temperature=0.5 seed=3"],
+  async preview(input, ctx) {
+    const { base, applied } = await planRerun(rerun, input, ctx);
+    return {
+      title: `Run ${applied.environment} again, as run ${base}?`,
+      fields: [
+        { label: "Environment", value: applied.environment },
+        { label: "Config of", value: `run ${base}` },
+        { label: "Differences", value: applied.changes.map((c) => `${c.field}: ${formatValue(c.from)} → ${formatValue(c.to)}`).join(", ") || "none (the same config)" },
+      ],
+      data: { rerun_of: base, environment: applied.environment, changes: applied.changes },
+    };
+  },
+  async run(input, ctx) {
+    const { base, applied } = await planRerun(rerun, input, ctx);
+    await ctx.progress?.("Starting the trajectory API, the trainer and the environment…");
+    const run = await ctx.services.manager.start({
+      channel: ctx.channel,
+      thread: ctx.thread,
+      userId: ctx.user.id,
+      progress: ctx.progress,
+      from: { environment: applied.environment, values: applied.values },
+    });
+    const reply = await startReply(run, ctx);
+    return { ...reply, data: { ...(reply.data as object), rerun_of: base, changes: applied.changes } };
+  },
+});
+
+export default rerun;

@@ -1,0 +1,37 @@
+// The reply to a run being started (by start, rerun or a sweep's first run): running, queued, submitted, or failed with its log.
+import type { RunRow } from "../db/runs.ts";
+import type { Reply } from "../src/reply.ts";
+import { runButtons, statusLine } from "./run-reply.ts";
+import type { CommandContext } from "./types.ts";
+
+export async function startReply(run: RunRow, ctx: CommandContext): Promise<Reply> {
+  const data = { run_id: run.id, status: run.status, environment: run.environment, wandb_project: run.wandbProject, wandb_run_name: run.wandbRunName, error: run.error };
+  if (run.status === "failed") {
+    const tail = run.failedComponent ? await ctx.services.report.logs(run, run.failedComponent as "api" | "trainer" | "env", 15) : [];
+    return {
+      title: statusLine(run),
+      text: run.error,
+      blocks: tail.length ? [{ kind: "code", title: `${run.failedComponent} log`, content: ctx.services.redact(tail.join("\n")) }] : undefined,
+      error: { code: "PROCESS_FAILED", message: run.error ?? "The run failed to start." },
+      anchorRunId: run.id,
+      data,
+    };
+  }
+  return {
+    title: statusLine(run),
+    text:
+      run.status === "queued"
+        ? "Another run holds the training ports; this one starts when it ends."
+        : run.status === "starting"
+          ? "Submitted; waiting for the cluster to start it (see /rl status for the queue reason). A notice follows when it runs."
+          : "All three processes are up. Notices and digests about this run will be posted here.",
+    fields: [
+      { label: "Run", value: run.id },
+      { label: "Steps", value: String(run.totalSteps ?? "?") },
+      { label: "WandB run", value: run.wandbRunName ?? "–" },
+    ],
+    buttons: runButtons(run),
+    anchorRunId: run.id,
+    data,
+  };
+}
