@@ -1,7 +1,9 @@
 // Registering /rl: one command, a subcommand per registry command, typed options; guild or global; gateway intents.
 import { GatewayIntentBits } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildRlCommand } from "../../adapters/discord/discord-command-json.ts";
 import { argSpecs } from "../../commands/arg-specs.ts";
+import { COMMANDS } from "../../commands/index.ts";
 import { validateCommands } from "../fakes/discord-validate.ts";
 import { embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
 import { TEST_COMMANDS } from "./test-commands.ts";
@@ -30,6 +32,12 @@ function subcommand(command: Record<string, unknown>, name: string): Option {
 }
 
 describe("registration", () => {
+  it("fits every registry command into /rl, within Discord's 25 subcommands", () => {
+    const rl = buildRlCommand(COMMANDS);
+    expect(validateCommands([rl])).toEqual([]);
+    expect((rl.options ?? []).map((o) => o.name)).toEqual(COMMANDS.map((c) => c.name));
+  });
+
   it("registers one /rl on the guild with a subcommand per registry command and typed options", async () => {
     h = await startHarness();
     const registered = h.fake.registeredCommands(h.fake.ids.guild);

@@ -138,4 +138,10 @@ export const plotslow = defineCommand({
   },
 });
 
-export const TEST_COMMANDS: readonly AnyCommand[] = [...COMMANDS, slowpoke, launch, halt, typed, echo, gated, plot, plotslow];
+/**
+ * Discord takes at most 25 subcommands: the registry's commands that no Discord test drives (the experiment commands,
+ * the audit) make room for the test commands. registration.test.ts checks that the whole registry fits by itself.
+ */
+const UNUSED_HERE = new Set(["rerun", "sweep", "compare", "audit"]);
+
+export const TEST_COMMANDS: readonly AnyCommand[] = [...COMMANDS.filter((c) => !UNUSED_HERE.has(c.name)), slowpoke, launch, halt, typed, echo, gated, plot, plotslow];

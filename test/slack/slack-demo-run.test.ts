@@ -70,6 +70,9 @@ async function seen<T>(harness: SlackHarness, waiting: Promise<T>, what: string)
 
 const posted = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
   seen(harness, harness.fake.waitForCall("chat.postMessage", (c) => c.ok && match(c)), what);
+/** An answer posted at once, or the "Working on…" message it replaced when the work took past a second. */
+const answered = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
+  seen(harness, Promise.race(["chat.postMessage", "chat.update"].map((method) => harness.fake.waitForCall(method, (c) => c.ok && match(c)))), what);
 const text = (call: RecordedCall) => String(call.body.text);
 
 /** Types /rl <words> as Alice; returns the response_url the command carried. */
@@ -88,7 +91,7 @@ describe("a demo run through Slack", () => {
     const { fake, services } = harness;
 
     await type(harness, "select arithmetic");
-    const selected = await posted(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
+    const selected = await answered(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
     expect(selected.body.channel).toBe(CHANNEL);
 
     // /rl start asks first, privately, with Confirm and Cancel.
@@ -100,14 +103,16 @@ describe("a demo run through Slack", () => {
     expect(services.runs.listByStatus(["queued", "starting", "running"])).toEqual([]);
 
     // Confirm: "Working on…" is posted publicly, then edited into the run's answer.
+    const callsBeforeConfirm = fake.calls.items.length;
     const confirmUrl = fake.responseUrl();
     expect((await harness.click(buttonClick({ button: confirm!, responseUrl: confirmUrl, ephemeral: true }))).status).toBe(200);
     const working = await posted(harness, (c) => text(c) === "Working on /rl start…", "the Working on… message");
     expect(working.body.channel).toBe(CHANNEL);
     const answer = await seen(harness, fake.waitForCall("chat.update", (c) => c.ok && /\): running\n/.test(text(c))), "the running answer");
     const runTs = String(answer.body.ts);
-    // Only chat.postMessage makes messages: the edited one is the "Working on…" message, and every edit went to it.
-    const edits = fake.calls.filter((c) => c.method === "chat.update");
+    // Only chat.postMessage makes messages: the edited one is the "Working on…" message, and every edit since the
+    // Confirm went to it (the selection, if discovery's first scan was slow, edited its own "Working on…" before).
+    const edits = fake.calls.items.slice(callsBeforeConfirm).filter((c) => c.method === "chat.update");
     expect(edits.every((c) => c.body.ts === runTs)).toBe(true);
     expect(fake.calls.filter((c) => c.method === "chat.delete")).toEqual([]);
     const runId = /Run (\S+) \(arithmetic\): running/.exec(text(answer))?.[1];
@@ -162,7 +167,7 @@ describe("a demo run through Slack", () => {
     const harness = await start();
     const { fake, services } = harness;
     await type(harness, "select arithmetic");
-    await posted(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
+    await answered(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
     const startUrl = await type(harness, "start");
     const prompt = await seen(harness, fake.waitForResponse(answeredAt(startUrl)), "the start prompt");
     const [confirm] = buttonsOf(prompt.body.blocks);
