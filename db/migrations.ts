@@ -208,4 +208,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX reply_pages_by_age ON reply_pages (created_at);
     `,
   },
+  {
+    version: 7,
+    name: "why an outbox message will never be delivered",
+    sql: `
+      ALTER TABLE outbox ADD COLUMN undeliverable TEXT;
+    `,
+  },
 ];

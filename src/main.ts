@@ -76,7 +76,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       });
       await slack.start();
       stoppers.push(() => slack.stop());
-      services.digests.registerPoster("slack", async (target, reply) => ({ id: (await slack.post(target, reply)).ts }));
+      services.digests.registerPoster("slack", slack.post);
     }
     if (config.discord.token) {
       const { createDiscordAdapter } = await import("../adapters/discord/discord.ts");
@@ -89,7 +89,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       });
       stoppers.push(() => discord.stop());
       await discord.start();
-      services.digests.registerPoster("discord", (target, reply) => discord.post(target, reply));
+      services.digests.registerPoster("discord", discord.post);
     }
   } catch (err) {
     // A bad token or a busy port: close the database and let go of the folder before failing start-up.

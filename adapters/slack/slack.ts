@@ -1,9 +1,9 @@
 // The Slack adapter: a Bolt app (Socket Mode with SLACK_APP_TOKEN, else HTTP) that turns /rl, clicks and mentions into commands.
 import type { Server } from "node:http";
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
-import type { webApi } from "@slack/bolt";
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from "@slack/bolt";
 import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
+import { deliveryError } from "../../src/digests/delivery-failure.ts";
 import { RlError } from "../../src/errors.ts";
 import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { Reply } from "../../src/reply.ts";
@@ -12,6 +12,7 @@ import { recordAnchor, type AnchorHandler } from "./slack-anchor.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
 import { shareChart } from "./slack-chart.ts";
 import { answerChat, type SlackChatHandler } from "./slack-chat.ts";
+import { classifySlackFailure } from "./slack-delivery-failure.ts";
 import { createSlackLogger } from "./slack-logger.ts";
 import { createSlackMessenger, slackErrorCode } from "./slack-messenger.ts";
 import { turnSlackPage } from "./slack-page.ts";
@@ -41,15 +42,16 @@ export interface SlackAdapter {
   start(): Promise<void>;
   stop(): Promise<void>;
   /**
-   * Posts a reply into a channel or thread (notices, digests); throws an RlError("UPSTREAM") if Slack refuses.
-   * A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
+   * Posts a reply into a channel or thread (the outbox's notices and digests): resolves once Slack has accepted it;
+   * throws an RlError("UPSTREAM") carrying the outbox's verdict (slack-delivery-failure.ts) if Slack refuses, a 429
+   * included. A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
    */
-  post(target: { channel: ChannelKey; thread?: string }, reply: Reply): Promise<{ ts: string }>;
+  post(target: { channel: ChannelKey; thread?: string }, reply: Reply): Promise<{ id: string; ts: string }>;
   /** The HTTP receiver's port once started (useful with SLACK_PORT=0); undefined in Socket Mode. */
   port(): number | undefined;
 }
 
-/** Retry network failures and 5xx a few times; 429s wait for Retry-After first (the WebClient does that). */
+/** Retry network failures and 5xx a few times; 429s wait for Retry-After first (the WebClient does that, except for the outbox's client). */
 const RETRY: webApi.RetryOptions = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000 };
 const REQUEST_TIMEOUT_MS = 20_000;
 /** How long stop() waits for commands in progress before closing anyway. */
@@ -86,6 +88,10 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   }
 
   const messenger = createSlackMessenger(app.client, log, services.redact);
+  // The outbox's posts: a 429 comes back at once with its Retry-After, so the outbox (not this client) owns the
+  // wait, the message is not held in memory meanwhile, and the rest of the channel's queue waits with it.
+  const outboxClient = new webApi.WebClient(slack.botToken, { ...clientOptions(), rejectRateLimitedCalls: true });
+  const outboxMessenger = createSlackMessenger(outboxClient, log, services.redact);
   const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
   const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   const inFlight = new Set<Promise<void>>();
@@ -219,17 +225,18 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     },
     async post(target, reply) {
       const channelId = target.channel.channel;
-      const sent = await messenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread);
+      const sent = await outboxMessenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread);
       if (!sent.ok || !sent.ts) {
         const error = sent.ok ? "no_ts" : sent.error;
-        throw new RlError("UPSTREAM", `Slack did not accept the message for channel ${channelId} (${error}).`, { details: { slackError: error } });
+        const failure = classifySlackFailure(error, sent.ok ? undefined : sent.retryAfterSeconds);
+        throw deliveryError(`Slack did not accept the message for channel ${channelId} (${error}).`, failure, { details: { slackError: error } });
       }
-      if (reply.anchorRunId) await recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, sent.ts);
-      // Next to the message, in the same channel or thread; a failed upload leaves the sparkline and is only logged.
-      // Not awaited: the message is out, and an outbox that waited on a slow upload could post it twice after a crash.
-      // stop() still waits for it.
+      // Slack has no idempotency key: the caller marks the message sent the moment this returns, so nothing is awaited
+      // here. The run's thread is recorded in the background (main.ts records it synchronously), the chart follows
+      // next to the message, and a failure of either is only logged. stop() still waits for both.
+      if (reply.anchorRunId) void track(recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, sent.ts));
       if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread: target.thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
-      return { ts: sent.ts };
+      return { id: sent.ts, ts: sent.ts };
     },
     port: () => (server ? portOf(server) : undefined),
   };
