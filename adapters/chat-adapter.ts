@@ -1,5 +1,6 @@
 // The one contract every platform adapter implements (Slack, Discord, the console), with one message reference.
 import type { ChannelKey } from "../db/channel-key.ts";
+import type { Delivery } from "../src/digests/outbox-sender.ts";
 import type { Reply } from "../src/reply.ts";
 
 export type { ChatHandler } from "../src/chat/create-chat-handler.ts";
@@ -33,10 +34,12 @@ export interface ChatAdapter {
   /** Stops taking input, lets the work in flight finish, then disconnects. */
   stop(): Promise<void>;
   /**
-   * Posts a reply (notices, digests) with its chart beside it; rejects with an RlError("UPSTREAM") when the platform
-   * refuses, so the outbox tries again later.
+   * Posts a reply (notices, digests) with its chart beside it. Resolves as soon as the platform has accepted it (the
+   * outbox marks it sent next); rejects with an RlError("UPSTREAM") carrying the platform's verdict
+   * (src/digests/delivery-failure.ts) when the platform refuses, so the outbox tries again later or gives up.
+   * `delivery` names the outbox message, for platforms that deduplicate a repeat (Discord's nonce).
    */
-  post(target: PostTarget, reply: Reply): Promise<MessageRef>;
+  post(target: PostTarget, reply: Reply, delivery?: Delivery): Promise<MessageRef>;
   /** Replaces a posted message's content with the reply; rejects with an RlError("UPSTREAM") when the platform refuses. */
   update(ref: MessageRef, reply: Reply): Promise<MessageRef>;
   /** The thread later messages about this one go to (a PostTarget's thread). */

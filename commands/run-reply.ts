@@ -18,6 +18,8 @@ export function statusLine(run: { id: string; status: RunRow["status"]; environm
   return `${ICONS[run.status]} Run ${run.id} (${run.environment}): ${run.status}`;
 }
 
+const UNDELIVERED_LABELS = { notice: "Notice", digest: "Digest", alert: "Alert" } as const;
+
 const fmt = (n: number | null, digits = 3) => (n === null ? "–" : Number(n.toFixed(digits)).toString());
 
 export function statusFields(view: RunStatusView): ReplyField[] {
@@ -35,6 +37,10 @@ export function statusFields(view: RunStatusView): ReplyField[] {
   if (view.stalled) fields.push({ label: "Progress", value: `no progress for ${view.stalled.minutes} min, last step ${view.stalled.last_step}` });
   if (view.queue_size !== null) fields.push({ label: "Queue", value: String(view.queue_size) });
   if (view.stopped_by) fields.push({ label: "Stopped by", value: personRef(view.stopped_by) });
+  // The few reasons there are (one channel, one bot): each says what to do, so a person can make the next one arrive.
+  for (const u of (view.undelivered ?? []).slice(0, 3)) {
+    fields.push({ label: `${UNDELIVERED_LABELS[u.kind]} not delivered`, value: u.count > 1 ? `${u.why} (${u.count} messages)` : u.why });
+  }
   return fields;
 }
 

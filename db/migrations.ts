@@ -229,4 +229,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_sweep ON runs (sweep_id);
     `,
   },
+  {
+    version: 8,
+    name: "why an outbox message will never be delivered",
+    sql: `
+      ALTER TABLE outbox ADD COLUMN undeliverable TEXT;
+    `,
+  },
 ];

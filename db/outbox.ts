@@ -38,6 +38,14 @@ interface RawOutbox {
   created_at: number;
 }
 
+/** A message the outbox stopped trying: the platform refused it for good, or every attempt failed. */
+export interface UndeliveredMessage {
+  kind: OutboxKind;
+  /** The refusal and what to do ("not_in_channel — invite the bot..."), or the last error after the final attempt. */
+  why: string;
+  attempts: number;
+}
+
 export interface OutboxRepo {
   /** True when queued now; false when the key was queued before. */
   enqueue(message: NewOutboxMessage, at: number): boolean;
@@ -45,6 +53,12 @@ export interface OutboxRepo {
   markSent(id: number, messageId: string | undefined, at: number): void;
   markRetry(id: number, error: string, nextAttemptAt: number): void;
   markDead(id: number, error: string): void;
+  /** A 429: try again at `nextAttemptAt`; not a failed attempt, so it never uses up the tries. */
+  markRateLimited(id: number, error: string, nextAttemptAt: number): void;
+  /** The platform will never take it (channel gone, bot removed): never tried again, and `why` is kept for /rl status. */
+  markUndeliverable(id: number, why: string, error: string): void;
+  /** The run's messages the outbox stopped trying, oldest first. */
+  undelivered(runId: string): UndeliveredMessage[];
   /** Posts of `kind` queued for a channel since `since` (rate limits count these). */
   countSince(channel: ChannelKey, kind: OutboxKind, since: number): number;
   /** When the oldest post of `kind` queued for a channel since `since` was queued (when a rate-limit window frees). */
@@ -63,6 +77,11 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   const sent = db.prepare("UPDATE outbox SET status = 'sent', sent_at = ?, message_id = ?, attempts = attempts + 1 WHERE id = ?");
   const retry = db.prepare("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?");
   const dead = db.prepare("UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?");
+  const limited = db.prepare("UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?");
+  const undeliverable = db.prepare("UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ?, undeliverable = ? WHERE id = ?");
+  const undelivered = db.prepare<[string], { kind: OutboxKind; undeliverable: string | null; last_error: string | null; attempts: number }>(
+    "SELECT kind, undeliverable, last_error, attempts FROM outbox WHERE run_id = ? AND status = 'dead' ORDER BY id",
+  );
   const count = db.prepare<[string, string, string, string, number], { n: number }>(
     "SELECT COUNT(*) AS n FROM outbox WHERE platform = ? AND workspace = ? AND channel = ? AND kind = ? AND created_at >= ?",
   );
@@ -88,6 +107,14 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     markSent: (id, messageId, at) => void sent.run(at, messageId ?? null, id),
     markRetry: (id, error, next) => void retry.run(error, next, id),
     markDead: (id, error) => void dead.run(error, id),
+    markRateLimited: (id, error, next) => void limited.run(error, next, id),
+    markUndeliverable: (id, why, error) => void undeliverable.run(error, why, id),
+    undelivered: (runId) =>
+      undelivered.all(runId).map((r) => ({
+        kind: r.kind,
+        why: r.undeliverable ?? `gave up after ${r.attempts} attempts: ${r.last_error ?? "unknown error"}`,
+        attempts: r.attempts,
+      })),
     countSince: (c, kind, since) => count.get(c.platform, c.workspace, c.channel, kind, since)!.n,
     oldestSince: (c, kind, since) => oldest.get(c.platform, c.workspace, c.channel, kind, since)?.t ?? undefined,
     pending: () => pending.get()!.n,

@@ -84,7 +84,7 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     for (const adapter of adapters) {
       stoppers.push(() => adapter.stop());
       await adapter.start();
-      services.digests.registerPoster(adapter.platform, (target, reply) => adapter.post(target, reply), { threads: adapter.threads });
+      services.digests.registerPoster(adapter.platform, (target, reply, delivery) => adapter.post(target, reply, delivery), { threads: adapter.threads });
     }
   } catch (err) {
     // A bad token or a busy port: close the database and let go of the folder before failing start-up.

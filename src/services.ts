@@ -117,7 +117,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     db.close();
   };
   let closing: Promise<void> | undefined;
-  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), digestStates, stallMs: config.digests.stallMs, now });
+  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), digestStates, outbox, stallMs: config.digests.stallMs, now });
   return {
     config,
     db,

@@ -1,9 +1,13 @@
 // Posts a reply to a channel, or into a run's thread (a thread channel, or the anchor message it answers).
 import { DiscordAPIError, RESTJSONErrorCodes, Routes } from "discord.js";
-import type { APIMessage, Client } from "discord.js";
+import type { APIMessage, Client, REST } from "discord.js";
+import { deliveryError } from "../../src/digests/delivery-failure.ts";
+import type { Delivery } from "../../src/digests/outbox-sender.ts";
 import { RlError } from "../../src/errors.ts";
 import type { Reply } from "../../src/reply.ts";
 import type { MessageRef, PostTarget } from "../chat-adapter.ts";
+import { classifyDiscordFailure } from "./discord-delivery-failure.ts";
+import { nonceFor } from "./discord-nonce.ts";
 import { sendWithChart } from "./discord-chart.ts";
 import type { DiscordMessage } from "./discord-render.ts";
 import { anchorReply, renderFor, renderWithChart, type DiscordDeps } from "./discord-run.ts";
@@ -27,9 +31,14 @@ async function channelOf(client: Client, target: PostTarget): Promise<{ channelI
   return { channelId: target.channel.channel, reference: { message_id: target.thread, fail_if_not_exists: false } };
 }
 
-/** Rejects with an RlError (UPSTREAM) after discord.js's own retries, so an outbox can try again later. */
-export async function postReply(client: Client, target: PostTarget, reply: Reply, deps: DiscordDeps): Promise<MessageRef> {
-  if (!client.isReady()) throw new RlError("UPSTREAM", "Discord is not connected yet; the message will be posted once it is.");
+/**
+ * Posts through `rest` (the outbox's REST manager, which hands 429s back rather than waiting them out). With a
+ * delivery key the message carries a nonce derived from it and enforce_nonce, so a repeat of the same outbox message
+ * (after a crash between the post and its mark as sent) gets Discord's first message back instead of a second one.
+ * Rejects with an RlError (UPSTREAM) carrying the outbox's verdict (discord-delivery-failure.ts).
+ */
+export async function postReply(client: Client, rest: REST, target: PostTarget, reply: Reply, deps: DiscordDeps, delivery?: Delivery): Promise<MessageRef> {
+  if (!client.isReady()) throw deliveryError("Discord is not connected yet; the message will be posted once it is.", { transient: true });
   try {
     const { channelId, reference } = await channelOf(client, target);
     const rendered = await renderWithChart(reply, deps);
@@ -39,19 +48,22 @@ export async function postReply(client: Client, target: PostTarget, reply: Reply
         embeds: m.embeds,
         components: m.components,
         allowed_mentions: { parse: [] },
+        ...(delivery ? { nonce: nonceFor(delivery.key), enforce_nonce: true } : {}),
         ...(reference ? { message_reference: reference } : {}),
         // Names the upload in files[0] (multipart), as discord.js does for its own messages.
         ...(files.length ? { attachments: files.map((f, i) => ({ id: String(i), filename: f.name })) } : {}),
       };
       const raw = files.map((f) => ({ name: f.name, data: f.data, contentType: "image/png" }));
-      return (await client.rest.post(Routes.channelMessages(channelId), { body, ...(raw.length ? { files: raw } : {}) })) as APIMessage;
+      return (await rest.post(Routes.channelMessages(channelId), { body, ...(raw.length ? { files: raw } : {}) })) as APIMessage;
     };
     const sent = await sendWithChart(rendered, send, deps.services.log);
     await anchorReply(reply, { channel: target.channel, ...(target.thread ? { thread: target.thread } : {}) }, sent.id, false, deps);
     return { channel: target.channel, id: sent.id, ...(target.thread ? { thread: target.thread } : {}) };
   } catch (err) {
-    deps.services.log.warn("discord: post failed", { channel: target.channel, thread: target.thread, err });
-    throw new RlError("UPSTREAM", `Could not post to Discord channel ${target.channel.channel}: ${(err as Error).message}`, { cause: err });
+    const failure = classifyDiscordFailure(err);
+    deps.services.log.warn("discord: post failed", { channel: target.channel, thread: target.thread, failure, err });
+    const why = "retryAfterMs" in failure ? `rate limited for ${failure.retryAfterMs} ms` : (err as Error).message || String(err);
+    throw deliveryError(`Could not post to Discord channel ${target.channel.channel}: ${why}`, failure, { cause: err });
   }
 }
 

@@ -1,6 +1,6 @@
 // The Discord adapter (discord.js 14): registers /rl, answers interactions and mentions, posts notices; never crashes.
 import { once } from "node:events";
-import { Client, DiscordAPIError, Events, GatewayIntentBits, Partials, RESTEvents } from "discord.js";
+import { Client, DiscordAPIError, Events, GatewayIntentBits, Partials, REST, RESTEvents } from "discord.js";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import type { AnyCommand } from "../../commands/types.ts";
@@ -56,6 +56,7 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
   };
   const inflight = new Set<Promise<void>>();
   let client: Client | undefined;
+  let outboxRest: REST | undefined;
 
   // Handlers never throw; the catch is a last guard, since an unhandled rejection would end the process.
   const track = (work: Promise<void>): void => {
@@ -63,6 +64,21 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
       .catch((err: unknown) => log.error("discord: handler failed", { err }))
       .finally(() => inflight.delete(settled));
     inflight.add(settled);
+  };
+
+  // discord.js waits out 429s (the outbox's REST hands them back) and retries 5xx itself; these say it happened.
+  // 4xx reach the handlers as errors.
+  const watchRest = (rest: REST): void => {
+    rest.on(RESTEvents.RateLimited, (info) =>
+      log.warn("discord: rate limited", { route: info.route, method: info.method, retryAfterMs: info.retryAfter, global: info.global, scope: info.scope }),
+    );
+    rest.on(RESTEvents.Response, (request, response) => {
+      if (response.status === 429) {
+        log.warn("discord: rate limited", { route: request.route, method: request.method, retryAfterSeconds: response.headers.get("retry-after") });
+      } else if (response.status >= 500) {
+        log.warn("discord: server error, retrying", { route: request.route, method: request.method, status: response.status, retries: request.retries });
+      }
+    });
   };
 
   const createClient = (): Client => {
@@ -80,17 +96,7 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
     c.on(Events.ShardDisconnect, (event, shard) => log.error("discord: gateway closed for good", { shard, code: event.code }));
     c.on(Events.ShardReconnecting, (shard) => log.warn("discord: gateway reconnecting", { shard }));
     c.on(Events.ShardResume, (shard, replayed) => log.info("discord: gateway resumed", { shard, replayed }));
-    // discord.js waits out 429s and retries 5xx itself; these say it happened. 4xx reach the handlers as errors.
-    c.rest.on(RESTEvents.RateLimited, (info) =>
-      log.warn("discord: rate limited", { route: info.route, method: info.method, retryAfterMs: info.retryAfter, global: info.global, scope: info.scope }),
-    );
-    c.rest.on(RESTEvents.Response, (request, response) => {
-      if (response.status === 429) {
-        log.warn("discord: rate limited", { route: request.route, method: request.method, retryAfterSeconds: response.headers.get("retry-after") });
-      } else if (response.status >= 500) {
-        log.warn("discord: server error, retrying", { route: request.route, method: request.method, status: response.status, retries: request.retries });
-      }
-    });
+    watchRest(c.rest);
     c.on(Events.InteractionCreate, (interaction) => track(handleInteraction(interaction, deps)));
     c.on(Events.MessageCreate, (message) => track(handleMention(message, deps)));
     return c;
@@ -115,11 +121,18 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
       if (!token) throw new RlError("CONFIG", "DISCORD_TOKEN is required for Discord. Set DISCORD_TOKEN to the bot token from the Discord developer portal.");
       const c = createClient();
       client = c;
+      // The outbox's posts go through their own REST manager that rejects on a rate limit (RateLimitError with
+      // retryAfter) instead of holding the message in memory: the outbox then owns the wait, durably. Interaction
+      // answers keep the client's manager, which waits, since they must land within Discord's time limits.
+      const rest = new REST({ ...(apiUrl ? { api: apiUrl.replace(/\/+$/, "") } : {}), rejectOnRateLimit: () => true }).setToken(token);
+      watchRest(rest);
+      outboxRest = rest;
       try {
         await c.login(token);
         if (!c.isReady()) await once(c, Events.ClientReady);
       } catch (err) {
         client = undefined;
+        outboxRest = undefined;
         await c.destroy().catch(() => undefined);
         const refused = (err instanceof DiscordAPIError && err.status === 401) || (err as { code?: unknown }).code === "TokenInvalid";
         throw refused
@@ -133,6 +146,9 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
     async stop() {
       const c = client;
       client = undefined;
+      outboxRest?.clearHashSweeper();
+      outboxRest?.clearHandlerSweeper();
+      outboxRest = undefined;
       if (!c) return;
       let timer: NodeJS.Timeout | undefined;
       const drained = Promise.allSettled([...inflight]);
@@ -141,9 +157,9 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
       await c.destroy();
     },
 
-    async post(target, reply) {
-      if (!client) throw new RlError("UPSTREAM", "Discord is not started; the message will be posted once it is.");
-      return postReply(client, target, reply, deps);
+    async post(target, reply, delivery) {
+      if (!client || !outboxRest) throw new RlError("UPSTREAM", "Discord is not started; the message will be posted once it is.");
+      return postReply(client, outboxRest, target, reply, deps, delivery);
     },
 
     async update(ref, reply) {

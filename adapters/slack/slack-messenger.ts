@@ -1,10 +1,11 @@
 // Sends messages through the Slack Web API and response_url; failures are logged with context and returned, never thrown.
-import type { RespondArguments, RespondFn, webApi } from "@slack/bolt";
+import { webApi, type RespondArguments, type RespondFn } from "@slack/bolt";
 import type { Logger } from "../../src/log.ts";
 import { redactDeep, type Redactor } from "../../src/redact.ts";
 import type { SlackMessage } from "./slack-render.ts";
 
-export type SendResult = { ok: true; ts?: string } | { ok: false; error: string };
+/** A refusal carries Slack's error code; a 429 (with a WebClient that rejects rate-limited calls) its Retry-After too. */
+export type SendResult = { ok: true; ts?: string } | { ok: false; error: string; retryAfterSeconds?: number };
 
 export interface RespondHow {
   /** "ephemeral" (the default) shows the message to the person who acted only. */
@@ -45,6 +46,12 @@ export function slackErrorCode(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The Retry-After (seconds) of a 429 the WebClient gave back rather than waited out (rejectRateLimitedCalls). */
+function retryAfterOf(err: unknown): number | undefined {
+  const e = err as { code?: unknown; retryAfter?: unknown } | undefined;
+  return e?.code === webApi.ErrorCode.RateLimitedError && typeof e.retryAfter === "number" ? e.retryAfter : undefined;
+}
+
 /** Errors where the same message without blocks can still go through. */
 const BLOCK_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format", "msg_too_long", "too_many_blocks"]);
 
@@ -66,6 +73,11 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger, reda
       if (BLOCK_ERRORS.has(error) && message.blocks.length > 0) {
         log.warn(`slack ${what}: blocks refused, sending the text alone`, { ...context, error });
         return attempt(what, context, { text: message.text, blocks: [] }, call);
+      }
+      const retryAfterSeconds = retryAfterOf(err);
+      if (retryAfterSeconds !== undefined) {
+        log.warn(`slack ${what}: rate limited`, { ...context, retryAfterSeconds });
+        return { ok: false, error, retryAfterSeconds };
       }
       log.error(`slack ${what} failed`, { ...context, error, err });
       return { ok: false, error };

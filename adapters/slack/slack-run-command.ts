@@ -12,6 +12,7 @@ import type { Services } from "../../src/services.ts";
 import type { AnchorHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
 import { shareChart } from "./slack-chart.ts";
+import { isSlackChannelRefusal } from "./slack-delivery-failure.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { firstPage } from "../paginate-reply.ts";
 import { createProgressMessage } from "./slack-progress.ts";
@@ -38,9 +39,6 @@ export interface SlackCommandSource {
 
 /** A command still working after this shows "Working on…", whatever its definition says. */
 const SLOW_AFTER_MS = 1_000;
-
-/** Errors that mean the bot cannot post in the channel, though response_url still can. */
-const NOT_A_MEMBER = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
 
 /** The words after "/rl", or "" for bare /rl. */
 function commandWords(text: string): string {
@@ -229,7 +227,7 @@ async function deliver(result: DispatchResult, text: string, working: string | u
   if (!shown.ok) await messenger.ephemeral(channelId, source.user.id, message);
   if (replacePrompt) await messenger.dismiss(source.respond);
   if (reply.anchorRunId) log.warn("slack: run message has no thread; later notices go to the channel", { runId: reply.anchorRunId, channel: channelId, error: refusal });
-  const hint = refusal && NOT_A_MEMBER.has(refusal)
+  const hint = refusal && isSlackChannelRefusal(refusal)
     ? "I am not a member of this channel, so run updates cannot be posted here. Invite me with /invite."
     : `Slack did not accept my message (${refusal ?? "unknown error"}); later updates may be missing.`;
   await tellPrivately(source, deps, { text: hint, ephemeral: true });

@@ -1,9 +1,9 @@
 // The Slack adapter: a Bolt app (Socket Mode with SLACK_APP_TOKEN, else HTTP) that turns /rl, clicks and mentions into commands.
 import type { Server } from "node:http";
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
-import type { webApi } from "@slack/bolt";
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from "@slack/bolt";
 import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
+import { deliveryError } from "../../src/digests/delivery-failure.ts";
 import { RlError } from "../../src/errors.ts";
 import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { Services } from "../../src/services.ts";
@@ -12,6 +12,7 @@ import { recordAnchor } from "../record-anchor.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
 import { shareChart } from "./slack-chart.ts";
 import { answerChat } from "./slack-chat.ts";
+import { classifySlackFailure } from "./slack-delivery-failure.ts";
 import { createSlackLogger } from "./slack-logger.ts";
 import { createSlackMessenger, slackErrorCode, type SendResult } from "./slack-messenger.ts";
 import { turnSlackPage } from "./slack-page.ts";
@@ -41,7 +42,7 @@ export interface SlackAdapter extends ChatAdapter {
   port(): number | undefined;
 }
 
-/** Retry network failures and 5xx a few times; 429s wait for Retry-After first (the WebClient does that). */
+/** Retry network failures and 5xx a few times; 429s wait for Retry-After first (the WebClient does that, except for the outbox's client). */
 const RETRY: webApi.RetryOptions = { retries: 4, factor: 2, minTimeout: 500, maxTimeout: 10_000 };
 const REQUEST_TIMEOUT_MS = 20_000;
 /** How long stop() waits for commands in progress before closing anyway. */
@@ -78,6 +79,10 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   }
 
   const messenger = createSlackMessenger(app.client, log, services.redact);
+  // The outbox's posts: a 429 comes back at once with its Retry-After, so the outbox (not this client) owns the
+  // wait, the message is not held in memory meanwhile, and the rest of the channel's queue waits with it.
+  const outboxClient = new webApi.WebClient(slack.botToken, { ...clientOptions(), rejectRateLimitedCalls: true });
+  const outboxMessenger = createSlackMessenger(outboxClient, log, services.redact);
   const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
   const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   const inFlight = new Set<Promise<void>>();
@@ -214,13 +219,12 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     // A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
     async post(target, reply) {
       const channelId = target.channel.channel;
-      const sent = await messenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread);
-      const ts = accepted(sent, channelId);
-      if (reply.anchorRunId) await recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, ts);
-      // Next to the message, in the same channel or thread; a failed upload leaves the sparkline and is only logged.
-      // Not awaited: the message is out, and an outbox that waited on a slow upload could post it twice after a crash.
-      // stop() still waits for it.
-      // A run's chart with no run thread yet goes under the message itself, still beside what is said about the run.
+      const ts = accepted(await outboxMessenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread), channelId);
+      // Slack has no idempotency key: the caller marks the message sent the moment this returns, so nothing is awaited
+      // here. The run's thread is recorded in the background (main.ts records it synchronously), the chart follows
+      // next to the message (a run's chart with no run thread yet goes under the message itself), and a failure of
+      // either is only logged. stop() still waits for both.
+      if (reply.anchorRunId) void track(recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, ts));
       const thread = target.thread ?? (reply.runId ? ts : undefined);
       if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
       return { channel: target.channel, id: ts, ...(target.thread ? { thread: target.thread } : {}) };
@@ -235,11 +239,12 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   };
 }
 
-/** The message's ts, or an RlError("UPSTREAM") saying what Slack answered. */
+/** The message's ts, or an RlError("UPSTREAM") saying what Slack answered, with the outbox's verdict on it. */
 function accepted(sent: SendResult, channelId: string): string {
   if (sent.ok && sent.ts) return sent.ts;
   const error = sent.ok ? "no_ts" : sent.error;
-  throw new RlError("UPSTREAM", `Slack did not accept the message for channel ${channelId} (${error}).`, { details: { slackError: error } });
+  const failure = classifySlackFailure(error, sent.ok ? undefined : sent.retryAfterSeconds);
+  throw deliveryError(`Slack did not accept the message for channel ${channelId} (${error}).`, failure, { details: { slackError: error } });
 }
 
 function teamOf(body: unknown, event: unknown): string {

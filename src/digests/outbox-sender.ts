@@ -1,13 +1,24 @@
-// Delivers the outbox: oldest first, at most one post a second per channel, retries with backoff, once each.
+// Delivers the outbox: oldest first, at most one post a second per channel; waits out 429s, retries other failures with backoff, stops on refusals.
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { channelLabel } from "../../db/channel-key.ts";
 import type { OutboxMessage, OutboxRepo } from "../../db/outbox.ts";
-import { asRlError } from "../errors.ts";
+import { asRlError, type RlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Reply } from "../reply.ts";
 import { crashPoint } from "../training/lifecycle/crash-point.ts";
+import { deliveryFailureOf, describeUndeliverable } from "./delivery-failure.ts";
 
-export type Poster = (target: { channel: ChannelKey; thread?: string }, reply: Reply) => Promise<{ id?: string }>;
+/** What the outbox tells a poster about the message: `key` is its dedupe key, stable across restarts. */
+export interface Delivery {
+  key: string;
+}
+
+/**
+ * Posts one message; rejects with the platform's verdict (delivery-failure.ts) when the platform refuses it.
+ * Resolves as soon as the platform has accepted it: the outbox marks it sent next, and anything awaited before
+ * that widens the window in which a crash repeats the post.
+ */
+export type Poster = (target: { channel: ChannelKey; thread?: string }, reply: Reply, delivery: Delivery) => Promise<{ id?: string }>;
 
 export interface OutboxSenderOptions {
   outbox: OutboxRepo;
@@ -34,6 +45,8 @@ export function createOutboxSender(options: OutboxSenderOptions) {
   const posters = new Map<string, Poster>();
   const threadless = new Set<string>();
   const lastPost = new Map<string, number>();
+  /** Channels a platform rate-limited, and until when. */
+  const heldUntil = new Map<string, number>();
   let draining: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let again = false;
@@ -41,25 +54,47 @@ export function createOutboxSender(options: OutboxSenderOptions) {
   let stopped = false;
 
   async function send(message: OutboxMessage, poster: Poster): Promise<void> {
+    let id: string | undefined;
     try {
       const thread = (message.runId && options.currentThread?.(message.runId)) || message.target.thread;
-      const { id } = await poster({ channel: message.target.channel, thread }, message.reply as Reply);
-      // A crash here posts the message again after the restart: delivery is at least once in this window.
-      crashPoint("posted");
-      outbox.markSent(message.id, id, now());
+      // The key lets a platform that can deduplicate (Discord's nonce) recognise a repeat of this message.
+      ({ id } = await poster({ channel: message.target.channel, thread }, message.reply as Reply, { key: message.dedupeKey }));
     } catch (thrown) {
-      const err = asRlError(thrown);
-      const attempts = message.attempts + 1;
-      if (attempts >= maxAttempts) {
-        log.error("giving up on a message", { id: message.id, kind: message.kind, channel: message.target.channel, err: err.message });
-        outbox.markDead(message.id, err.message);
-        return;
-      }
-      const retryAfter = typeof err.details.retryAfterMs === "number" ? err.details.retryAfterMs : 0;
-      const backoff = Math.max(retryAfter, Math.min(maxBackoff, baseBackoff * 2 ** (attempts - 1)));
-      log.warn("message not delivered; will retry", { id: message.id, attempts, retryInMs: backoff, err: err.message });
-      outbox.markRetry(message.id, err.message, now() + backoff);
+      failed(message, asRlError(thrown));
+      return;
     }
+    // Nothing is awaited between the platform's answer and the mark. A crash in this window posts the message again
+    // after the restart: Discord answers that repeat with the first message (its nonce), Slack posts it twice.
+    crashPoint("posted");
+    outbox.markSent(message.id, id, now());
+  }
+
+  function failed(message: OutboxMessage, err: RlError): void {
+    const failure = deliveryFailureOf(err);
+    const context = { id: message.id, kind: message.kind, runId: message.runId, channel: message.target.channel };
+    if ("permanent" in failure) {
+      // Never tried again, so this is said once; /rl status of the run shows it too.
+      log.error("message cannot be delivered; not trying again", { ...context, reason: failure.permanent, hint: failure.hint, err: err.message });
+      outbox.markUndeliverable(message.id, describeUndeliverable(failure), err.message);
+      return;
+    }
+    if ("retryAfterMs" in failure) {
+      // The platform said when: the whole channel waits that long, and a 429 does not count as a failed attempt.
+      const at = now() + failure.retryAfterMs;
+      heldUntil.set(channelLabel(message.target.channel), at);
+      log.warn("rate limited; will retry after the platform's Retry-After", { ...context, retryInMs: failure.retryAfterMs });
+      outbox.markRateLimited(message.id, err.message, at);
+      return;
+    }
+    const attempts = message.attempts + 1;
+    if (attempts >= maxAttempts) {
+      log.error("giving up on a message", { ...context, err: err.message });
+      outbox.markDead(message.id, err.message);
+      return;
+    }
+    const backoff = Math.min(maxBackoff, baseBackoff * 2 ** (attempts - 1));
+    log.warn("message not delivered; will retry", { id: message.id, attempts, retryInMs: backoff, err: err.message });
+    outbox.markRetry(message.id, err.message, now() + backoff);
   }
 
   async function drainOnce(): Promise<number> {
@@ -78,7 +113,7 @@ export function createOutboxSender(options: OutboxSenderOptions) {
       }
       const key = channelLabel(message.target.channel);
       // One message per channel per pass, in order, spaced by the platform's pace.
-      if (busy.has(key) || now() - (lastPost.get(key) ?? 0) < gap) {
+      if (busy.has(key) || now() - (lastPost.get(key) ?? 0) < gap || (heldUntil.get(key) ?? 0) > now()) {
         busy.add(key);
         again = true;
         continue;

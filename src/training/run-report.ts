@@ -1,6 +1,7 @@
 // What status, results, runs and logs answer: process states, progress from run-api and the trainer log, WandB.
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { DigestStateRepo } from "../../db/digest-state.ts";
+import type { OutboxKind, OutboxRepo } from "../../db/outbox.ts";
 import { COMPONENTS, type Component, type ProcessRow, type RunProcessesRepo } from "../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import { RlError } from "../errors.ts";
@@ -38,6 +39,8 @@ export interface RunStatusView {
   slurm?: SlurmJobView;
   /** A running run whose step has not changed for the stall period (as the minute's alert check saw it). */
   stalled?: { minutes: number; last_step: number };
+  /** The run's messages the outbox stopped trying, by reason (a channel the bot cannot post in, ...). */
+  undelivered?: Array<{ kind: OutboxKind; why: string; count: number }>;
 }
 
 export interface RunResultsView extends RunStatusView {
@@ -67,6 +70,7 @@ export interface RunReportDeps {
   manager: RunManager;
   wandb: WandbLookup;
   digestStates: DigestStateRepo;
+  outbox: OutboxRepo;
   stallMs: number;
   now: () => number;
 }
@@ -94,6 +98,17 @@ export function createRunReport(deps: RunReportDeps) {
     const { lastStep, lastStepAt } = deps.digestStates.get(run.id);
     if (lastStepAt === undefined || deps.now() - lastStepAt < deps.stallMs) return {};
     return { stalled: { minutes: Math.round((deps.now() - lastStepAt) / 60_000), last_step: lastStep ?? 0 } };
+  }
+
+  function undeliveredOf(run: RunRow): Pick<RunStatusView, "undelivered"> {
+    const groups = new Map<string, { kind: OutboxKind; why: string; count: number }>();
+    for (const m of deps.outbox.undelivered(run.id)) {
+      const key = `${m.kind}\n${m.why}`;
+      const group = groups.get(key) ?? { kind: m.kind, why: m.why, count: 0 };
+      group.count++;
+      groups.set(key, group);
+    }
+    return groups.size ? { undelivered: [...groups.values()] } : {};
   }
 
   async function status(input: RunRow): Promise<RunStatusView> {
@@ -131,6 +146,7 @@ export function createRunReport(deps: RunReportDeps) {
       logs: Object.fromEntries(COMPONENTS.map((c) => [c, manager.logPath(run.id, c)])) as Record<Component, string>,
       ...(slurm?.job ? { slurm: slurm.job } : {}),
       ...stallOf(run),
+      ...undeliveredOf(run),
     };
   }
 

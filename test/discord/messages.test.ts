@@ -1,4 +1,5 @@
-// Mentions of the bot (hint, chat mode, "/rl" text) and post() to channels, threads and anchor messages.
+// Mentions of the bot (hint, chat mode, "/rl" text) and post() to channels, threads and anchor messages, with its nonce.
+import { REST, Routes } from "discord.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommandContext } from "../../commands/types.ts";
 import { ALICE, BOB, IDS } from "../fakes/discord-gateway.ts";
@@ -77,5 +78,30 @@ describe("post", () => {
     const posted = h.fake.message(id);
     expect(posted?.["channel_id"]).toBe(IDS.channel);
     expect(posted?.["message_reference"]).toMatchObject({ message_id: anchor.id });
+  });
+
+  it("gives the same outbox message the same nonce, and the fake keeps Discord's enforce_nonce rule (per author and channel)", async () => {
+    h = await startHarness();
+    const delivery = { key: "notice:r9:completed" };
+    const first = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, delivery);
+    const again = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, delivery);
+    expect(again.id).toBe(first.id);
+    const [a, b] = h.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`).map(bodyOf);
+    expect(a).toMatchObject({ enforce_nonce: true, nonce: b?.["nonce"] });
+    expect(String(a?.["nonce"]).length).toBeLessThanOrEqual(25);
+    expect(h.fake.message(first.id)?.["nonce"]).toBe(a?.["nonce"]);
+    // Another key, or the same key in another channel (the thread), is another message.
+    const other = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, { key: "notice:r10:completed" });
+    const elsewhere = await h.adapter.post({ channel: h.channel, thread: IDS.thread }, { title: "Run r9 completed" }, delivery);
+    expect(new Set([first.id, other.id, elsewhere.id]).size).toBe(3);
+    // Without a key (a command's answer) there is no nonce, and two posts are two messages.
+    const plain = [await h.adapter.post({ channel: h.channel }, { title: "Hello" }), await h.adapter.post({ channel: h.channel }, { title: "Hello" })];
+    expect(plain[0]?.id).not.toBe(plain[1]?.id);
+  });
+
+  it("the fake refuses a nonce longer than Discord's 25 characters", async () => {
+    h = await startHarness();
+    const rest = new REST({ api: h.fake.apiUrl }).setToken(h.fake.token);
+    await expect(rest.post(Routes.channelMessages(IDS.channel), { body: { content: "x", nonce: "n".repeat(26), enforce_nonce: true } })).rejects.toMatchObject({ code: 50035 });
   });
 });

@@ -275,6 +275,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
 
     message: (id: string): Json | undefined => rest.state.messages.get(id),
 
+    /** The messages in a channel (or thread), oldest first. */
+    channelMessages: (channelId: string): Json[] => [...rest.state.messages.values()].filter((m) => m["channel_id"] === channelId),
+
+    /** The bot loses its rights in a channel: "access" (it cannot see it: 50001) or "send" (it may not post: 50013). */
+    deny: (channelId: string, what: "access" | "send"): void => void rest.state.denied.set(channelId, what),
+
+    /** The channel is deleted: everything about it answers 10003 Unknown Channel. */
+    deleteChannel: (channelId: string): void => void rest.state.channels.delete(channelId),
+
     async close(): Promise<void> {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -55,7 +55,20 @@ export interface FakeRestState {
   commands: Map<string, Json[]>;
   /** Channel and thread objects GET /channels/:id answers; posting elsewhere is "Unknown Channel". */
   channels: Map<string, Json>;
+  /**
+   * Channels the bot lost its permissions in: "access" (it cannot see the channel: 50001 Missing Access, for reads too)
+   * or "send" (it sees it but may not post: 50013 Missing Permissions).
+   */
+  denied: Map<string, "access" | "send">;
+  /** Messages created with enforce_nonce, by "channel:author:nonce", with when. */
+  nonces: Map<string, { messageId: string; at: number }>;
 }
+
+/**
+ * How long Discord remembers an enforced nonce. Its documentation says "the past few minutes"; the fake keeps the
+ * low end, so a test that relies on it does not pass here on a window Discord would not give.
+ */
+export const NONCE_WINDOW_MS = 2 * 60_000;
 
 export interface FakeRestOptions {
   world: FakeWorld;
@@ -100,6 +113,8 @@ export function createFakeRest(options: FakeRestOptions) {
     interactions: new Map(),
     commands: new Map(),
     channels: new Map([...world.channels, ...world.threads].map((c) => [String(c["id"]), c])),
+    denied: new Map(),
+    nonces: new Map(),
   };
   const commandIds = new Map<string, string>();
 
@@ -148,8 +163,24 @@ export function createFakeRest(options: FakeRestOptions) {
           }
         : {}),
     });
+    if (body["nonce"] !== undefined) message["nonce"] = body["nonce"];
     state.messages.set(id, message);
     return message;
+  };
+
+  /**
+   * POST /channels/:id/messages. Discord's rule: with enforce_nonce true and a nonce, a message the same author
+   * created in the same channel with the same nonce in the past few minutes is returned, and none is created.
+   */
+  const createChannelMessage = (channelId: string, body: Record<string, unknown>, files: readonly RecordedFile[]): Answer => {
+    const nonce = body["nonce"];
+    const key = body["enforce_nonce"] === true && nonce !== undefined ? `${channelId}:${BOT_USER.id}:${String(nonce)}` : undefined;
+    const seen = key ? state.nonces.get(key) : undefined;
+    const earlier = seen && Date.now() - seen.at < NONCE_WINDOW_MS ? state.messages.get(seen.messageId) : undefined;
+    if (earlier) return { status: 200, body: earlier };
+    const message = createMessage(channelId, body, { files });
+    if (key) state.nonces.set(key, { messageId: String(message["id"]), at: Date.now() });
+    return { status: 200, body: message };
   };
 
   const editMessage = (message: Json, body: Record<string, unknown>, files: readonly RecordedFile[] = []): Answer => {
@@ -284,12 +315,15 @@ export function createFakeRest(options: FakeRestOptions) {
       if (denied) return denied;
       const channel = state.channels.get(b);
       if (!channel) return error(404, 10003, "Unknown Channel");
+      const lost = state.denied.get(b);
+      if (lost === "access") return error(403, 50001, "Missing Access");
       if (c === undefined && method === "GET") return { status: 200, body: channel };
       if (c === "typing" && method === "POST") return { status: 204 };
       if (c === "messages" && d === undefined && method === "POST") {
+        if (lost === "send") return error(403, 50013, "Missing Permissions");
         const problems = validateMessageBody(body, { files: files.length });
         if (problems.length) return invalidForm(problems);
-        return { status: 200, body: createMessage(b, body as Record<string, unknown>, { files }) };
+        return createChannelMessage(b, body as Record<string, unknown>, files);
       }
       if (c === "messages" && d && (method === "GET" || method === "PATCH")) {
         const message = state.messages.get(d);

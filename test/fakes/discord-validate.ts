@@ -121,6 +121,12 @@ export function validateMessageBody(body: unknown, { create = true, files = 0 }:
   }
   if (total > DISCORD_LIMITS.embedTotal) problems.push(`embeds: ${total} characters > ${DISCORD_LIMITS.embedTotal}`);
   if (body["components"] !== undefined) checkComponents(body["components"], problems);
+  // Discord's nonce: an integer or a string of up to 25 characters.
+  const nonce = body["nonce"];
+  if (nonce !== undefined && !(typeof nonce === "number" && Number.isInteger(nonce)) && !(typeof nonce === "string" && nonce.length <= 25)) {
+    problems.push(`nonce: must be an integer or a string of 25 or fewer characters`);
+  }
+  if (body["enforce_nonce"] !== undefined && typeof body["enforce_nonce"] !== "boolean") problems.push("enforce_nonce: not a boolean");
   const empty =
     content.length === 0 && files === 0 && (!Array.isArray(embeds) || embeds.length === 0) && !(Array.isArray(body["components"]) && body["components"].length > 0);
   if (create && empty) problems.push("Cannot send an empty message");
