@@ -128,6 +128,8 @@ export function createRunManager(deps: RunManagerDeps) {
     }
   }
 
+  const afterRecovery: Array<() => Promise<void>> = [];
+
   function checkKeys(): void {
     if (!config.isDemoStack && !config.keys.tinker) {
       throw new RlError("MISSING_KEYS", "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.", {
@@ -246,6 +248,12 @@ export function createRunManager(deps: RunManagerDeps) {
         await backends[run.backend].recover(run).catch((err: unknown) => log.error("recovery failed", { runId: run.id, err }));
       }
       startQueued();
+      for (const task of afterRecovery) await task().catch((err: unknown) => log.error("a task after recovery failed", { err }));
+    },
+
+    /** Work that belongs after recovery (a finished sweep's comparison still owed), in the order added. */
+    afterRecovery(task: () => Promise<void>): void {
+      afterRecovery.push(task);
     },
 
     /** Bot shutdown: runs being started cannot finish without the bot and are stopped; running ones carry on. */

@@ -138,4 +138,10 @@ export const plotslow = defineCommand({
   },
 });
 
-export const TEST_COMMANDS: readonly AnyCommand[] = [...COMMANDS, slowpoke, launch, halt, typed, echo, gated, plot, plotslow];
+/**
+ * Discord takes at most 25 subcommands: the registry's commands the Discord tests never call (logs, digest, audit)
+ * make room for the test commands, so that every one here is registered.
+ */
+const UNUSED_HERE = new Set(["logs", "digest", "audit"]);
+
+export const TEST_COMMANDS: readonly AnyCommand[] = [...COMMANDS.filter((c) => !UNUSED_HERE.has(c.name)), slowpoke, launch, halt, typed, echo, gated, plot, plotslow];
