@@ -1,5 +1,6 @@
 // The registry: every /rl subcommand, listed explicitly, in the order help shows them.
 import audit from "./audit.ts";
+import compare from "./compare.ts";
 import config from "./config.ts";
 import digest from "./digest.ts";
 import envs from "./envs.ts";
@@ -19,4 +20,4 @@ import sweep from "./sweep.ts";
 import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, rerun, sweep, status, stop, results, runs, logs, digest, audit];
+export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, rerun, sweep, status, stop, results, compare, runs, logs, digest, audit];

@@ -61,7 +61,7 @@ const sweep: AnyCommand = defineCommand({
   name: "sweep",
   summary: "Start a sweep: one run per combination",
   description:
-    "Start a sweep of this channel's selected environment: one training run for every combination of the given field values (field=v1,v2 words) on top of the channel's config. Each value is parsed and checked as /rl set does; the number of runs is capped by RL_SWEEP_MAX_RUNS (or a lower --max). The runs share a sweep id, queue and start one after another as RL_MAX_CONCURRENT_RUNS allows and post their notices in the sweep's thread. Needs one confirmation by the person, whose prompt lists every combination.",
+    "Start a sweep of this channel's selected environment: one training run for every combination of the given field values (field=v1,v2 words) on top of the channel's config. Each value is parsed and checked as /rl set does; the number of runs is capped by RL_SWEEP_MAX_RUNS (or a lower --max). The runs share a sweep id, queue and start one after another as RL_MAX_CONCURRENT_RUNS allows (on Slurm: one job array, a task per run), post their notices in the sweep's thread, and a comparison is posted when the last one ends. Needs one confirmation by the person, whose prompt lists every combination.",
   toolName: "rl_start_sweep",
   args,
   positional: ["grid"],
@@ -87,7 +87,7 @@ const sweep: AnyCommand = defineCommand({
   },
   async run(input, ctx) {
     const plan = await planSweep(sweep, input, ctx);
-    const { sweep: row, runs } = ctx.services.manager.startSweep({
+    const { sweep: row, runs } = await ctx.services.manager.startSweep({
       channel: ctx.channel,
       thread: ctx.thread,
       userId: ctx.user.id,
@@ -97,7 +97,7 @@ const sweep: AnyCommand = defineCommand({
     });
     return {
       title: `🧪 Sweep ${row.id} (${row.environment}): ${runs.length} runs`,
-      text: "The runs start as the queue allows; their notices follow in this thread.",
+      text: "The runs start as the queue allows; their notices follow in this thread, and a comparison of them all when the last one ends.",
       fields: runs.map((run, i) => ({ label: `Run ${run.id}`, value: `${describeCombo(plan.combinations[i]!)} · ${run.status}` })),
       buttons: [
         { label: "Compare", command: `/rl compare ${row.id}` },

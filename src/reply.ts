@@ -39,9 +39,17 @@ export function confirmButtons(reply: Pick<Reply, "buttons">): ReplyButton[] {
   return (reply.buttons ?? []).filter((b) => b.action === "confirm" && b.confirmation !== undefined);
 }
 
+export interface ReplyChartSeries {
+  label: string;
+  points: Array<{ x: number; y: number }>;
+}
+
 export interface ReplyChart {
   title: string;
+  /** The line drawn, and the one a text sparkline shows where no picture can be (with series: the one to single out). */
   points: Array<{ x: number; y: number }>;
+  /** Several lines in one picture (a comparison's reward curves), each in its own colour with its label. */
+  series?: ReplyChartSeries[];
 }
 
 export interface Reply {

@@ -26,6 +26,7 @@ import { createRedactor, type Redactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager, type RunManager } from "./training/run-manager.ts";
 import { createRunReport, type RunReport } from "./training/run-report.ts";
+import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
 
 export interface Services {
   config: Config;
@@ -113,11 +114,15 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const closeInOrder = async () => {
     await digests.stop();
     await manager.shutdown();
+    await sweepFinisher.idle();
     await scanner.close();
     db.close();
   };
   let closing: Promise<void> | undefined;
   const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), digestStates, outbox, stallMs: config.digests.stallMs, now });
+  const sweepFinisher = createSweepFinisher({ sweeps, runs, report, outbox, log, now });
+  manager.onEvent((event) => sweepFinisher.onEvent(event));
+  manager.afterRecovery(() => sweepFinisher.catchUp());
   return {
     config,
     db,

@@ -7,7 +7,12 @@ export interface ChartSvgOptions {
   height: number;
   /** Under the x axis, e.g. "step". */
   xLabel?: string;
+  /** Several labelled lines instead of `points` (each finite and sorted), drawn in turn with a legend. */
+  series?: ReadonlyArray<{ label: string; points: readonly ChartPoint[] }>;
 }
+
+/** Distinct colours that stay apart for people with the common colour-vision deficiencies (Okabe-Ito). */
+const SERIES_COLORS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442", "#000000"] as const;
 
 const FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
 const COLOR = { background: "#ffffff", text: "#23272a", muted: "#6a6f76", grid: "#e3e5e8", axis: "#99a0a8", line: "#5865f2" } as const;
@@ -63,8 +68,11 @@ function text(x: number, y: number, content: string, attrs: string): string {
 const fraction = (v: number, lo: number, hi: number): number => (v / 2 - lo / 2) / (hi / 2 - lo / 2);
 
 /** `points` must be finite and sorted by x (prepareChartPoints); an empty list draws the frame and "no data". */
-export function drawChartSvg(title: string, points: readonly ChartPoint[], options: ChartSvgOptions): string {
+export function drawChartSvg(title: string, linePoints: readonly ChartPoint[], options: ChartSvgOptions): string {
   const { width, height } = options;
+  const series = options.series?.length ? options.series : undefined;
+  // The axes span every line.
+  const points = series ? series.flatMap((s) => s.points) : linePoints;
   const left = MARGIN.left;
   const top = MARGIN.top;
   const right = width - MARGIN.right;
@@ -81,7 +89,7 @@ export function drawChartSvg(title: string, points: readonly ChartPoint[], optio
   const sx = (x: number): number => left + (right - left) * fraction(x, x0, x1);
   const sy = (y: number): number => bottom - (bottom - top) * fraction(y, y0, y1);
 
-  const last = points.at(-1);
+  const last = series ? undefined : points.at(-1);
   const caption = last ? `last ${formatValue(last.y)}` : "";
   // Character widths are estimated (about 0.6 em in a sans font, 0.7 em in bold), so the title stops short of the caption.
   const titleRoom = width - 2 * TITLE_INSET - caption.length * LABEL_PX * 0.6 - 16;
@@ -104,7 +112,20 @@ export function drawChartSvg(title: string, points: readonly ChartPoint[], optio
   parts.push(`<path d="M${left} ${top}V${bottom}H${right}" fill="none" stroke="${COLOR.axis}" stroke-width="1"/>`);
   if (options.xLabel) parts.push(text(right, height - 6, options.xLabel, `font-size="${LABEL_PX}" text-anchor="end" fill="${COLOR.muted}"`));
 
-  if (!last) {
+  if (series) {
+    const legend: string[] = [];
+    series.forEach((s, i) => {
+      const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
+      const d = s.points.map((p, j) => `${j === 0 ? "M" : "L"}${r1(sx(p.x))} ${r1(sy(p.y))}`).join("");
+      if (s.points.length > 1) parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`);
+      const end = s.points.at(-1);
+      if (end) parts.push(`<circle cx="${r1(sx(end.x))}" cy="${r1(sy(end.y))}" r="3" fill="${color}"/>`);
+      // The legend runs along the top of the plot, one label per line, as far as the width allows.
+      const y = top + 14 + 14 * i;
+      if (y < bottom - 4) legend.push(`<rect x="${left + 8}" y="${y - 8}" width="10" height="3" fill="${color}"/>`, text(left + 22, y - 4, clipTitle(s.label, 40), `font-size="${LABEL_PX - 1}" fill="${COLOR.text}"`));
+    });
+    parts.push(...legend);
+  } else if (!last) {
     parts.push(text((left + right) / 2, (top + bottom) / 2, "no data yet", `font-size="${LABEL_PX + 2}" text-anchor="middle" fill="${COLOR.muted}"`));
   } else {
     if (points.length > 1) {

@@ -28,9 +28,11 @@ const side = (value: number | undefined, fallback: number): number =>
 export async function renderChartPng(chart: ReplyChart, options: ChartImageOptions = {}): Promise<Buffer | undefined> {
   const width = side(options.width, CHART_SIZE.width);
   const height = side(options.height, CHART_SIZE.height);
-  const points = prepareChartPoints(chart.points, options.maxPoints ?? 2 * width);
+  const maxPoints = options.maxPoints ?? 2 * width;
+  const series = chart.series?.map((s) => ({ label: s.label, points: prepareChartPoints(s.points, maxPoints) })).filter((s) => s.points.length > 0);
+  const points = series?.length ? series.flatMap((s) => s.points) : prepareChartPoints(chart.points, maxPoints);
   if (points.length === 0) return undefined;
-  const svg = drawChartSvg(chart.title, points, { width, height, xLabel: options.xLabel ?? "step" });
+  const svg = drawChartSvg(chart.title, series?.length ? [] : points, { width, height, xLabel: options.xLabel ?? "step", ...(series?.length ? { series } : {}) });
   // renderAsync rasterises on libuv's thread pool, so the gateway heartbeats and HTTP acks are not held up.
   // Loaded on first use: a bot that never draws a chart does not carry the rasteriser in memory.
   const { renderAsync } = await import("@resvg/resvg-js");

@@ -128,6 +128,8 @@ export function createRunManager(deps: RunManagerDeps) {
     }
   }
 
+  const afterRecovery: Array<() => Promise<void>> = [];
+
   function checkKeys(): void {
     if (!config.isDemoStack && !config.keys.tinker) {
       throw new RlError("MISSING_KEYS", "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.", {
@@ -184,22 +186,25 @@ export function createRunManager(deps: RunManagerDeps) {
      * A sweep: its record and one queued run per combination, committed together, then started in turn as the queue
      * allows. Queued sweep runs owe no notice each: the sweep's own reply lists them.
      */
-    startSweep(request: SweepRequest): { sweep: SweepRow; runs: RunRow[] } {
+    async startSweep(request: SweepRequest): Promise<{ sweep: SweepRow; runs: RunRow[] }> {
       checkKeys();
       const sweepId = newSweepId();
       const prepared = request.combinations.map((values) => ({ values, ...prepare(request.environment, values) }));
+      // On Slurm the sweep is one job array the cluster schedules: its runs are submitted together, not queued here.
+      const status = config.backend === "slurm" ? "starting" : "queued";
       const create = deps.db.transaction(() => {
         const sweep = deps.sweeps.insert({ id: sweepId, channel: request.channel, thread: request.thread, environment: request.environment, grid: request.grid, createdBy: request.userId });
         for (const p of prepared) {
           transitions.create(
-            { id: p.id, channel: request.channel, thread: request.thread, environment: request.environment, config: p.values, status: "queued", createdBy: request.userId, backend: config.backend, sweepId },
+            { id: p.id, channel: request.channel, thread: request.thread, environment: request.environment, config: p.values, status, createdBy: request.userId, backend: config.backend, sweepId },
             p.patch,
           );
         }
         return sweep;
       });
       const sweep = create.immediate();
-      log.info("sweep created", { sweepId, runs: prepared.length });
+      log.info("sweep created", { sweepId, runs: prepared.length, backend: config.backend });
+      if (config.backend === "slurm") return { sweep, runs: await slurm.launchArray(sweepId, runs.listBySweep(sweepId)) };
       startQueued();
       return { sweep, runs: runs.listBySweep(sweepId) };
     },
@@ -246,6 +251,12 @@ export function createRunManager(deps: RunManagerDeps) {
         await backends[run.backend].recover(run).catch((err: unknown) => log.error("recovery failed", { runId: run.id, err }));
       }
       startQueued();
+      for (const task of afterRecovery) await task().catch((err: unknown) => log.error("a task after recovery failed", { err }));
+    },
+
+    /** Work that belongs after recovery (a finished sweep's comparison still owed), in the order added. */
+    afterRecovery(task: () => Promise<void>): void {
+      afterRecovery.push(task);
     },
 
     /** Bot shutdown: runs being started cannot finish without the bot and are stopped; running ones carry on. */

@@ -12,40 +12,69 @@ afterEach(async () => {
   }
 });
 
+/** The console on piped input, its output collected, notices printed through it as the bot does. */
+async function typeAtConsole(services: DemoStack["services"]) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let printed = "";
+  output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
+  const terminal = createConsoleAdapter(services, { input, output });
+  services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), { threads: terminal.threads });
+  await terminal.start();
+  return { input, printed: () => printed, done: terminal.done };
+}
+
 describe("a demo-stack run in the console", () => {
   it("shows the started notice, a digest and the completed notice as they happen", async () => {
     const stack = await startDemo({ totalSteps: 30, stepSeconds: 0.1 });
     stacks.push(stack);
     const { services } = stack;
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let printed = "";
-    output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
-    const terminal = createConsoleAdapter(services, { input, output });
-    services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), { threads: terminal.threads });
-    await terminal.start();
+    const { input, printed: out, done: consoleDone } = await typeAtConsole(services);
 
     input.write("/rl select parity\n/rl start\n");
-    for (let i = 0; i < 600 && !/Run started/.test(printed); i++) await delay(50);
+    for (let i = 0; i < 600 && !/Run started/.test(out()); i++) await delay(50);
     input.write("/rl digest now\n");
-    for (let i = 0; i < 1200 && !/Run completed/.test(printed); i++) {
+    for (let i = 0; i < 1200 && !/Run completed/.test(out()); i++) {
       await services.digests.drain();
       await delay(50);
     }
     input.end();
-    await terminal.done;
+    await consoleDone;
 
-    const started = printed.indexOf("🏃 Run started");
-    const digest = printed.indexOf("📈 Digest: run");
-    const completed = printed.indexOf("✅ Run completed");
+    const started = out().indexOf("🏃 Run started");
+    const digest = out().indexOf("📈 Digest: run");
+    const completed = out().indexOf("✅ Run completed");
     expect(started).toBeGreaterThan(-1);
     expect(digest).toBeGreaterThan(started);
     expect(completed).toBeGreaterThan(digest);
-    expect(printed).toMatch(/Training complete after 30 steps/);
+    expect(out()).toMatch(/Training complete after 30 steps/);
     // The completed notice carries the final reward, the duration and the reward curve (a sparkline on the console).
-    const notice = printed.slice(completed);
+    const notice = out().slice(completed);
     expect(notice).toMatch(/\n {2}Duration: \d+s\n/);
     expect(notice).toMatch(/\n {2}Final reward: \d/);
     expect(notice).toMatch(/\nReward mean by step, run \S+: [▁▂▃▄▅▆▇█]{10,}\n/);
+  });
+});
+
+describe("a demo-stack sweep in the console", () => {
+  it("runs a 2-value sweep typed at the console and prints its comparison with both rewards", async () => {
+    const stack = await startDemo({ totalSteps: 4 });
+    stacks.push(stack);
+    const { services } = stack;
+    const { input, printed: out, done: consoleDone } = await typeAtConsole(services);
+    services.digests.start();
+
+    input.write("/rl select arithmetic\n/rl sweep temperature=0.2,1.8\n");
+    for (let i = 0; i < 1200 && !/📊 Sweep \w+ \(arithmetic\): finished/.test(out()); i++) await delay(50);
+    input.end();
+    await consoleDone;
+
+    const sweepId = /🧪 Sweep (s\w+) \(arithmetic\): 2 runs/.exec(out())?.[1];
+    expect(sweepId, out().slice(-2000)).toBeDefined();
+    const runs = services.runs.listBySweep(sweepId!);
+    expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
+    const comparison = out().slice(out().indexOf(`📊 Sweep ${sweepId} (arithmetic): finished, 2 runs compared`));
+    expect(comparison).toMatch(/Best: run \w+ \(temperature=(0\.2|1\.8)\), reward -?\d/);
+    for (const [i, run] of runs.entries()) expect(comparison).toMatch(new RegExp(`${run.id}( ★)?\\s+${[0.2, 1.8][i]}\\s+-?\\d+(\\.\\d+)?\\s+4/4\\s+\\S+\\s+completed`));
   });
 });

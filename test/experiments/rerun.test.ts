@@ -5,15 +5,10 @@ import { parse } from "yaml";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import { answer } from "../helpers/confirm.ts";
-import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+import { CONSOLE, closeDemoStacks, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 
 const stacks: DemoStack[] = [];
-afterEach(async () => {
-  for (const s of stacks.splice(0)) {
-    await s.services.manager.settled();
-    await s.services.close();
-  }
-});
+afterEach(() => closeDemoStacks(stacks));
 
 async function demo(): Promise<{ stack: DemoStack; ctx: CommandContext }> {
   const stack = await startDemo({ totalSteps: 3 });

@@ -6,16 +6,10 @@ import type { CommandContext } from "../../commands/types.ts";
 import type { RunRow } from "../../db/runs.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { answer } from "../helpers/confirm.ts";
-import { CONSOLE, nextEvent, startDemo, type DemoOptions, type DemoStack } from "../helpers/demo-stack.ts";
+import { CONSOLE, closeDemoStacks, nextEvent, startDemo, type DemoOptions, type DemoStack } from "../helpers/demo-stack.ts";
 
 const stacks: DemoStack[] = [];
-afterEach(async () => {
-  for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
-    await s.services.manager.settled();
-    await s.services.close();
-  }
-});
+afterEach(() => closeDemoStacks(stacks));
 
 async function demo(options: DemoOptions = {}): Promise<{ stack: DemoStack; ctx: CommandContext }> {
   const stack = await startDemo({ totalSteps: 3, ...options });

@@ -95,3 +95,12 @@ export function nextEvent(services: Services, kind: RunEventKind, runId?: string
     });
   });
 }
+
+/** After a test: stops what each stack still runs, waits for the stops, and closes it. */
+export async function closeDemoStacks(stacks: DemoStack[]): Promise<void> {
+  for (const s of stacks.splice(0)) {
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    await s.services.manager.settled();
+    await s.services.close();
+  }
+}

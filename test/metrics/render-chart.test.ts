@@ -153,3 +153,35 @@ describe("escapeSvgText", () => {
     expect(escapeSvgText("emoji 🎯 stays")).toBe("emoji 🎯 stays");
   });
 });
+
+/** Pixels of one colour (give or take anti-aliasing) in the SVG as resvg draws it. */
+function colourPixels(svg: string, hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const { pixels } = new Resvg(svg, { font: { loadSystemFonts: false } }).render();
+  let n = 0;
+  for (let i = 0; i < pixels.length; i += 4) if (Math.abs((pixels[i] ?? 0) - r!) < 12 && Math.abs((pixels[i + 1] ?? 0) - g!) < 12 && Math.abs((pixels[i + 2] ?? 0) - b!) < 12) n++;
+  return n;
+}
+
+describe("charts of several series", () => {
+  it("draws each series as its own coloured line on shared axes, with a legend, instead of the single line", async () => {
+    const series = [
+      { label: "ab12 temperature=0.3", points: curve(30) },
+      { label: "cd34 temperature=0.9", points: curve(30).map((p) => ({ x: p.x, y: p.y + 3 })) },
+    ];
+    const svg = drawChartSvg("Reward mean by step", [], { ...size, series });
+    expect(colourPixels(svg, "#0072b2")).toBeGreaterThan(300);
+    expect(colourPixels(svg, "#e69f00")).toBeGreaterThan(300);
+    expect(linePixels(svg)).toBe(0);
+    expect(svg).toContain(">ab12 temperature=0.3</text>");
+    expect(svg).toContain(">cd34 temperature=0.9</text>");
+    // The y axis spans both: the second series' top (about 4) is on the chart.
+    expect(svg).toMatch(/>4(\.0)?<\/text>/);
+    const png = await renderChartPng({ title: "Reward", points: series[0]!.points, series });
+    expect(ihdr(png!)).toEqual(CHART_SIZE);
+  });
+
+  it("declines when every series is empty", async () => {
+    expect(await renderChartPng({ title: "r", points: [], series: [{ label: "a", points: [] }] })).toBeUndefined();
+  });
+});

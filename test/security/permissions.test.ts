@@ -13,6 +13,7 @@ const NEEDS: Record<string, Level> = {
   config: "read",
   status: "read",
   results: "read",
+  compare: "operate",
   runs: "read",
   logs: "read",
   keys: "read",
@@ -35,6 +36,7 @@ const INPUTS: Record<string, { text: string; args: Record<string, unknown> }> = 
   config: { text: "", args: {} },
   status: { text: "feed0001", args: { run: "feed0001" } },
   results: { text: "feed0001", args: { run: "feed0001" } },
+  compare: { text: "feed0001 feed0002", args: { run: "feed0001 feed0002" } },
   runs: { text: "--limit 5", args: { limit: 5 } },
   logs: { text: "feed0001 env", args: { run: "feed0001", component: "env" } },
   keys: { text: "", args: {} },
@@ -67,6 +69,7 @@ beforeAll(() => {
     const kit = startKit({ env: SETUPS[role] });
     // The run is mine, so stop is decided by the permission alone (ownership has its own tests).
     insertRun(kit.services, "feed0001", ME);
+    insertRun(kit.services, "feed0002", ME, undefined, "completed");
     kits.set(role, kit);
   }
 });

@@ -31,8 +31,8 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 }
 
 /** Slack wired like main.ts, on the demo stack with free ports; Alice is an operator, everyone else reads. */
-async function start(): Promise<SlackHarness> {
-  const lockedFile = await demoLockedFields(tempDir("rl-slack-demo-"), { totalSteps: 400, stepSeconds: 0.1 });
+async function start(steps: { totalSteps: number; stepSeconds: number } = { totalSteps: 400, stepSeconds: 0.1 }): Promise<SlackHarness> {
+  const lockedFile = await demoLockedFields(tempDir("rl-slack-demo-"), steps);
   const harness = await startSlackHarness({
     env: {
       RL_TRAINING_ROOT: DEMO_STACK_ROOT,
@@ -193,5 +193,35 @@ describe("a demo run through Slack", () => {
     expect(services.runs.listAll(10).map((r) => r.id)).toEqual([runId]);
     expect(services.runs.get(runId!)?.status).toBe("running");
     expect(fake.calls.filter((c) => c.method === "chat.postMessage" && text(c) === "Working on /rl start…")).toHaveLength(1);
+  });
+
+  it("runs a 2-value sweep after one Confirm, with every notice and the comparison of both rewards in the sweep's thread", async () => {
+    const harness = await start({ totalSteps: 4, stepSeconds: 0.05 });
+    const { fake, services } = harness;
+    await services.env.selectEnvironment({ platform: "slack", workspace: TEAM, channel: CHANNEL }, "arithmetic");
+
+    const sweepUrl = await type(harness, "sweep temperature=0.2,1.8");
+    const prompt = await seen(harness, fake.waitForResponse(answeredAt(sweepUrl)), "the sweep prompt");
+    expect(prompt.body).toMatchObject({ response_type: "ephemeral", text: "Start a sweep of arithmetic: 2 runs?" });
+    expect(textOf(prompt.body.blocks)).toContain("1. temperature=0.2\n2. temperature=1.8");
+    const [confirm] = buttonsOf(prompt.body.blocks);
+    await harness.click(buttonClick({ button: confirm!, responseUrl: fake.responseUrl(), ephemeral: true }));
+    const answer = await seen(harness, fake.waitForCall("chat.update", (c) => c.ok && /Sweep s\w+ \(arithmetic\): 2 runs/.test(text(c))), "the sweep's answer");
+    const sweepTs = String(answer.body.ts);
+    const sweepId = /Sweep (s\w+)/.exec(text(answer))![1]!;
+    const runs = services.runs.listBySweep(sweepId);
+    expect(runs).toHaveLength(2);
+
+    // Both runs' notices and the comparison land in the sweep's message thread.
+    for (const run of runs) {
+      const notice = await posted(harness, (c) => text(c).startsWith(`✅ Run completed: ${run.id}`), `run ${run.id}'s completed notice`);
+      expect(notice.body).toMatchObject({ channel: CHANNEL, thread_ts: sweepTs });
+    }
+    const comparison = await posted(harness, (c) => text(c).startsWith(`📊 Sweep ${sweepId} (arithmetic): finished, 2 runs compared`), "the comparison");
+    expect(comparison.body).toMatchObject({ channel: CHANNEL, thread_ts: sweepTs });
+    const shown = textOf(comparison.body.blocks);
+    // Each run's row: its temperature, its reward (a number), all 4 steps.
+    for (const { id } of runs) expect(shown).toMatch(new RegExp(`${id}( ★)?\\s+(0\\.2|1\\.8)\\s+-?\\d+(\\.\\d+)?\\s+4/4`));
+    expect(shown).toMatch(/Best: run \w+ \(temperature=(0\.2|1\.8)\), reward/);
   });
 });

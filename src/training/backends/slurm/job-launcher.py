@@ -353,11 +353,22 @@ class Launcher:
         return {"completed": EXIT_COMPLETED, "stopped": EXIT_STOPPED}.get(outcome.state, EXIT_FAILED)
 
 
+def spec_path(argv: List[str], environ: Dict[str, str]) -> Optional[str]:
+    """One spec; or, in a job array, one spec per task, and this task's by SLURM_ARRAY_TASK_ID."""
+    if len(argv) == 2:
+        return argv[1]
+    task = environ.get("SLURM_ARRAY_TASK_ID", "")
+    if len(argv) < 2 or not task.isdigit() or int(task) >= len(argv) - 1:
+        return None
+    return argv[1 + int(task)]
+
+
 def main(argv: List[str]) -> int:
-    if len(argv) != 2:
-        print("usage: job-launcher.py SPEC.json", file=sys.stderr)
+    path = spec_path(argv, dict(os.environ))
+    if path is None:
+        print("usage: job-launcher.py SPEC.json, or in a job array SPEC0.json SPEC1.json ... (one per task)", file=sys.stderr)
         return 2
-    with open(argv[1], encoding="utf-8") as f:
+    with open(path, encoding="utf-8") as f:
         spec = json.load(f)
     launcher = Launcher(spec)
     signal.signal(signal.SIGTERM, launcher.on_signal)

@@ -1,4 +1,4 @@
-// What one run's batch job is: the launcher's spec file (commands as JSON), its environment, and sbatch's argv.
+// What one run's batch job is (or a sweep's job array): the launcher's spec file (commands as JSON), its environment, and sbatch's argv.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Component } from "../../../../db/run-processes.ts";
@@ -104,11 +104,25 @@ export function writeJobSpec(file: string, spec: JobSpec): void {
   writeFileSync(file, `${JSON.stringify(spec, null, 2)}\n`, { mode: 0o600 });
 }
 
-/** sbatch's options and the script with its argument; "--parsable" is added by the command wrapper. */
-export function sbatchArgs(settings: SlurmSettings, job: { runId: string; files: JobFiles; chdir: string; launcher?: string }): string[] {
+/** A sweep's job array: one task per run, task i running specs[i]; at most `throttle` tasks at once. */
+export interface JobArray {
+  name: string;
+  specs: string[];
+  /** sbatch's --output pattern, with %a for the task index. */
+  output: string;
+  throttle: number;
+}
+
+/** Where a job array's tasks write their launcher output; task i's file is the pattern with %a replaced by i. */
+export const arrayOutputPattern = (logsDir: string, sweepId: string) => path.join(logsDir, `job_${sweepId}_%a.out`);
+
+/** sbatch's options and the script with its argument(s); "--parsable" is added by the command wrapper. */
+export function sbatchArgs(settings: SlurmSettings, job: { runId: string; files: JobFiles; chdir: string; launcher?: string; array?: JobArray }): string[] {
+  const { array } = job;
   const args = [
-    `--job-name=${jobName(job.runId)}`,
-    `--output=${job.files.output}`,
+    `--job-name=${jobName(array ? array.name : job.runId)}`,
+    `--output=${array ? array.output : job.files.output}`,
+    ...(array ? [`--array=0-${array.specs.length - 1}%${array.throttle}`] : []),
     `--chdir=${job.chdir}`,
     // The job carries the keys in its environment, whatever SBATCH_EXPORT says.
     "--export=ALL",
@@ -122,6 +136,6 @@ export function sbatchArgs(settings: SlurmSettings, job: { runId: string; files:
   if (settings.timeLimit) args.push(`--time=${settings.timeLimit}`);
   if (settings.gpus) args.push(`--gpus=${settings.gpus}`);
   args.push(...settings.extraArgs);
-  args.push(job.launcher ?? JOB_LAUNCHER, job.files.spec);
+  args.push(job.launcher ?? JOB_LAUNCHER, ...(array ? array.specs : [job.files.spec]));
   return args;
 }

@@ -1,5 +1,5 @@
-// The slurm backend: a run is one batch job; submit it, follow its state and status file, decide, stop, re-attach.
-import { mkdirSync } from "node:fs";
+// The slurm backend: a run is one batch job (a sweep's run one task of its job array); submit, follow its state and status file, decide, stop, re-attach.
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { COMPONENTS, type Component } from "../../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
@@ -8,7 +8,7 @@ import type { Logger } from "../../../log.ts";
 import type { SpawnPlan } from "../../local-supervisor.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import { delay } from "../../wait-until.ts";
-import { buildJobSpec, jobFiles, jobName, sbatchArgs, writeJobSpec } from "./job-spec.ts";
+import { arrayOutputPattern, buildJobSpec, jobFiles, jobName, sbatchArgs, writeJobSpec } from "./job-spec.ts";
 import { componentStates, isComponent, isOutcome, readJobStatus, type JobStatus } from "./job-status.ts";
 import { TERMINAL_STATES, createSlurmCommands, type SlurmCommands, type SlurmJob } from "./slurm-commands.ts";
 import { createSlurmOutcomes } from "./slurm-outcomes.ts";
@@ -193,8 +193,37 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     }
   }
 
+  /** The run's launcher spec written to its file; the job's environment (keys included) goes to sbatch, never to disk. */
+  async function writeSpec(run: RunRow): Promise<Record<string, string>> {
+    const plans = await Promise.all(COMPONENTS.map((c) => deps.plan(run, c)));
+    const { spec, env } = buildJobSpec({
+      runId: run.id,
+      configPath: run.configPath ?? "",
+      plans,
+      files: files(run.id),
+      stopGraceMs: config.stopGraceMs,
+      readyTimeoutMs: config.readyTimeoutMs,
+      envSettleMs: deps.envSettleMs,
+      apiUrl: deps.addresses.apiUrl,
+      trainerUrl: deps.addresses.trainerUrl,
+      secrets: config.secrets,
+    });
+    writeJobSpec(files(run.id).spec, spec);
+    // slurmd opens --output before the launcher runs: a missing folder fails the job at launch.
+    mkdirSync(config.logsDir, { recursive: true });
+    return env;
+  }
+
   async function findJobId(run: RunRow): Promise<string | undefined> {
     if (run.jobId) return run.jobId;
+    if (run.sweepId) {
+      // A sweep's run is task i of the sweep's job array, named after the sweep.
+      const index = runs.listBySweep(run.sweepId).findIndex((r) => r.id === run.id);
+      const arrayId = (await commands.findByName(jobName(run.sweepId)))[0]?.replace(/_.*$/, "");
+      const found = arrayId && index >= 0 ? `${arrayId}_${index}` : undefined;
+      if (found) runs.update(run.id, { jobId: found });
+      return found;
+    }
     // The bot may have died between sbatch answering and the id being saved: the job's name finds it.
     const found = (await commands.findByName(jobName(run.id)))[0];
     if (found) runs.update(run.id, { jobId: found });
@@ -259,23 +288,8 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
       try {
         let jobId: string;
         try {
-          const plans = await Promise.all(COMPONENTS.map((c) => deps.plan(run, c)));
           const f = files(run.id);
-          const { spec, env } = buildJobSpec({
-            runId: run.id,
-            configPath: run.configPath ?? "",
-            plans,
-            files: f,
-            stopGraceMs: config.stopGraceMs,
-            readyTimeoutMs: config.readyTimeoutMs,
-            envSettleMs: deps.envSettleMs,
-            apiUrl: deps.addresses.apiUrl,
-            trainerUrl: deps.addresses.trainerUrl,
-            secrets: config.secrets,
-          });
-          writeJobSpec(f.spec, spec);
-          // slurmd opens --output before the launcher runs: a missing folder fails the job at launch.
-          mkdirSync(config.logsDir, { recursive: true });
+          const env = await writeSpec(run);
           jobId = await commands.submit(sbatchArgs(config.slurm, { runId: run.id, files: f, chdir: config.trainingRoot }), env);
         } catch (thrown) {
           await fail(run, { message: asRlError(thrown).message });
@@ -310,6 +324,39 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
         }
       } finally {
         busy.delete(run.id);
+      }
+    },
+
+    /**
+     * A sweep's runs (all "starting") as one job array, task i running run i with its own spec and run config, as many
+     * at once as RL_MAX_CONCURRENT_RUNS allows (the trainer's ports are fixed per node). Resolves once submitted.
+     */
+    async launchArray(sweepId: string, members: readonly RunRow[]): Promise<RunRow[]> {
+      for (const run of members) busy.add(run.id);
+      try {
+        let arrayId: string;
+        try {
+          const envs = await Promise.all(members.map((run) => writeSpec(run)));
+          const output = arrayOutputPattern(config.logsDir, sweepId);
+          // Each run's launcher output is where its task writes it, under the run's own name too.
+          members.forEach((run, i) => {
+            rmSync(files(run.id).output, { force: true });
+            symlinkSync(output.replace("%a", String(i)), files(run.id).output);
+          });
+          const array = { name: sweepId, specs: members.map((run) => files(run.id).spec), output, throttle: config.maxConcurrentRuns };
+          arrayId = await commands.submit(sbatchArgs(config.slurm, { runId: sweepId, files: files(sweepId), chdir: config.trainingRoot, array }), envs[0]!);
+        } catch (thrown) {
+          for (const run of members) await fail(run, { message: asRlError(thrown).message });
+          return members.map((run) => runs.get(run.id)!);
+        }
+        log.info("submitted a Slurm job array", { sweepId, arrayId, tasks: members.length });
+        members.forEach((run, i) => {
+          runs.update(run.id, { jobId: `${arrayId}_${i}` });
+          watch(run.id);
+        });
+        return members.map((run) => runs.get(run.id)!);
+      } finally {
+        for (const run of members) busy.delete(run.id);
       }
     },
 

@@ -1,0 +1,39 @@
+// A sweep survives the bot being SIGKILLed mid-sweep: the restarted bot finishes its runs in turn and posts its comparison once.
+import { describe, expect, it } from "vitest";
+import { demoLockedFields } from "../helpers/demo-stack.ts";
+import { tempDir } from "../helpers/test-services.ts";
+import { readDb, spawnBot, waitFor } from "../helpers/bot-process.ts";
+
+interface Row {
+  id: string;
+  status: string;
+  sweep_id: string | null;
+}
+
+describe("a sweep across a crash", () => {
+  it("SIGKILL while its first run trains: the restarted bot re-attaches it, runs the second, and posts one comparison", async () => {
+    const cwd = tempDir("rl-sweep-crash-");
+    const env = { RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 30, stepSeconds: 0.1 }), RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30" };
+    const runs = () => readDb(cwd, env, (db) => db.prepare("SELECT id, status, sweep_id FROM runs ORDER BY created_at, rowid").all() as Row[]) ?? [];
+    const comparisons = () => readDb(cwd, env, (db) => db.prepare("SELECT status FROM outbox WHERE dedupe_key LIKE 'comparison:%'").all() as Array<{ status: string }>) ?? [];
+
+    const first = spawnBot(cwd, env);
+    first.write("/rl select arithmetic\n/rl sweep temperature=0.2,1.8\n");
+    await waitFor(() => runs().length === 2 && runs()[0]!.status === "running", "the sweep's first run to be running");
+    first.kill("SIGKILL");
+    await first.ended;
+    expect(runs().map((r) => r.status)).toEqual(["running", "queued"]);
+
+    const bot = spawnBot(cwd, env);
+    try {
+      await waitFor(() => runs().every((r) => r.status === "completed") && comparisons().some((c) => c.status === "sent"), "both runs to complete and the comparison to be posted", 120_000);
+      expect(new Set(runs().map((r) => r.sweep_id)).size).toBe(1);
+      expect(comparisons()).toEqual([{ status: "sent" }]);
+      expect(bot.stdout()).toMatch(/📊 Sweep s\w+ \(arithmetic\): finished, 2 runs compared/);
+      bot.endInput();
+      expect((await bot.ended).code).toBe(0);
+    } finally {
+      bot.kill("SIGKILL");
+    }
+  }, 240_000);
+});
