@@ -27,7 +27,8 @@ export async function turnSlackPage(click: PageClick, deps: { services: Services
     return;
   }
   const index = Math.min(click.index, row.pages.length - 1);
-  const message = renderSlack(pageView(row.pages, index, row.id), { redact: services.redact, ...(row.footer ? { footer: row.footer } : {}) });
+  // The pages were redacted before they were kept (slack-run-command), so they are not redacted again.
+  const message = renderSlack(pageView(row.pages, index, row.id), row.footer ? { footer: row.footer } : {});
   if (!click.ephemeral && click.messageTs) {
     const updated = await messenger.update(click.channel.channel, click.messageTs, message);
     if (updated.ok) return;

@@ -77,7 +77,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     throw new RlError("CONFIG", `Slack refused SLACK_BOT_TOKEN (${slackErrorCode(err)}). Check SLACK_BOT_TOKEN and SLACK_API_URL.`, { cause: err });
   }
 
-  const messenger = createSlackMessenger(app.client, log, services.redact);
+  const messenger = createSlackMessenger(app.client, log);
   const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
   const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   const inFlight = new Set<Promise<void>>();
