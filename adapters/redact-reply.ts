@@ -4,7 +4,11 @@ import type { Reply } from "../src/reply.ts";
 
 /** The reply with the bot's secrets taken out of its title, text, fields, blocks, links, buttons and chart title. */
 export function redactReply(reply: Reply, redact: Redactor): Reply {
-  const r = (s: string) => redact(s);
+  return mapReplyText(reply, redact);
+}
+
+/** The reply with `r` applied to every text a person can see (the title, text, fields, blocks, links, buttons, chart title). */
+export function mapReplyText(reply: Reply, r: (text: string) => string): Reply {
   return {
     ...reply,
     title: reply.title === undefined ? undefined : r(reply.title),

@@ -2,7 +2,9 @@
 import type { types } from "@slack/bolt";
 import { extent } from "../../src/metrics/render-chart-ticks.ts";
 import type { Redactor } from "../../src/redact.ts";
-import { redactReply } from "../redact-reply.ts";
+import { showPeople } from "../../src/reply.ts";
+import { mapReplyText, redactReply } from "../redact-reply.ts";
+import type { PeopleNames } from "./slack-people.ts";
 import type { Reply, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../../src/reply.ts";
 import { sparkline } from "../render-text.ts";
 import { encodeButtonValue } from "./slack-button-value.ts";
@@ -47,6 +49,8 @@ export interface RenderOptions {
   redact?: Redactor;
   /** A line under the message (who asked, which command) in mrkdwn; the caller escapes what it did not write. */
   footer?: string;
+  /** People's names by id (slack-people): shown instead of their ids, with no mention. */
+  names?: PeopleNames;
 }
 
 const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
@@ -173,7 +177,9 @@ export function fitsSlack(reply: Reply, options: Pick<RenderOptions, "footer"> =
 }
 
 function renderMeasured(reply: Reply, options: RenderOptions, cuts: Cuts): SlackMessage {
-  const r = redactReply(reply, options.redact ?? ((s) => s));
+  const redacted = options.redact ? redactReply(reply, options.redact) : reply;
+  const names = options.names;
+  const r = mapReplyText(redacted, (s) => showPeople(s, (id) => names?.get(id) ?? id));
   const head: KnownBlock[] = r.title?.trim()
     ? [{ type: "header", text: { type: "plain_text", text: truncate(r.title.trim(), SLACK_LIMITS.headerText), emoji: true } }]
     : [];

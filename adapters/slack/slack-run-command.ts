@@ -14,6 +14,7 @@ import { recordAnchor } from "../record-anchor.ts";
 import { shareChart } from "./slack-chart.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { firstPage } from "../paginate-reply.ts";
+import type { SlackPeople } from "./slack-people.ts";
 import { redactReply } from "../redact-reply.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { escapeMrkdwn, truncate } from "./slack-mrkdwn.ts";
@@ -22,6 +23,8 @@ import { fitsSlack, renderPlain, renderSlack } from "./slack-render.ts";
 export interface SlackCommandDeps {
   services: Services;
   messenger: SlackMessenger;
+  /** People's names, so that lists and statuses name them without a ping. */
+  people?: SlackPeople;
   commands?: readonly AnyCommand[];
   onAnchor?: AnchorHandler;
   renderChart: ChartRenderer;
@@ -77,7 +80,7 @@ export function mentionOf(user: Caller): string {
 async function tellPrivately(source: SlackCommandSource, deps: SlackCommandDeps, reply: Reply, replace = false): Promise<void> {
   // Redacted once, before its pages are kept: the stored pages and what Slack is sent are the same clean text.
   const paged = firstPage(redactReply(reply, deps.services.redact), (r) => fitsSlack(r), { pages: deps.services.pages, channel: source.channel });
-  const message = renderSlack(paged);
+  const message = renderSlack(paged, { names: await deps.people?.namesIn(paged) });
   const sent = await deps.messenger.respond(source.respond, message, { replace });
   if (!sent.ok) await deps.messenger.ephemeral(source.channel.channel, source.user.id, message);
 }
@@ -204,7 +207,7 @@ async function deliver(result: DispatchResult, text: string, working: string | u
   const footer = redact(`${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``);
   // Redacted once, before its pages are kept: the stored pages and what Slack is sent are the same clean text.
   const paged = firstPage(redactReply(reply, redact), (r) => fitsSlack(r, { footer }), { pages: services.pages, channel: source.channel, footer });
-  const message = renderSlack(paged, { footer });
+  const message = renderSlack(paged, { footer, names: await deps.people?.namesIn(paged) });
   let ts: string | undefined;
   let refusal: string | undefined;
   if (working) {

@@ -14,6 +14,7 @@ import { shareChart } from "./slack-chart.ts";
 import { answerChat } from "./slack-chat.ts";
 import { createSlackLogger } from "./slack-logger.ts";
 import { createSlackMessenger, slackErrorCode, type SendResult } from "./slack-messenger.ts";
+import { createSlackPeople } from "./slack-people.ts";
 import { turnSlackPage } from "./slack-page.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
@@ -78,8 +79,9 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   }
 
   const messenger = createSlackMessenger(app.client, log);
+  const people = createSlackPeople(app.client, log, services.now);
   const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
-  const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  const deps: SlackCommandDeps = { services, messenger, people, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   const inFlight = new Set<Promise<void>>();
   /** Handlers are awaited by Bolt, but stop() also waits for them so the database is not closed under them. */
   const track = async (work: Promise<void>): Promise<void> => {
@@ -124,7 +126,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     if (value.kind === "page") {
       const ephemeral = body.container?.is_ephemeral === true;
       const messageTs = body.container?.message_ts ?? body.message?.ts;
-      await track(turnSlackPage({ id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) }, { services, messenger }));
+      await track(turnSlackPage({ id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) }, { services, messenger, people }));
       return;
     }
     if (value.kind === "answer") {
@@ -149,7 +151,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     }
   });
 
-  const chatDeps = { services, messenger, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  const chatDeps = { services, messenger, people, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   app.event("app_mention", async ({ event, body, context }) => {
     if (!event.user || event.bot_id) return;
     await track(
@@ -214,7 +216,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     // A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
     async post(target, reply) {
       const channelId = target.channel.channel;
-      const sent = await messenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread);
+      const sent = await messenger.post(channelId, renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) }), target.thread);
       const ts = accepted(sent, channelId);
       if (reply.anchorRunId) await recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, ts);
       // Next to the message, in the same channel or thread; a failed upload leaves the sparkline and is only logged.
@@ -227,7 +229,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     },
     async update(ref, reply) {
       const channelId = ref.channel.channel;
-      accepted(await messenger.update(channelId, ref.id, renderSlack(reply, { redact: services.redact })), channelId);
+      accepted(await messenger.update(channelId, ref.id, renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) })), channelId);
       return ref;
     },
     threadOf: (ref: MessageRef) => threadOfMessage(ref),
