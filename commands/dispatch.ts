@@ -305,13 +305,9 @@ export async function dispatch(input: CommandInput, ctx: CommandContext, options
   } else {
     result = await attempt(input, ctx, options.confirmed === true && isTrustedLocal(ctx), commands);
   }
-  try {
-    // Every reply leaves without the bot's secrets, whichever renderer, JSON printer or LLM reads it next.
-    return { ...result, reply: redactDeep(result.reply, ctx.services.redact) };
-  } catch (err) {
-    ctx.services.log.error("reply redaction failed", { command: result.command?.name, err });
-    return { reply: errorReply(new RlError("INTERNAL", "The answer could not be prepared; the error is in the bot's log.")), command: result.command, ok: false };
-  }
+  // Not redacted here: each place a reply leaves the bot redacts it once, where it is sent (the Slack, Discord and
+  // console adapters as they render, the LLM's tool results, the command line's output).
+  return result;
 }
 
 /** Every answer to a prompt, won or not, as "confirm" or "cancel", with the command it was for. */

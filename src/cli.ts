@@ -200,8 +200,8 @@ async function main(argv: string[]): Promise<number> {
     running.signalled = true;
     void running.bot?.stop();
   });
-  const [{ loadConfig }, { startBot }] = await Promise.all([import("./config.ts"), import("./main.ts")]);
-  const bot = (running.bot = await startBot(loadConfig(), { console: flags.options.console === true }));
+  const [{ loadConfig }, { createBot }] = await Promise.all([import("./config.ts"), import("./main.ts")]);
+  const bot = (running.bot = await createBot(loadConfig(), { console: flags.options.console === true }));
   if (running.signalled) void bot.stop();
   await bot.done;
   return 0;

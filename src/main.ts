@@ -1,40 +1,61 @@
-// Wiring: the data folder's lease -> config -> core services -> adapters; shuts everything down cleanly on SIGINT/SIGTERM.
-// The platforms' adapters (Bolt, discord.js) and the chat handler (the LLM client) are imported only when configured
-// or started, so a bot with one platform never loads the other's SDK.
+// Wiring as a factory: the data folder's lease -> config -> core services -> adapters; shuts everything down in order.
+// The bot (src/cli.ts) and the tests call the same createBot. The platforms' adapters (Bolt, discord.js) and the chat
+// handler (the LLM client) are imported only when configured or started, so a bot with one platform never loads the
+// other's SDK.
+import type { Readable, Writable } from "node:stream";
+import type { AnchorHandler, ChatAdapter, ChatHandler } from "../adapters/chat-adapter.ts";
 import { serveCliSocket } from "../adapters/console/cli-socket.ts";
-import type { ChatAdapter, ChatHandler } from "../adapters/chat-adapter.ts";
-import { createConsoleAdapter } from "../adapters/console/console.ts";
+import { createConsoleAdapter, type ConsoleAdapter } from "../adapters/console/console.ts";
+import type { DiscordAdapter, DiscordAdapterOptions } from "../adapters/discord/discord.ts";
+import type { SlackAdapter, SlackAdapterOptions } from "../adapters/slack/slack.ts";
 import type { ChannelKey } from "../db/channel-key.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
 import type { Config } from "./config.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
-import { createServices, type Services } from "./services.ts";
+import { createServices, type ServiceOptions, type Services } from "./services.ts";
 
-export interface BotOptions {
-  /** Start the terminal console even when platform tokens are set. */
+export interface BotDeps {
+  /** Start the terminal console even when platform tokens are set (without any, it always starts). */
   console?: boolean;
+  /** The console's streams (default: stdin and stdout). */
+  consoleIo?: { input?: Readable; output?: Writable };
+  /** The core services' clock, logger, fetch and schedules (default: the real ones). */
+  services?: ServiceOptions;
+  /** Answers plain-language messages instead of the handler built from the LLM settings. */
+  chat?: ChatHandler;
+  /** Hears each run's thread once the bot has recorded it. */
+  onAnchor?: AnchorHandler;
+  /** Adapter settings beyond the configuration (the HTTP receiver's interface, a command list, a chart renderer). */
+  slack?: Omit<SlackAdapterOptions, "chat" | "onAnchor">;
+  discord?: Omit<DiscordAdapterOptions, "chat" | "onAnchor">;
 }
 
 export interface Bot {
   services: Services;
+  /** Every platform the bot serves, console included, in the order they started. */
+  adapters: ChatAdapter[];
+  slack?: SlackAdapter;
+  discord?: DiscordAdapter;
+  console?: ConsoleAdapter;
   /** Resolves when the bot has stopped (console closed, or a signal). */
   done: Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startBot(config: Config, options: BotOptions = {}): Promise<Bot> {
+export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot> {
   // Before anything opens the database: a second bot on the same folder would fight the first over its runs.
   const lease = acquireLease(config.dataDir, "bot");
   let services: Services;
   try {
-    services = createServices(config);
+    services = createServices(config, deps.services);
   } catch (err) {
     lease.release();
     throw err;
   }
   const stoppers: Array<() => Promise<void>> = [];
   const platforms = [config.slack.botToken && "slack", config.discord.token && "discord"].filter(Boolean);
-  const useConsole = options.console === true || platforms.length === 0;
+  const useConsole = deps.console === true || platforms.length === 0;
+  const bot: Omit<Bot, "done" | "stop"> = { services, adapters: [] };
 
   let stopping: Promise<void> | undefined;
   let resolveDone!: () => void;
@@ -50,10 +71,16 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
       resolveDone();
     })());
 
+  // Notices and digests go out through each platform's own post, once it is up.
+  const serve = (adapter: ChatAdapter): void => {
+    bot.adapters.push(adapter);
+    services.digests.registerPoster(adapter.platform, (target, reply, delivery) => adapter.post(target, reply, delivery), { threads: adapter.threads });
+  };
+
   let chat: ChatHandler;
   try {
     const { createChatHandler } = await import("./chat/create-chat-handler.ts");
-    chat = createChatHandler(services);
+    chat = deps.chat ?? createChatHandler(services);
     await services.manager.recover();
     const interrupted = services.inferenceTests.failInterrupted();
     if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
@@ -68,23 +95,27 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     stoppers.push(() => backups.stop());
 
     // A run's message (its start reply) becomes the thread its later notices go to.
-    const onAnchor = (runId: string, _channel: ChannelKey, thread: string) => {
-      services.runs.update(runId, { thread });
+    const onAnchor: AnchorHandler = async (runId, channel, thread) => {
+      try {
+        services.runs.update(runId, { thread });
+      } finally {
+        await deps.onAnchor?.(runId, channel, thread);
+      }
     };
-    const adapters: ChatAdapter[] = [];
     if (config.slack.botToken) {
       const { createSlackAdapter } = await import("../adapters/slack/slack.ts");
-      adapters.push(await createSlackAdapter(services, { chat, onAnchor }));
+      bot.slack = await createSlackAdapter(services, { ...deps.slack, chat, onAnchor });
     }
     if (config.discord.token) {
       const { createDiscordAdapter } = await import("../adapters/discord/discord.ts");
       const runIds = (channel: ChannelKey) => services.runs.listByChannel(channel, 25).map((run) => run.id);
-      adapters.push(createDiscordAdapter(services, { chat, runIds, onAnchor }));
+      bot.discord = createDiscordAdapter(services, { runIds, ...deps.discord, chat, onAnchor });
     }
-    for (const adapter of adapters) {
+    for (const adapter of [bot.slack, bot.discord]) {
+      if (!adapter) continue;
       stoppers.push(() => adapter.stop());
       await adapter.start();
-      services.digests.registerPoster(adapter.platform, (target, reply, delivery) => adapter.post(target, reply, delivery), { threads: adapter.threads });
+      serve(adapter);
     }
   } catch (err) {
     // A bad token or a busy port: close the database and let go of the folder before failing start-up.
@@ -92,8 +123,11 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     throw err;
   }
 
-  const terminal = useConsole ? createConsoleAdapter(services, { chat }) : undefined;
-  if (terminal) services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), { threads: terminal.threads });
+  const terminal = useConsole ? createConsoleAdapter(services, { chat, ...deps.consoleIo }) : undefined;
+  if (terminal) {
+    bot.console = terminal;
+    serve(terminal);
+  }
   services.digests.start();
 
   if (terminal) {
@@ -103,5 +137,5 @@ export async function startBot(config: Config, options: BotOptions = {}): Promis
     void terminal.done.then(stop);
   }
   services.log.info("rl-chatops started", { platforms, console: useConsole, trainingRoot: config.trainingRoot });
-  return { services, done, stop };
+  return { ...bot, done, stop };
 }

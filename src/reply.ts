@@ -86,3 +86,8 @@ export function personRef(id: string): string {
 export function showPeople(text: string, show: (id: string) => string): string {
   return text.includes(PERSON_OPEN) ? text.replace(PERSON, (_, id: string) => show(id)) : text;
 }
+
+/** The ids of the people written with personRef in `text`, each once. */
+export function peopleIn(text: string): string[] {
+  return text.includes(PERSON_OPEN) ? [...new Set([...text.matchAll(PERSON)].map((m) => m[1] ?? ""))].filter(Boolean) : [];
+}

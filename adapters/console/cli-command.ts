@@ -2,6 +2,7 @@
 import { dispatch } from "../../commands/dispatch.ts";
 import type { BotRequest, BotResponse } from "../../src/lease/ask-bot.ts";
 import type { Reply } from "../../src/reply.ts";
+import { redactDeep } from "../../src/redact.ts";
 import type { Services } from "../../src/services.ts";
 import { CONSOLE_CHANNEL } from "./console.ts";
 import { renderText } from "../render-text.ts";
@@ -33,7 +34,8 @@ export async function runCliCommand(services: Services, request: BotRequest, opt
   } else {
     rendered = renderText(reply) + (note ? `\n${note}` : "");
   }
-  return { ok, ...(reply.error ? { code: reply.error.code } : {}), reply, rendered: services.redact(rendered) };
+  // The command line's output boundary: the text printed and the reply handed back are each redacted once, here.
+  return { ok, ...(reply.error ? { code: reply.error.code } : {}), reply: redactDeep(reply, services.redact), rendered: services.redact(rendered) };
 }
 
 /** README's exit codes: 0 done, 1 refused or failed, 2 usage. */

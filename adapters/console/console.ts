@@ -6,6 +6,7 @@ import type { CommandContext } from "../../commands/types.ts";
 import { confirmButtons, type Reply, type ReplyButton } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { ChatAdapter, ChatHandler, MessageRef } from "../chat-adapter.ts";
+import { redactReply } from "../redact-reply.ts";
 import { renderText } from "../render-text.ts";
 
 export const CONSOLE_CHANNEL = { platform: "console", workspace: "local", channel: "console" } as const;
@@ -38,7 +39,7 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
   let running: Promise<void> | undefined;
   let printed = 0;
   const print = (reply: Reply): void => {
-    output.write(`${renderText(reply)}\n`);
+    output.write(`${renderText(redactReply(reply, services.redact))}\n`);
   };
   return {
     platform: "console",
@@ -75,13 +76,15 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
   const interactive = (input as { isTTY?: boolean }).isTTY === true;
   const rl = createInterface({ input, output, terminal: interactive, prompt: "rl> " });
   const user = { id: options.userName ?? process.env.USER ?? "local", name: options.userName ?? process.env.USER ?? "local" };
+  // What the terminal shows is redacted once, here, as each platform's adapter does where it sends.
+  const show = (reply: Reply): string => renderText(redactReply(reply, services.redact));
   const ctx: CommandContext = {
     channel: CONSOLE_CHANNEL,
     user,
     via: "console",
     services,
     progress: async (text) => {
-      output.write(`… ${text}\n`);
+      output.write(`… ${services.redact(text)}\n`);
     },
   };
   // One conversation per console session: the model remembers this session's lines, not last week's.
@@ -104,7 +107,7 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
   /** The person's y or N answers the prompt's record, as any Confirm or Cancel click would. */
   const answer = async (button: ReplyButton, yes: boolean): Promise<void> => {
     const result = await dispatch({ confirmation: button.confirmation ?? "", answer: yes ? "confirm" : "cancel" }, ctx);
-    output.write(result.answer?.outcome === "cancelled" ? "Cancelled.\n" : `${renderText(result.reply)}\n`);
+    output.write(result.answer?.outcome === "cancelled" ? "Cancelled.\n" : `${show(result.reply)}\n`);
   };
   for (;;) {
     const next = await lines.next();
@@ -120,19 +123,19 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
       // Piped input is a script its author already means to run; a person at a terminal confirms.
       const first = await dispatch({ text: line }, ctx, { confirmed: !interactive });
       if (first.needsConfirmation) {
-        output.write(`${renderText({ ...first.reply, buttons: undefined })}\n`);
+        output.write(`${show({ ...first.reply, buttons: undefined })}\n`);
         const [confirm] = confirmButtons(first.reply);
         if (confirm) await answer(confirm, await ask("Go ahead?"));
         else output.write("Cancelled.\n");
-      } else output.write(`${renderText(first.reply)}\n`);
+      } else output.write(`${show(first.reply)}\n`);
     } else if (options.chat) {
       const reply = await options.chat(line, chatCtx);
       const proposals = confirmButtons(reply);
-      output.write(`${renderText(proposals.length ? { ...reply, buttons: undefined } : reply)}\n`);
+      output.write(`${show(proposals.length ? { ...reply, buttons: undefined } : reply)}\n`);
       // The model only proposed these: a person at a terminal says yes to each; piped input never does.
       for (const proposal of proposals) {
-        if (interactive) await answer(proposal, await ask(`Run ${proposal.command}?`));
-        else output.write(`Not run (needs a person's yes): ${proposal.command}\n`);
+        if (interactive) await answer(proposal, await ask(`Run ${services.redact(proposal.command)}?`));
+        else output.write(`Not run (needs a person's yes): ${services.redact(proposal.command)}\n`);
       }
     } else {
       output.write(`${HINT}\n`);

@@ -17,7 +17,8 @@ export async function turnDiscordPage(i: ButtonInteraction, page: { id: string; 
     return;
   }
   const index = Math.min(page.index, row.pages.length - 1);
-  const message = renderFor(pageView(row.pages, index, row.id), deps);
+  // The pages were redacted before they were kept (pagedFor).
+  const message = renderFor(pageView(row.pages, index, row.id), deps, { redacted: true });
   // The first page's chart image does not belong to the others.
   await i.update({ embeds: message.embeds, components: message.components, ...(index > 0 ? { attachments: [] } : {}) });
 }

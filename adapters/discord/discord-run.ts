@@ -15,6 +15,7 @@ import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-conte
 import { fitsDiscord, renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
 import { createResponder } from "./discord-responder.ts";
 import { firstPage } from "../paginate-reply.ts";
+import { redactReply } from "../redact-reply.ts";
 
 export interface DiscordDeps {
   services: Services;
@@ -30,20 +31,30 @@ export interface DiscordDeps {
 
 export type Via = CommandContext["via"];
 
-export function renderFor(reply: Reply, deps: DiscordDeps): DiscordMessage {
-  const message = renderDiscordReply(reply, { redact: deps.services.redact, buttonId: (b) => deps.buttons.idFor(b) });
+/** Clean replies (pagedFor's, stored pages) were redacted already, and are not redacted again. */
+export interface RenderHow {
+  redacted?: boolean;
+}
+
+const redactorFor = (deps: DiscordDeps, how: RenderHow) => (how.redacted ? (s: string) => s : deps.services.redact);
+
+export function renderFor(reply: Reply, deps: DiscordDeps, how: RenderHow = {}): DiscordMessage {
+  const message = renderDiscordReply(reply, { redact: redactorFor(deps, how), buttonId: (b) => deps.buttons.idFor(b) });
   if (message.trimmed.length) deps.services.log.info("discord: reply trimmed to fit Discord's limits", { title: reply.title, trimmed: message.trimmed });
   return message;
 }
 
-/** The reply as its first message: whole when it fits, else page 1 of N with the pages saved for the buttons. */
+/**
+ * The reply as its first message: whole when it fits, else page 1 of N with the pages saved for the buttons. It is
+ * redacted once, before its pages are kept: render it with { redacted: true }.
+ */
 export function pagedFor(reply: Reply, channel: ChannelKey, deps: DiscordDeps): Reply {
-  return firstPage(reply, fitsDiscord, { pages: deps.services.pages, channel });
+  return firstPage(redactReply(reply, deps.services.redact), fitsDiscord, { pages: deps.services.pages, channel });
 }
 
 /** renderFor plus the chart's PNG, when the reply has a chart and it could be drawn. */
-export function renderWithChart(reply: Reply, deps: DiscordDeps): Promise<DiscordMessage> {
-  return attachChart(renderFor(reply, deps), reply.chart, { renderChart: deps.renderChart, redact: deps.services.redact, log: deps.services.log });
+export function renderWithChart(reply: Reply, deps: DiscordDeps, how: RenderHow = {}): Promise<DiscordMessage> {
+  return attachChart(renderFor(reply, deps, how), reply.chart, { renderChart: deps.renderChart, redact: redactorFor(deps, how), log: deps.services.log });
 }
 
 export function whereOfInteraction(i: BaseInteraction): Where {
@@ -91,7 +102,7 @@ export async function runAndAnswer(i: RepliableInteraction, input: CommandInput,
     const ctx = contextFor(i, where, via, deps, responder.progress);
     if (slow) await responder.defer(false);
     const result = await dispatch(input, ctx, { commands: deps.commands });
-    const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps);
+    const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps, { redacted: true });
     const id = await sendWithChart(message, (m) => responder.finish(m), deps.services.log);
     await anchorReply(result.reply, where, id, message.ephemeral, deps);
   } finally {
@@ -135,7 +146,7 @@ export async function answerPrompt(i: ButtonInteraction, input: ConfirmationAnsw
     await i.reply({ embeds: message.embeds, components: message.components, flags: MessageFlags.Ephemeral });
     return;
   }
-  const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps);
+  const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps, { redacted: true });
   const sent = await sendWithChart(
     message,
     (m) =>

@@ -8,6 +8,7 @@ import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
+import type { SlackPeople } from "./slack-people.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import type { AnchorHandler, ChatHandler } from "../chat-adapter.ts";
@@ -17,6 +18,7 @@ import { shareChart } from "./slack-chart.ts";
 export interface SlackChatDeps {
   services: Services;
   messenger: SlackMessenger;
+  people?: SlackPeople;
   chat?: ChatHandler;
   commands?: readonly AnyCommand[];
   onAnchor?: AnchorHandler;
@@ -77,7 +79,7 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
     reply = errorReply(rlError);
   }
   await progress.close();
-  const rendered = renderSlack(reply, { redact: services.redact });
+  const rendered = renderSlack(reply, { redact: services.redact, names: await deps.people?.namesIn(reply) });
   if (reply.ephemeral) {
     const sent = await messenger.ephemeral(channelId, message.userId, rendered, message.thread);
     if (sent.ok) {

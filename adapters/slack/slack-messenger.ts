@@ -1,7 +1,7 @@
-// Sends messages through the Slack Web API and response_url; failures are logged with context and returned, never thrown.
+// Sends rendered messages through the Slack Web API and response_url; failures are logged with context and returned, never thrown.
+// Messages come from slack-render, which has redacted them (once): nothing here redacts again.
 import { webApi, type RespondArguments, type RespondFn } from "@slack/bolt";
 import type { Logger } from "../../src/log.ts";
-import { redactDeep, type Redactor } from "../../src/redact.ts";
 import type { SlackMessage } from "./slack-render.ts";
 
 /** A refusal carries Slack's error code; a 429 (with a WebClient that rejects rate-limited calls) its Retry-After too. */
@@ -14,6 +14,7 @@ export interface RespondHow {
   replace?: boolean;
 }
 
+/** A file to share; its title and alt text are redacted already (slack-chart). */
 export interface SlackFile {
   data: Buffer;
   filename: string;
@@ -55,9 +56,7 @@ function retryAfterOf(err: unknown): number | undefined {
 /** Errors where the same message without blocks can still go through. */
 const BLOCK_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format", "msg_too_long", "too_many_blocks"]);
 
-export function createSlackMessenger(client: webApi.WebClient, log: Logger, redact: Redactor): SlackMessenger {
-  const clean = (message: SlackMessage): SlackMessage => redactDeep(message, redact);
-
+export function createSlackMessenger(client: webApi.WebClient, log: Logger): SlackMessenger {
   /** Run a Web API call; on a block-shaped refusal, try once more with the text alone. */
   const attempt = async (
     what: string,
@@ -66,7 +65,7 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger, reda
     call: (m: SlackMessage) => Promise<{ ts?: string; message_ts?: string }>,
   ): Promise<SendResult> => {
     try {
-      const res = await call(clean(message));
+      const res = await call(message);
       return { ok: true, ts: res.ts ?? res.message_ts };
     } catch (err) {
       const error = slackErrorCode(err);
@@ -87,7 +86,7 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger, reda
   const respondWith = async (respond: RespondFn | undefined, args: RespondArguments, what: string): Promise<SendResult> => {
     if (!respond) return { ok: false, error: "no_response_url" };
     try {
-      await respond(redactDeep(args, redact));
+      await respond(args);
       return { ok: true };
     } catch (err) {
       const error = slackErrorCode(err);
@@ -130,13 +129,13 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger, reda
       ),
     dismiss: (respond) => respondWith(respond, { delete_original: true }, "response_url delete"),
     upload: async (channel, file, thread) => {
-      const title = redact(file.title);
+      const { title } = file;
       try {
         await client.files.uploadV2({
           file: file.data,
           filename: file.filename,
           title,
-          ...(file.altText ? { alt_text: redact(file.altText) } : {}),
+          ...(file.altText ? { alt_text: file.altText } : {}),
           ...(thread ? { channel_id: channel, thread_ts: thread } : { channel_id: channel }),
         });
         return { ok: true };

@@ -4,10 +4,13 @@ import { safeCut } from "../split-text.ts";
 
 export { splitText } from "../split-text.ts";
 
-/** Slack reads &, < and > as markup (links, mentions), so plain text must escape them; people become user mentions. */
+/**
+ * Slack reads &, < and > as markup (links, mentions), so plain text must escape them. A person is never made a
+ * <@U…> mention here, since that notifies them: renderSlack has put in their names, and an id left over stays text.
+ */
 export function escapeMrkdwn(text: string): string {
   const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return showPeople(escaped, (id) => (/^[UW][A-Z0-9]{2,}$/.test(id) ? `<@${id}>` : id));
+  return showPeople(escaped, (id) => id);
 }
 
 /** `<url|label>`, or the escaped label alone when the URL is not one Slack should link. */

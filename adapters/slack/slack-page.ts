@@ -4,6 +4,7 @@ import type { ChannelKey } from "../../db/channel-key.ts";
 import type { Services } from "../../src/services.ts";
 import { pageView } from "../paginate-reply.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
+import type { SlackPeople } from "./slack-people.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 
 export interface PageClick {
@@ -18,7 +19,7 @@ export interface PageClick {
 
 const sameChannel = (a: ChannelKey, b: ChannelKey): boolean => a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
 
-export async function turnSlackPage(click: PageClick, deps: { services: Services; messenger: SlackMessenger }): Promise<void> {
+export async function turnSlackPage(click: PageClick, deps: { services: Services; messenger: SlackMessenger; people?: SlackPeople }): Promise<void> {
   const { services, messenger } = deps;
   const row = services.pages.get(click.id);
   // Pages are shown where they were asked for; an id brought elsewhere is as good as unknown.
@@ -27,7 +28,9 @@ export async function turnSlackPage(click: PageClick, deps: { services: Services
     return;
   }
   const index = Math.min(click.index, row.pages.length - 1);
-  const message = renderSlack(pageView(row.pages, index, row.id), { redact: services.redact, ...(row.footer ? { footer: row.footer } : {}) });
+  // The pages were redacted before they were kept (slack-run-command), so they are not redacted again.
+  const page = pageView(row.pages, index, row.id);
+  const message = renderSlack(page, { ...(row.footer ? { footer: row.footer } : {}), names: await deps.people?.namesIn(page) });
   if (!click.ephemeral && click.messageTs) {
     const updated = await messenger.update(click.channel.channel, click.messageTs, message);
     if (updated.ok) return;

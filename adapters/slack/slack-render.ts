@@ -2,6 +2,9 @@
 import type { types } from "@slack/bolt";
 import { extent } from "../../src/metrics/render-chart-ticks.ts";
 import type { Redactor } from "../../src/redact.ts";
+import { showPeople } from "../../src/reply.ts";
+import { mapReplyText, redactReply } from "../redact-reply.ts";
+import type { PeopleNames } from "./slack-people.ts";
 import type { Reply, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../../src/reply.ts";
 import { sparkline } from "../render-text.ts";
 import { encodeButtonValue } from "./slack-button-value.ts";
@@ -46,25 +49,13 @@ export interface RenderOptions {
   redact?: Redactor;
   /** A line under the message (who asked, which command) in mrkdwn; the caller escapes what it did not write. */
   footer?: string;
+  /** People's names by id (slack-people): shown instead of their ids, with no mention. */
+  names?: PeopleNames;
 }
 
 const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
 const section = (text: string): KnownBlock => ({ type: "section", text: mrkdwn(text) });
 const context = (text: string): KnownBlock => ({ type: "context", elements: [mrkdwn(truncate(text, SLACK_LIMITS.contextText))] });
-
-function redactReply(reply: Reply, redact: Redactor): Reply {
-  const r = (s: string) => redact(s);
-  return {
-    ...reply,
-    title: reply.title === undefined ? undefined : r(reply.title),
-    text: reply.text === undefined ? undefined : r(reply.text),
-    fields: reply.fields?.map((f) => ({ ...f, label: r(f.label), value: r(f.value), ...(f.group !== undefined ? { group: r(f.group) } : {}) })),
-    blocks: reply.blocks?.map((b) => ({ ...b, content: r(b.content), title: b.title === undefined ? undefined : r(b.title) })),
-    links: reply.links?.map((l) => ({ label: r(l.label), url: r(l.url) })),
-    buttons: reply.buttons?.map((b) => ({ ...b, label: r(b.label), command: r(b.command) })),
-    chart: reply.chart && { ...reply.chart, title: r(reply.chart.title) },
-  };
-}
 
 /** What the renderer had to cut, so that a pager can tell whether a page fits whole. */
 type Cuts = string[];
@@ -186,7 +177,9 @@ export function fitsSlack(reply: Reply, options: Pick<RenderOptions, "footer"> =
 }
 
 function renderMeasured(reply: Reply, options: RenderOptions, cuts: Cuts): SlackMessage {
-  const r = redactReply(reply, options.redact ?? ((s) => s));
+  const redacted = options.redact ? redactReply(reply, options.redact) : reply;
+  const names = options.names;
+  const r = mapReplyText(redacted, (s) => showPeople(s, (id) => names?.get(id) ?? id));
   const head: KnownBlock[] = r.title?.trim()
     ? [{ type: "header", text: { type: "plain_text", text: truncate(r.title.trim(), SLACK_LIMITS.headerText), emoji: true } }]
     : [];

@@ -15,6 +15,8 @@ import { shareChart } from "./slack-chart.ts";
 import { isSlackChannelRefusal } from "./slack-delivery-failure.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { firstPage } from "../paginate-reply.ts";
+import type { SlackPeople } from "./slack-people.ts";
+import { redactReply } from "../redact-reply.ts";
 import { createProgressMessage } from "./slack-progress.ts";
 import { escapeMrkdwn, truncate } from "./slack-mrkdwn.ts";
 import { fitsSlack, renderPlain, renderSlack } from "./slack-render.ts";
@@ -22,6 +24,8 @@ import { fitsSlack, renderPlain, renderSlack } from "./slack-render.ts";
 export interface SlackCommandDeps {
   services: Services;
   messenger: SlackMessenger;
+  /** People's names, so that lists and statuses name them without a ping. */
+  people?: SlackPeople;
   commands?: readonly AnyCommand[];
   onAnchor?: AnchorHandler;
   renderChart: ChartRenderer;
@@ -72,8 +76,9 @@ export function mentionOf(user: Caller): string {
 
 /** Ephemeral to the person: through response_url, else chat.postEphemeral; logged if both fail. */
 async function tellPrivately(source: SlackCommandSource, deps: SlackCommandDeps, reply: Reply, replace = false): Promise<void> {
-  const paged = firstPage(reply, (r) => fitsSlack(r), { pages: deps.services.pages, channel: source.channel });
-  const message = renderSlack(paged, { redact: deps.services.redact });
+  // Redacted once, before its pages are kept: the stored pages and what Slack is sent are the same clean text.
+  const paged = firstPage(redactReply(reply, deps.services.redact), (r) => fitsSlack(r), { pages: deps.services.pages, channel: source.channel });
+  const message = renderSlack(paged, { names: await deps.people?.namesIn(paged) });
   const sent = await deps.messenger.respond(source.respond, message, { replace });
   if (!sent.ok) await deps.messenger.ephemeral(source.channel.channel, source.user.id, message);
 }
@@ -197,9 +202,10 @@ async function deliver(result: DispatchResult, text: string, working: string | u
     return;
   }
   const verb = source.kind === "confirm" ? "confirmed" : source.kind === "button" ? "clicked" : "ran";
-  const footer = `${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``;
-  const paged = firstPage(reply, (r) => fitsSlack(r, { footer }), { pages: services.pages, channel: source.channel, footer });
-  const message = renderSlack(paged, { redact, footer });
+  const footer = redact(`${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``);
+  // Redacted once, before its pages are kept: the stored pages and what Slack is sent are the same clean text.
+  const paged = firstPage(redactReply(reply, redact), (r) => fitsSlack(r, { footer }), { pages: services.pages, channel: source.channel, footer });
+  const message = renderSlack(paged, { footer, names: await deps.people?.namesIn(paged) });
   let ts: string | undefined;
   let refusal: string | undefined;
   if (working) {

@@ -15,6 +15,7 @@ import { answerChat } from "./slack-chat.ts";
 import { classifySlackFailure } from "./slack-delivery-failure.ts";
 import { createSlackLogger } from "./slack-logger.ts";
 import { createSlackMessenger, slackErrorCode, type SendResult } from "./slack-messenger.ts";
+import { createSlackPeople } from "./slack-people.ts";
 import { turnSlackPage } from "./slack-page.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
@@ -78,13 +79,14 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     throw new RlError("CONFIG", `Slack refused SLACK_BOT_TOKEN (${slackErrorCode(err)}). Check SLACK_BOT_TOKEN and SLACK_API_URL.`, { cause: err });
   }
 
-  const messenger = createSlackMessenger(app.client, log, services.redact);
+  const messenger = createSlackMessenger(app.client, log);
   // The outbox's posts: a 429 comes back at once with its Retry-After, so the outbox (not this client) owns the
   // wait, the message is not held in memory meanwhile, and the rest of the channel's queue waits with it.
   const outboxClient = new webApi.WebClient(slack.botToken, { ...clientOptions(), rejectRateLimitedCalls: true });
-  const outboxMessenger = createSlackMessenger(outboxClient, log, services.redact);
+  const outboxMessenger = createSlackMessenger(outboxClient, log);
+  const people = createSlackPeople(app.client, log, services.now);
   const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
-  const deps: SlackCommandDeps = { services, messenger, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  const deps: SlackCommandDeps = { services, messenger, people, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   const inFlight = new Set<Promise<void>>();
   /** Handlers are awaited by Bolt, but stop() also waits for them so the database is not closed under them. */
   const track = async (work: Promise<void>): Promise<void> => {
@@ -129,7 +131,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     if (value.kind === "page") {
       const ephemeral = body.container?.is_ephemeral === true;
       const messageTs = body.container?.message_ts ?? body.message?.ts;
-      await track(turnSlackPage({ id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) }, { services, messenger }));
+      await track(turnSlackPage({ id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) }, { services, messenger, people }));
       return;
     }
     if (value.kind === "answer") {
@@ -154,7 +156,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     }
   });
 
-  const chatDeps = { services, messenger, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  const chatDeps = { services, messenger, people, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   app.event("app_mention", async ({ event, body, context }) => {
     if (!event.user || event.bot_id) return;
     await track(
@@ -219,7 +221,9 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     // A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
     async post(target, reply) {
       const channelId = target.channel.channel;
-      const ts = accepted(await outboxMessenger.post(channelId, renderSlack(reply, { redact: services.redact }), target.thread), channelId);
+      // People's names are looked up before the post: nothing is awaited between Slack taking it and its mark as sent.
+      const rendered = renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) });
+      const ts = accepted(await outboxMessenger.post(channelId, rendered, target.thread), channelId);
       // Slack has no idempotency key: the caller marks the message sent the moment this returns, so nothing is awaited
       // here. The run's thread is recorded in the background (main.ts records it synchronously), the chart follows
       // next to the message (a run's chart with no run thread yet goes under the message itself), and a failure of
@@ -231,7 +235,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     },
     async update(ref, reply) {
       const channelId = ref.channel.channel;
-      accepted(await messenger.update(channelId, ref.id, renderSlack(reply, { redact: services.redact })), channelId);
+      accepted(await messenger.update(channelId, ref.id, renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) })), channelId);
       return ref;
     },
     threadOf: (ref: MessageRef) => threadOfMessage(ref),

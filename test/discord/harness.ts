@@ -1,13 +1,16 @@
-// Starts the fake Discord, real services on a temp SQLite file and one environment, and the Discord adapter against them.
+// Starts the fake Discord and the bot as src/main.ts wires it (createBot: real services on a temp SQLite file with one
+// environment, the Discord adapter, digests and notices).
 import { EventEmitter } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createDiscordAdapter, type DiscordAdapter, type DiscordAdapterOptions } from "../../adapters/discord/discord.ts";
+import type { ChatHandler } from "../../adapters/chat-adapter.ts";
+import type { DiscordAdapter, DiscordAdapterOptions } from "../../adapters/discord/discord.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { createLogger } from "../../src/log.ts";
-import { createServices, type Services } from "../../src/services.ts";
+import { createBot, type Bot } from "../../src/main.ts";
+import type { Services } from "../../src/services.ts";
 import { startFakeDiscord, type FakeDiscord, type RecordedCall } from "../fakes/discord-gateway.ts";
-import { tempDir, testServices } from "../helpers/test-services.ts";
+import { tempDir, testConfig } from "../helpers/test-services.ts";
 import { TEST_COMMANDS } from "./test-commands.ts";
 
 export const FOO_ENV = `from atroposlib.envs.base import BaseEnv, BaseEnvConfig
@@ -35,6 +38,7 @@ export interface LogEntry {
 
 export interface Harness {
   fake: FakeDiscord;
+  bot: Bot;
   services: Services;
   adapter: DiscordAdapter;
   anchors: Anchor[];
@@ -44,8 +48,8 @@ export interface Harness {
   /** The channel key of #training, where the fake sends interactions by default. */
   channel: ChannelKey;
   /**
-   * A bot restart against the same fake: the adapter stops, the services close, and new ones open on the same data
-   * folder (the same SQLite file) with a new adapter. `services` and `adapter` then name the new ones.
+   * A bot restart against the same fake: the bot stops, and a new one starts on the same data folder (the same
+   * SQLite file). `bot`, `services` and `adapter` then name the new ones.
    */
   restart(): Promise<void>;
 }
@@ -60,9 +64,7 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Register globally instead of on the fake guild. */
   global?: boolean;
-  adapter?: Omit<DiscordAdapterOptions, "onAnchor">;
-  /** The app's own anchor handler, built from the services (main.ts records the run's thread); called before recording. */
-  onAnchor?: (services: Services) => NonNullable<DiscordAdapterOptions["onAnchor"]>;
+  adapter?: Omit<DiscordAdapterOptions, "onAnchor" | "chat"> & { chat?: ChatHandler };
   heartbeatIntervalMs?: number;
   /** Prepare the fake (faults, ...) before the adapter connects. */
   beforeStart?: (fake: FakeDiscord) => void;
@@ -77,33 +79,29 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   tempDirWith(envDir, "foo_env.py", FOO_ENV);
   const logs: LogEntry[] = [];
   const log = createLogger("debug", (s) => s, (line) => logs.push(JSON.parse(line) as LogEntry));
-  const services = testServices(
-    {
-      RL_TRAINING_ROOT: root,
-      RL_ENVIRONMENTS_DIR: envDir,
-      RL_OPERATORS: "discord:role:operators",
-      RL_DEFAULT_ROLE: "read",
-      DISCORD_TOKEN: fake.token,
-      DISCORD_API_URL: fake.apiUrl,
-      ...(options.global ? {} : { DISCORD_GUILD_ID: fake.ids.guild }),
-      ...options.env,
-    },
-    { log, ...(options.now ? { now: options.now } : {}) },
-  );
+  const config = testConfig({
+    RL_TRAINING_ROOT: root,
+    RL_ENVIRONMENTS_DIR: envDir,
+    RL_OPERATORS: "discord:role:operators",
+    RL_DEFAULT_ROLE: "read",
+    DISCORD_TOKEN: fake.token,
+    DISCORD_API_URL: fake.apiUrl,
+    ...(options.global ? {} : { DISCORD_GUILD_ID: fake.ids.guild }),
+    ...options.env,
+  });
   const anchors: Anchor[] = [];
   const anchorEvents = new EventEmitter();
-  const adapterFor = (s: Services): DiscordAdapter => {
-    const appAnchor = options.onAnchor?.(s);
-    return createDiscordAdapter(s, {
-      commands: TEST_COMMANDS,
-      ...options.adapter,
+  const { chat, ...adapterOptions } = options.adapter ?? {};
+  const startBot = (): Promise<Bot> =>
+    createBot(config, {
+      services: { log, ...(options.now ? { now: options.now } : {}) },
+      ...(chat ? { chat } : {}),
+      discord: { commands: TEST_COMMANDS, ...adapterOptions },
       onAnchor: (runId, channel, id) => {
-        appAnchor?.(runId, channel, id);
         anchors.push({ runId, channel, id });
         anchorEvents.emit("anchor");
       },
     });
-  };
   const anchored = (runId: string): Promise<Anchor> =>
     new Promise((resolve) => {
       const check = (): void => {
@@ -116,26 +114,31 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       check();
     });
   options.beforeStart?.(fake);
-  // Discovery's first scan starts its worker thread, which on a loaded machine can take past the 1 s at which a
-  // command is deferred; the tests here are about answers, so the folder is scanned once before any command.
-  await services.env.listEnvironments();
-  const adapter = adapterFor(services);
-  await adapter.start();
+  const adapterOf = (bot: Bot): DiscordAdapter => {
+    if (!bot.discord) throw new Error("the bot started without Discord");
+    return bot.discord;
+  };
+  let bot: Bot;
+  try {
+    bot = await startBot();
+  } catch (err) {
+    await fake.close();
+    throw err;
+  }
   const harness: Harness = {
     fake,
-    services,
-    adapter,
+    bot,
+    services: bot.services,
+    adapter: adapterOf(bot),
     anchors,
     anchored,
     logs,
     channel: { platform: "discord", workspace: fake.ids.guild, channel: fake.ids.channel },
     async restart() {
-      await harness.adapter.stop();
-      const config = harness.services.config;
-      await harness.services.close();
-      harness.services = createServices(config, { log, ...(options.now ? { now: options.now } : {}) });
-      harness.adapter = adapterFor(harness.services);
-      await harness.adapter.start();
+      await harness.bot.stop();
+      harness.bot = await startBot();
+      harness.services = harness.bot.services;
+      harness.adapter = adapterOf(harness.bot);
     },
   };
   return harness;
@@ -148,8 +151,7 @@ function tempDirWith(dir: string, file: string, content: string): void {
 
 export async function stopHarness(h: Harness | undefined): Promise<void> {
   if (!h) return;
-  await h.adapter.stop();
-  await h.services.close();
+  await h.bot.stop();
   await h.fake.close();
 }
 

@@ -21,12 +21,13 @@ const replyTo = (harness: Harness, id: string): Promise<RecordedCall> =>
   );
 
 describe("mentions", () => {
-  it("answers a mention with a hint listing the /rl commands until chat mode is given, ignoring other messages", async () => {
+  it("answers a mention with a hint listing the /rl commands while chat mode has no LLM, ignoring other messages", async () => {
     h = await startHarness();
     h.fake.say(BOB, "just chatting", { mentionBot: false });
     const asked = h.fake.say(ALICE, `<@${IDS.bot}> what can you do?`);
     const reply = await replyTo(h, String(asked["id"]));
-    expect(String(embedsOf(reply)[0]?.["description"])).toContain("/rl help");
+    expect(String(embedsOf(reply)[0]?.["description"])).toContain("LLM\\_BASE\\_URL and LLM\\_MODEL");
+    expect(JSON.stringify(embedsOf(reply))).toContain("/rl help");
     expect(bodyOf(reply)["allowed_mentions"]).toMatchObject({ parse: [] });
     const replies = h.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`);
     expect(replies.map((c) => (bodyOf(c)["message_reference"] as { message_id: string }).message_id)).toEqual([asked["id"]]);

@@ -78,6 +78,8 @@ export interface FakeSlack {
   failNext(method: string, fault: SlackFault, times?: number): void;
   /** chat.postMessage into this channel answers not_in_channel, as for a channel the bot was not invited to. */
   notMember(channel: string): void;
+  /** A member of the workspace users.info answers for (any other id: user_not_found). */
+  addUser(user: { id: string; name: string; displayName?: string }): void;
   waitForCall(method: string, match?: (call: RecordedCall) => boolean): Promise<RecordedCall>;
   waitForResponse(match?: (response: RecordedResponse) => boolean): Promise<RecordedResponse>;
   socket: FakeSocketMode;
@@ -138,6 +140,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const faults = new Map<string, SlackFault[]>();
   const responseUses = new Map<string, number>();
   const outsiders = new Set<string>();
+  const members = new Map<string, { id: string; name: string; displayName?: string }>();
   const uploads = new Recorder<FakeUpload>();
   /** Files between files.getUploadURLExternal and files.completeUploadExternal. */
   const pending = new Map<string, { filename: string; declaredLength: number; altText?: string; bytes?: Buffer }>();
@@ -156,6 +159,12 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     const problems = blockKitProblems(body.blocks);
     const stored = (ts: unknown) => (channel && typeof ts === "string" ? messages.get(`${channel}:${ts}`) : undefined);
     switch (method) {
+      case "users.info": {
+        const member = typeof body.user === "string" ? members.get(body.user) : undefined;
+        if (!member) return { ok: false, error: "user_not_found" };
+        const profile = { display_name: member.displayName ?? "", real_name: member.name };
+        return { ok: true, user: { id: member.id, team_id: teamId, name: member.name, real_name: member.name, profile } };
+      }
       case "auth.test":
         return { ok: true, url: "https://fake.slack.test/", team: "Fake Team", user: "rl-bot", team_id: teamId, user_id: botUserId, bot_id: botId, is_enterprise_install: false };
       case "apps.connections.open":
@@ -313,6 +322,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       faults.set(method, queue);
     },
     notMember: (channel) => void outsiders.add(channel),
+    addUser: (user) => void members.set(user.id, user),
     waitForCall: (method, match = () => true) => calls.waitFor((c) => c.method === method && match(c)),
     waitForResponse: (match) => responses.waitFor(match),
     socket,

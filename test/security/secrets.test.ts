@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch, type CommandInput } from "../../commands/dispatch.ts";
 import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
+import { redactDeep } from "../../src/redact.ts";
 import type { Reply } from "../../src/reply.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
 import { dispatchConfirmed } from "../helpers/confirm.ts";
@@ -63,8 +64,11 @@ async function run(what: string, input: CommandInput, options: { user?: string; 
   const ctx = kit.ctx(options.user ?? USERS.admin, { via: options.via ?? "slash" });
   // Confirmed the way a person does it on a platform: the prompt, then a click on its Confirm.
   const result = options.confirmed ? await dispatchConfirmed(input, ctx) : await dispatch(input, ctx);
-  replies.push({ what, reply: result.reply });
-  return result.reply;
+  // The reply as it leaves the bot: every exit (the adapters as they render, the LLM's tool results, the command
+  // line's output) redacts it once; the dispatcher itself does not (test/adapters/redact-once.test.ts).
+  const sent = redactDeep(result.reply, kit.services.redact);
+  replies.push({ what, reply: sent });
+  return sent;
 }
 
 function leaks(text: string): string[] {

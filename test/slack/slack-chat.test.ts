@@ -41,7 +41,9 @@ describe("Slack mentions and direct messages", () => {
     await h.event(eventCallback({ type: "message", channel_type: "im", channel: "D0ALICE", user: "U0ALICE", text: "hello", ts: "1700000300.000300" }));
     const post = await h.fake.waitForCall("chat.postMessage");
     expect(post.body.channel).toBe("D0ALICE");
-    expect(String(post.body.text)).toContain("/rl help");
+    // The bot's own answer while chat mode has no LLM: what to set, and the /rl commands instead.
+    expect(String(post.body.text)).toContain("LLM_BASE_URL and LLM_MODEL");
+    expect(textOf(post.body.blocks)).toContain("/rl help");
     expect(h.fake.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(1);
   });
 

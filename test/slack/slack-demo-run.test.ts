@@ -1,7 +1,6 @@
 // A real run on the demo stack through Slack: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
-import type { Services } from "../../src/services.ts";
 import { processStartTime } from "../../src/training/process-info.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import type { RecordedCall } from "../fakes/slack-api.ts";
@@ -30,7 +29,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
   throw new Error(`gave up waiting for ${what}`);
 }
 
-/** Slack wired like main.ts, on the demo stack with free ports; Alice is an operator, everyone else reads. */
+/** The bot as main.ts builds it (createBot) with Slack, on the demo stack with free ports; Alice is an operator, everyone else reads. */
 async function start(steps: { totalSteps: number; stepSeconds: number } = { totalSteps: 400, stepSeconds: 0.1 }): Promise<SlackHarness> {
   const lockedFile = await demoLockedFields(tempDir("rl-slack-demo-"), steps);
   const harness = await startSlackHarness({
@@ -42,13 +41,8 @@ async function start(steps: { totalSteps: number; stepSeconds: number } = { tota
       RL_DEFAULT_ROLE: "read",
       RL_OPERATORS: `slack:${ALICE.id}`,
     },
-    onAnchor: (services: Services) => (runId, _channel, ts) => {
-      services.runs.update(runId, { thread: ts });
-    },
   });
   h = harness;
-  harness.services.digests.registerPoster("slack", (target, reply) => harness.adapter.post(target, reply));
-  harness.services.digests.start();
   return harness;
 }
 
@@ -70,10 +64,10 @@ async function seen<T>(harness: SlackHarness, waiting: Promise<T>, what: string)
 
 const posted = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
   seen(harness, harness.fake.waitForCall("chat.postMessage", (c) => c.ok && match(c)), what);
-/** An answer posted at once, or the "Working on…" message it replaced when the work took past a second. */
-const answered = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
-  seen(harness, Promise.race(["chat.postMessage", "chat.update"].map((method) => harness.fake.waitForCall(method, (c) => c.ok && match(c)))), what);
 const text = (call: RecordedCall) => String(call.body.text);
+/** A command's public answer: posted at once, or (after about a second of work) edited into its "Working on…" message. */
+const answered = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
+  seen(harness, harness.fake.calls.waitFor((c) => (c.method === "chat.postMessage" || c.method === "chat.update") && c.ok && match(c)), what);
 
 /** Types /rl <words> as Alice; returns the response_url the command carried. */
 async function type(harness: SlackHarness, words: string): Promise<string> {
@@ -103,8 +97,8 @@ describe("a demo run through Slack", () => {
     expect(services.runs.listByStatus(["queued", "starting", "running"])).toEqual([]);
 
     // Confirm: "Working on…" is posted publicly, then edited into the run's answer.
-    const callsBeforeConfirm = fake.calls.items.length;
     const confirmUrl = fake.responseUrl();
+    const beforeConfirm = fake.calls.items.length;
     expect((await harness.click(buttonClick({ button: confirm!, responseUrl: confirmUrl, ephemeral: true }))).status).toBe(200);
     const working = await posted(harness, (c) => text(c) === "Working on /rl start…", "the Working on… message");
     expect(working.body.channel).toBe(CHANNEL);
@@ -112,7 +106,7 @@ describe("a demo run through Slack", () => {
     const runTs = String(answer.body.ts);
     // Only chat.postMessage makes messages: the edited one is the "Working on…" message, and every edit since the
     // Confirm went to it (the selection, if discovery's first scan was slow, edited its own "Working on…" before).
-    const edits = fake.calls.items.slice(callsBeforeConfirm).filter((c) => c.method === "chat.update");
+    const edits = fake.calls.items.slice(beforeConfirm).filter((c) => c.method === "chat.update");
     expect(edits.every((c) => c.body.ts === runTs)).toBe(true);
     expect(fake.calls.filter((c) => c.method === "chat.delete")).toEqual([]);
     const runId = /Run (\S+) \(arithmetic\): running/.exec(text(answer))?.[1];

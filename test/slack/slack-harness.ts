@@ -1,12 +1,14 @@
-// Starts the fake Slack, real services on a temp SQLite file and the real Slack adapter; sends signed requests to it.
-import type { AnchorHandler } from "../../adapters/chat-adapter.ts";
-import { createSlackAdapter, type SlackAdapter, type SlackAdapterOptions } from "../../adapters/slack/slack.ts";
+// Starts the fake Slack and the bot as src/main.ts wires it (createBot: real services on a temp SQLite file, the real
+// Slack adapter, digests and notices); sends signed requests to it.
+import type { AnchorHandler, ChatHandler } from "../../adapters/chat-adapter.ts";
+import type { SlackAdapter, SlackAdapterOptions } from "../../adapters/slack/slack.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { Logger } from "../../src/log.ts";
+import { createBot, type Bot } from "../../src/main.ts";
 import type { Services } from "../../src/services.ts";
 import { startFakeSlackApi, type FakeSlack } from "../fakes/slack-api.ts";
 import { Recorder } from "../fakes/slack-recorder.ts";
-import { tempDir, testServices } from "../helpers/test-services.ts";
+import { tempDir, testConfig } from "../helpers/test-services.ts";
 import { signedHeaders } from "./slack-payloads.ts";
 
 export const BOT_TOKEN = "xoxb-1111111111-2222222222-fakebottokenvalue";
@@ -15,6 +17,7 @@ export const SIGNING_SECRET = "fake-signing-secret-0123456789abcdef";
 
 export interface SlackHarness {
   fake: FakeSlack;
+  bot: Bot;
   services: Services;
   adapter: SlackAdapter;
   /** Every onAnchor call (a run's message recorded as its thread). */
@@ -30,19 +33,21 @@ export interface SlackHarness {
   close(): Promise<void>;
 }
 
-export interface HarnessOptions extends Omit<SlackAdapterOptions, "onAnchor" | "host"> {
+export interface HarnessOptions extends Omit<SlackAdapterOptions, "onAnchor" | "host" | "chat"> {
   socketMode?: boolean;
-  /** The app's own anchor handler, built from the services (main.ts records the run's thread); called before recording. */
-  onAnchor?: (services: Services) => AnchorHandler;
+  /** Replaces the bot's chat handler (built from the LLM settings). */
+  chat?: ChatHandler;
   env?: Record<string, string>;
   log?: Logger;
   /** The services' clock (tests move it to expire prompts). */
   now?: () => number;
+  /** Runs when a run's message is posted, before the harness records it in `anchors`. */
+  onAnchor?: AnchorHandler;
 }
 
 export async function startSlackHarness(options: HarnessOptions = {}): Promise<SlackHarness> {
   const fake = await startFakeSlackApi({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
-  const services = testServices({
+  const config = testConfig({
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_API_URL: fake.apiUrl,
     SLACK_PORT: "0",
@@ -50,37 +55,38 @@ export async function startSlackHarness(options: HarnessOptions = {}): Promise<S
     RL_TRAINING_ROOT: tempDir("rl-slack-root-"),
     ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
     ...options.env,
-  }, { ...(options.log ? { log: options.log } : {}), ...(options.now ? { now: options.now } : {}) });
+  });
   const anchors: SlackHarness["anchors"] = new Recorder();
-  let adapter: SlackAdapter | undefined;
-  const close = async () => {
-    await adapter?.stop();
-    await services.close();
-    await fake.close();
-  };
+  const { socketMode: _socketMode, env: _env, log, now, chat, onAnchor, ...adapterOptions } = options;
+  let bot: Bot;
   try {
-    const { socketMode: _socketMode, env: _env, log: _log, now: _now, onAnchor: appAnchor, ...adapterOptions } = options;
-    const handler = appAnchor?.(services);
-    adapter = await createSlackAdapter(services, {
-      ...adapterOptions,
-      host: "127.0.0.1",
+    bot = await createBot(config, {
+      services: { ...(log ? { log } : {}), ...(now ? { now } : {}) },
+      ...(chat ? { chat } : {}),
+      slack: { ...adapterOptions, host: "127.0.0.1" },
       onAnchor: async (runId, channel, ts) => {
-        await handler?.(runId, channel, ts);
+        await onAnchor?.(runId, channel, ts);
         anchors.push({ runId, channel, ts });
       },
     });
-    await adapter.start();
   } catch (err) {
-    await close();
+    await fake.close();
     throw err;
   }
+  const close = async () => {
+    await bot.stop();
+    await fake.close();
+  };
+  const adapter = bot.slack;
+  if (!adapter) throw new Error("the bot started without Slack");
   const started = adapter;
   const raw = (body: string, headers: Record<string, string>) =>
     fetch(`http://127.0.0.1:${started.port() ?? 0}/slack/events`, { method: "POST", headers, body });
   const signed = (body: string, contentType: string) => raw(body, signedHeaders(SIGNING_SECRET, body, contentType));
   return {
     fake,
-    services,
+    bot,
+    services: bot.services,
     adapter: started,
     anchors,
     slash: (fields) => signed(new URLSearchParams(fields).toString(), "application/x-www-form-urlencoded"),

@@ -18,12 +18,15 @@ const HISTORY = Array.from({ length: 12 }, (_, i) => ({ step: i + 1, value: 0.1 
 describe("Slack notice links and context", () => {
   it("links the group page, and names the starter, the duration and the logs command", async () => {
     h = await startSlackHarness();
+    h.fake.addUser({ id: ALICE.id, name: ALICE.name });
     const run = h.services.runs.insert({ id: "r0notice", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "running", createdBy: ALICE.id });
     const ended = h.services.runs.update(run.id, { status: "completed", startedAt: 1_000_000, endedAt: 1_000_000 + 754_000, wandbProject: "atropos", wandbGroup: "gsm8k-r0notice" });
     const { id: ts } = await h.adapter.post({ channel: CHANNEL_KEY }, noticeReply({ kind: "completed", run: ended, message: "Training finished." }, (s) => s, WANDB));
     const text = textOf(h.fake.messages.get(`${CHANNEL}:${ts}`)?.blocks);
     expect(text).toContain("<https://wandb.ai/lab/atropos/groups/gsm8k-r0notice|WandB group>");
-    expect(text).toContain(`<@${ALICE.id}>`);
+    // Named, not mentioned: a notice does not ping the person who started the run.
+    expect(text).toContain(`*Started by*\n${ALICE.name}`);
+    expect(text).not.toContain(`<@${ALICE.id}>`);
     expect(text).toContain("12m 34s");
     expect(text).toContain("/rl logs r0notice");
 

@@ -107,7 +107,7 @@ describe("Slack delivery from the outbox", () => {
   it("post() returns once Slack took the message, before the run's thread is recorded", async () => {
     let release!: () => void;
     const recorded = new Promise<void>((resolve) => (release = resolve));
-    h = await startSlackHarness({ onAnchor: () => () => recorded });
+    h = await startSlackHarness({ onAnchor: () => recorded });
     const posted = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Run r5 started", anchorRunId: "r5" });
     expect(h.fake.messages.get(`${CHANNEL}:${posted.id}`)?.text).toBe("Run r5 started");
     expect(h.anchors.items).toHaveLength(0);

@@ -1,6 +1,8 @@
-// People and threads on Slack: who started a run shows as a user mention, and a run's chart goes into the run's thread.
+// People and threads on Slack: who started a run shows by name without a ping (only the asker being answered is
+// mentioned), and a run's chart goes into the run's thread.
 import { afterEach, describe, expect, it } from "vitest";
-import { ALICE, CHANNEL, TEAM, slashCommand } from "./slack-payloads.ts";
+import { personRef } from "../../src/reply.ts";
+import { ALICE, BOB, CHANNEL, TEAM, slashCommand } from "./slack-payloads.ts";
 import { startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
 import { createTestCommands } from "./test-commands.ts";
 
@@ -15,12 +17,34 @@ const CHANNEL_KEY = { platform: "slack", workspace: TEAM, channel: CHANNEL };
 const RUN_THREAD = "1700000000.000777";
 
 describe("Slack people and threads", () => {
-  it("lists runs with the person who started each as a user mention", async () => {
+  it("lists runs naming who started each, without a mention; only the asker answered is mentioned", async () => {
     h = await startSlackHarness();
-    h.services.runs.insert({ id: "r0people", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "completed", createdBy: ALICE.id });
+    h.fake.addUser({ id: BOB.id, name: "bob", displayName: "Bob B" });
+    h.services.runs.insert({ id: "r0people", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "completed", createdBy: BOB.id });
+    h.services.runs.insert({ id: "r1people", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "completed", createdBy: "U0GONE" });
     await h.slash(slashCommand({ text: "runs", responseUrl: h.fake.responseUrl() }));
     const post = await h.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).startsWith("Runs"));
-    expect(textOf(post.body.blocks)).toContain(`· <@${ALICE.id}> ·`);
+    const shown = textOf(post.body.blocks);
+    expect(shown).toContain("· Bob B ·");
+    // Someone Slack no longer knows: the id as text, still no ping.
+    expect(shown).toContain("· U0GONE ·");
+    expect(shown).not.toContain(`<@${BOB.id}>`);
+    expect(shown).not.toContain("<@U0GONE>");
+    // The footer answers the asker, and that is the one mention.
+    expect(shown.match(/<@U\w+>/g)).toEqual([`<@${ALICE.id}>`]);
+    expect(h.fake.calls.filter((c) => c.method === "users.info").map((c) => c.body.user).sort()).toEqual([BOB.id, "U0GONE"]);
+  });
+
+  it("names the starter in a notice without a ping, and looks each person up once", async () => {
+    h = await startSlackHarness();
+    h.fake.addUser({ id: BOB.id, name: "bob" });
+    const reply = { title: "Run r2 started", fields: [{ label: "Started by", value: personRef(BOB.id) }] };
+    const first = await h.adapter.post({ channel: CHANNEL_KEY }, reply);
+    await h.adapter.post({ channel: CHANNEL_KEY }, reply);
+    const shown = textOf(h.fake.messages.get(`${CHANNEL}:${first.id}`)?.blocks);
+    expect(shown).toContain("*Started by*\nbob");
+    expect(shown).not.toContain("<@");
+    expect(h.fake.calls.filter((c) => c.method === "users.info")).toHaveLength(1);
   });
 
   it("puts the chart of an answer about a run into the run's thread", async () => {

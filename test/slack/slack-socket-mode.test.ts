@@ -63,6 +63,8 @@ describe("Slack in Socket Mode", () => {
     await sent.acked;
     const post = await h.fake.waitForCall("chat.postMessage");
     expect(post.body.thread_ts).toBe("1700000100.000100");
-    expect(String(post.body.text)).toContain("/rl help");
+    // The bot's own answer while chat mode has no LLM: what to set, and the /rl commands instead.
+    expect(String(post.body.text)).toContain("LLM_BASE_URL and LLM_MODEL");
+    expect(textOf(post.body.blocks)).toContain("/rl help");
   });
 });

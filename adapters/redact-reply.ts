@@ -1,0 +1,22 @@
+// Redacts a reply once, where an adapter turns it into what the platform is sent: every text a person can see.
+import type { Redactor } from "../src/redact.ts";
+import type { Reply } from "../src/reply.ts";
+
+/** The reply with the bot's secrets taken out of its title, text, fields, blocks, links, buttons and chart title. */
+export function redactReply(reply: Reply, redact: Redactor): Reply {
+  return mapReplyText(reply, redact);
+}
+
+/** The reply with `r` applied to every text a person can see (the title, text, fields, blocks, links, buttons, chart title). */
+export function mapReplyText(reply: Reply, r: (text: string) => string): Reply {
+  return {
+    ...reply,
+    title: reply.title === undefined ? undefined : r(reply.title),
+    text: reply.text === undefined ? undefined : r(reply.text),
+    fields: reply.fields?.map((f) => ({ ...f, label: r(f.label), value: r(f.value), ...(f.group !== undefined ? { group: r(f.group) } : {}) })),
+    blocks: reply.blocks?.map((b) => ({ ...b, content: r(b.content), title: b.title === undefined ? undefined : r(b.title) })),
+    links: reply.links?.map((l) => ({ label: r(l.label), url: r(l.url) })),
+    buttons: reply.buttons?.map((b) => ({ ...b, label: r(b.label), command: r(b.command) })),
+    chart: reply.chart && { ...reply.chart, title: r(reply.chart.title) },
+  };
+}
