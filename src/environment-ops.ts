@@ -6,6 +6,7 @@ import type { ConfigField, EnvironmentInfo, ScanWarning } from "./environments/t
 import { RlError } from "./errors.ts";
 import { nearestName } from "./values/nearest-name.ts";
 import { parseFieldValue } from "./values/parse-field-value.ts";
+import { BOT_SET_TRAINER_FIELDS, TRAINER_PREFIX } from "./training/trainer-fields.ts";
 import { quoteInput } from "./values/quote-input.ts";
 
 export interface EnvironmentSummary {
@@ -47,6 +48,8 @@ export interface EnvironmentOpsDeps {
   isDemoStack: boolean;
   /** The bot's redactor: a value it would change holds a secret. */
   redact: (text: string) => string;
+  /** The trainer's `tinker:` fields (named tinker.x), shown and set beside every environment's own. */
+  trainerFields?: readonly ConfigField[];
 }
 
 const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
@@ -74,8 +77,8 @@ function fieldView(field: ConfigField, values: ConfigValues): FieldView {
   };
 }
 
-/** The sections of a run config that only the locked fields file sets. */
-const INFRA_SECTIONS = new Set(["openai", "tinker", "slurm", "testing"]);
+/** The sections of a run config that only the locked fields file sets (the trainer's `tinker:` has fields of its own). */
+const INFRA_SECTIONS = new Set(["openai", "slurm", "testing"]);
 /** A field name after normalising: letters (any script, as Python allows), digits and underscores. */
 const FIELD_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 /** "section.rest", "section:rest", "section[rest", "section/rest": a nested key. */
@@ -101,6 +104,7 @@ export function normaliseFieldName(input: string): string {
   if (!nested) return name;
   const [, section, rest] = nested;
   if (section === "env") return normaliseFieldName(rest!);
+  if (section === "tinker") return `${TRAINER_PREFIX}${normaliseFieldName(rest!)}`;
   if (INFRA_SECTIONS.has(section!)) {
     throw new RlError(
       "LOCKED_FIELD",
@@ -154,11 +158,22 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     });
   };
 
+  const trainer = deps.trainerFields ?? [];
+  /** The environment's fields, then the trainer's. */
+  const fieldsOf = (env: EnvironmentInfo): ConfigField[] => [...env.fields, ...trainer];
+
+  // A bare name is the environment's field when it has one, else the trainer's of that name ("learning_rate").
   const findField = (env: EnvironmentInfo, input: string): ConfigField => {
     const name = normaliseFieldName(input);
-    const field = isFieldShaped(name) ? env.fields.find((f) => f.name.normalize("NFKC").toLowerCase() === name) : undefined;
+    const bare = name.startsWith(TRAINER_PREFIX) ? name.slice(TRAINER_PREFIX.length) : name;
+    const matches = (f: ConfigField, wanted: string) => f.name.normalize("NFKC").toLowerCase() === wanted;
+    const field = isFieldShaped(bare)
+      ? name.startsWith(TRAINER_PREFIX)
+        ? trainer.find((f) => matches(f, name))
+        : (env.fields.find((f) => matches(f, name)) ?? trainer.find((f) => matches(f, `${TRAINER_PREFIX}${name}`)))
+      : undefined;
     if (field) return field;
-    const near = nearestName(name, env.fields.map((f) => f.name));
+    const near = nearestName(name, fieldsOf(env).map((f) => f.name));
     throw new RlError(
       "NOT_FOUND",
       `${env.name} has no config field ${quoteInput(input)}.${near ? ` Did you mean "${near}"?` : ""} See /rl config for the fields.`,
@@ -167,7 +182,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   };
 
   const view = (env: EnvironmentInfo, values: ConfigValues): ConfigView => {
-    const fields = env.fields.map((f) => fieldView(f, values));
+    const fields = fieldsOf(env).map((f) => fieldView(f, values));
     return {
       environment: env.name,
       file_path: env.filePath,
@@ -214,11 +229,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       const env = await selected(key);
       const field = findField(env, fieldName);
       if (field.locked) {
-        throw new RlError(
-          "LOCKED_FIELD",
-          `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
-          { details: { field: field.name, locked_value: field.lockedValue } },
-        );
+        const trainerField = field.name.startsWith(TRAINER_PREFIX) ? field.name.slice(TRAINER_PREFIX.length) : undefined;
+        const message =
+          trainerField && BOT_SET_TRAINER_FIELDS.has(trainerField)
+            ? `${field.name} is set by the bot for each run (WandB finds the run by it) and cannot be changed.`
+            : `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.${trainerField ? ` The team can unlock it by removing ${trainerField} from the tinker: section of the locked fields file (RL_LOCKED_FIELDS).` : ""}`;
+        throw new RlError("LOCKED_FIELD", message, { details: { field: field.name, locked_value: field.lockedValue } });
       }
       // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
       if (typeof raw === "string" && deps.redact(raw) !== raw) {

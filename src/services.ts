@@ -24,6 +24,7 @@ import { createWandbLookup } from "./metrics/wandb-lookup.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager, type RunManager } from "./training/run-manager.ts";
+import { trainerFields } from "./training/trainer-fields.ts";
 import { createRunReport, type RunReport } from "./training/run-report.ts";
 
 export interface Services {
@@ -78,7 +79,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     parseThreads: Math.max(1, availableParallelism() - 1),
   });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
-  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact });
+  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact, trainerFields: trainerFields(lockedFields) });
   const runs = createRunsRepo(db, now);
   const processes = createRunProcessesRepo(db);
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
