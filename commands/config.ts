@@ -61,6 +61,13 @@ function allowed(field: ConfigField | undefined): string | undefined {
   return type?.kind === "enum" ? type.values.map((v) => formatValue(v)).join(", ") : undefined;
 }
 
+/** Which BaseEnvConfig the base fields are: atroposlib's own source, or the bot's copy. */
+function baseSource(view: ConfigView): string {
+  return view.base_config_source === "bundled"
+    ? "Base fields: the bot's bundled copy of atroposlib's BaseEnvConfig (no atroposlib found; set RL_ATROPOSLIB_DIR)."
+    : `Base fields: read from atroposlib (${view.base_config_source}).`;
+}
+
 /** Everything about one field, its description whole. */
 function fieldReply(view: ConfigView, f: FieldView, raw: ConfigField | undefined): Reply {
   const fields: ReplyField[] = [
@@ -112,7 +119,7 @@ export default defineCommand({
       title: query ? `Config of ${view.environment}: ${count} fields matching "${filter?.trim()}"` : `Config of ${view.environment}`,
       text: query && fields.length === 0
         ? `No field of ${view.environment} has "${filter?.trim()}" in its name or description. See /rl config for all of them.`
-        : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
+        : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. ${baseSource(view)} Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
       ...(fields.length ? { fields } : {}),
       data: query ? shown : view,
     };

@@ -38,6 +38,8 @@ export interface ConfigView {
   file_path: string;
   configurable_fields: FieldView[];
   locked_fields: FieldView[];
+  /** Where BaseEnvConfig's fields came from: atroposlib's envs/base.py, or "bundled" (the bot's copy). */
+  base_config_source: string;
 }
 
 export interface EnvironmentOpsDeps {
@@ -181,13 +183,16 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     );
   };
 
-  const view = (env: EnvironmentInfo, values: ConfigValues): ConfigView => {
+  const view = async (env: EnvironmentInfo, values: ConfigValues): Promise<ConfigView> => {
     const fields = fieldsOf(env).map((f) => fieldView(f, values));
+    // The scan is cached: this asks for the result the lookup of `env` just used.
+    const { baseConfigSource } = await catalog.list();
     return {
       environment: env.name,
       file_path: env.filePath,
       configurable_fields: fields.filter((f) => !f.locked),
       locked_fields: fields.filter((f) => f.locked),
+      base_config_source: baseConfigSource ?? "bundled",
     };
   };
 
@@ -207,7 +212,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     async selectEnvironment(key: ChannelKey, name: string) {
       const env = await findEnvironment(name.trim());
       channels.selectEnvironment(key, env.name);
-      const config = view(env, channels.configValues(key, env.name));
+      const config = await view(env, channels.configValues(key, env.name));
       return {
         environment: env.name,
         file_path: env.filePath,
@@ -222,7 +227,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
     async getConfig(key: ChannelKey): Promise<ConfigView> {
       const env = await selected(key);
-      return view(env, channels.configValues(key, env.name));
+      return await view(env, channels.configValues(key, env.name));
     },
 
     async editConfig(key: ChannelKey, fieldName: string, raw: unknown) {

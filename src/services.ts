@@ -16,6 +16,7 @@ import type { Config } from "./config.ts";
 import { createDigests, type Digests } from "./digests/digests.ts";
 import { createEnvironmentCatalog, type EnvironmentCatalog } from "./environments/catalog.ts";
 import { createWorkerScanner } from "./environments/worker-scanner.ts";
+import { atroposlibLookup } from "./environments/atroposlib-lookup.ts";
 import { createEnvironmentOps, type EnvironmentOps } from "./environment-ops.ts";
 import { loadLockedFields, type LockedFields } from "./locked-fields.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -77,6 +78,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     recursive: config.scanRecursive,
     maxFileBytes: config.scanMaxFileBytes,
     parseThreads: Math.max(1, availableParallelism() - 1),
+    atroposlib: atroposlibLookup(config),
   });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
   const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact, trainerFields: trainerFields(lockedFields) });

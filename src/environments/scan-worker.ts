@@ -29,7 +29,7 @@ function sendMore(id: number): void {
     return;
   }
   sending.delete(id);
-  reply({ type: "done", id, warnings: result.warnings, stats: scanner.stats() });
+  reply({ type: "done", id, warnings: result.warnings, stats: scanner.stats(), ...(result.baseConfigSource ? { baseConfigSource: result.baseConfigSource } : {}) });
   lastSent = result;
 }
 

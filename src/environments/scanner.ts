@@ -13,6 +13,9 @@ import { forEachLimited } from "./for-each-limited.ts";
 import { listPythonFiles, type PythonFileEntry } from "./list-python-files.ts";
 import { createParsePool, type ParsePool } from "./parse-pool.ts";
 import type { FileOutcome, FileSummary } from "./python-file-summary.ts";
+import type { BaseEnvConfigField } from "./base-env-config.ts";
+import { findAtroposlib, type AtroposlibLookup } from "./find-atroposlib.ts";
+import { readBaseEnvConfig } from "./read-base-env-config.ts";
 import { resolveEnvironmentsStepwise } from "./resolve-environments.ts";
 import type { SummarizedFile } from "./resolve-symbols.ts";
 import { skimPythonFile } from "./skim-python-file.ts";
@@ -35,6 +38,8 @@ export interface EnvironmentScannerOptions {
    * to be worth them, and stopped when it ends.
    */
   parseThreads?: number;
+  /** Where atroposlib is (or the Python to ask): BaseEnvConfig's fields are read from its source, not the bundled table. */
+  atroposlib?: AtroposlibLookup;
   /** The threads to parse on, made by the caller (who may have started its helpers early); replaces parseThreads. */
   parsePool?: ParsePool;
 }
@@ -193,6 +198,30 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     );
   }
 
+  // atroposlib's envs/base.py, read again only when its stamp changes.
+  let base: { stamp: string; fields?: BaseEnvConfigField[]; warning?: ScanWarning } | undefined;
+  let atroposlibDir: Promise<string | undefined> | undefined;
+  async function baseConfig(): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning; source?: string }> {
+    if (!options.atroposlib) return {};
+    // Asked once: the training Python does not change while the bot runs.
+    atroposlibDir ??= findAtroposlib(options.atroposlib);
+    const dir = await atroposlibDir;
+    if (!dir) return {};
+    const file = path.join(dir, "envs", "base.py");
+    try {
+      const info = await stat(file);
+      const stamp = `${info.mtimeMs}:${info.size}`;
+      if (base?.stamp !== stamp) {
+        const outcome = await pool.parse(await read(file));
+        const fields = outcome.kind === "summary" ? readBaseEnvConfig(outcome.summary, file) : undefined;
+        base = fields ? { stamp, fields } : { stamp, warning: { filePath: file, message: "atroposlib's BaseEnvConfig could not be read here; the bundled copy of its fields is used" } };
+      }
+    } catch (err) {
+      base = { stamp: "", warning: { filePath: file, message: `atroposlib's base.py could not be read (${describeFsError(err)}); the bundled copy of BaseEnvConfig's fields is used` } };
+    }
+    return { ...(base.fields ? { fields: base.fields, source: file } : {}), ...(base.warning ? { warning: base.warning } : {}) };
+  }
+
   async function scanNow(dir: string): Promise<ScanResult> {
     const root = path.resolve(dir);
     const stats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
@@ -238,7 +267,9 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       if (outcome?.kind === "summary") summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
       else if (outcome?.kind === "refused") fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
     });
-    const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv });
+    const atroposlib = await baseConfig();
+    if (atroposlib.warning) fileWarnings.push(atroposlib.warning);
+    const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv, ...(atroposlib.fields ? { baseFields: atroposlib.fields } : {}) });
     let step = steps.next();
     while (!step.done) {
       await maybeYield();
@@ -247,7 +278,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const resolved = step.value;
     const warnings = [...listing.warnings, ...fileWarnings, ...resolved.warnings];
     warnings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-    const result = { environments: resolved.environments, warnings };
+    const result: ScanResult = { environments: resolved.environments, warnings, ...(atroposlib.source ? { baseConfigSource: atroposlib.source } : {}) };
     lastResolved = { root, outcomes, result };
     return result;
   }

@@ -64,4 +64,6 @@ export interface ScanWarning {
 export interface ScanResult {
   environments: EnvironmentInfo[];
   warnings: ScanWarning[];
+  /** Where BaseEnvConfig's fields came from: atroposlib's source file, or undefined for the bot's bundled table. */
+  baseConfigSource?: string;
 }
