@@ -6,7 +6,8 @@ import type { ConfigField, EnvironmentInfo, ScanWarning } from "./environments/t
 import { RlError } from "./errors.ts";
 import { nearestName } from "./values/nearest-name.ts";
 import { parseFieldValue } from "./values/parse-field-value.ts";
-import { BOT_SET_TRAINER_FIELDS, TRAINER_PREFIX } from "./training/trainer-fields.ts";
+import type { LockedFields } from "./locked-fields.ts";
+import { BOT_SET_TRAINER_FIELDS, TRAINER_PREFIX, trainerFields } from "./training/trainer-fields.ts";
 import { quoteInput } from "./values/quote-input.ts";
 
 export interface EnvironmentSummary {
@@ -50,8 +51,8 @@ export interface EnvironmentOpsDeps {
   isDemoStack: boolean;
   /** The bot's redactor: a value it would change holds a secret. */
   redact: (text: string) => string;
-  /** The trainer's `tinker:` fields (named tinker.x), shown and set beside every environment's own. */
-  trainerFields?: readonly ConfigField[];
+  /** The locked fields file: its `tinker:` section locks the trainer's fields (named tinker.x), shown beside every environment's own. */
+  locked?: LockedFields;
 }
 
 const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
@@ -160,12 +161,11 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     });
   };
 
-  const trainer = deps.trainerFields ?? [];
-  /** The environment's fields, then the trainer's. */
-  const fieldsOf = (env: EnvironmentInfo): ConfigField[] => [...env.fields, ...trainer];
+  /** The trainer's fields: tinker-atropos's TinkerConfig as the scan read it, or the bundled table. */
+  const trainerList = async (): Promise<ConfigField[]> => (deps.locked ? trainerFields(deps.locked, (await catalog.list()).trainerFields) : []);
 
   // A bare name is the environment's field when it has one, else the trainer's of that name ("learning_rate").
-  const findField = (env: EnvironmentInfo, input: string): ConfigField => {
+  const findField = (env: EnvironmentInfo, trainer: readonly ConfigField[], input: string): ConfigField => {
     const name = normaliseFieldName(input);
     const bare = name.startsWith(TRAINER_PREFIX) ? name.slice(TRAINER_PREFIX.length) : name;
     const matches = (f: ConfigField, wanted: string) => f.name.normalize("NFKC").toLowerCase() === wanted;
@@ -175,7 +175,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
         : (env.fields.find((f) => matches(f, name)) ?? trainer.find((f) => matches(f, `${TRAINER_PREFIX}${name}`)))
       : undefined;
     if (field) return field;
-    const near = nearestName(name, fieldsOf(env).map((f) => f.name));
+    const near = nearestName(name, [...env.fields, ...trainer].map((f) => f.name));
     throw new RlError(
       "NOT_FOUND",
       `${env.name} has no config field ${quoteInput(input)}.${near ? ` Did you mean "${near}"?` : ""} See /rl config for the fields.`,
@@ -184,7 +184,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   };
 
   const view = async (env: EnvironmentInfo, values: ConfigValues): Promise<ConfigView> => {
-    const fields = fieldsOf(env).map((f) => fieldView(f, values));
+    const fields = [...env.fields, ...(await trainerList())].map((f) => fieldView(f, values));
     // The scan is cached: this asks for the result the lookup of `env` just used.
     const { baseConfigSource } = await catalog.list();
     return {
@@ -232,7 +232,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
     async editConfig(key: ChannelKey, fieldName: string, raw: unknown) {
       const env = await selected(key);
-      const field = findField(env, fieldName);
+      const field = findField(env, await trainerList(), fieldName);
       if (field.locked) {
         const trainerField = field.name.startsWith(TRAINER_PREFIX) ? field.name.slice(TRAINER_PREFIX.length) : undefined;
         const message =
@@ -256,7 +256,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
     async resetConfig(key: ChannelKey, fieldName?: string) {
       const env = await selected(key);
-      const field = fieldName === undefined ? undefined : findField(env, fieldName);
+      const field = fieldName === undefined ? undefined : findField(env, await trainerList(), fieldName);
       if (field?.locked) throw new RlError("LOCKED_FIELD", `${field.name} is locked; it always has its infrastructure value.`);
       channels.resetConfig(key, env.name, field?.name);
       return { environment: env.name, reset: field ? [field.name] : "all" as const, default: field ? (field.default ?? null) : undefined };

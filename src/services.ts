@@ -1,5 +1,6 @@
 // Builds the core from a Config: database, repositories, discovery, operations, logger. Knows no chat platform.
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
 import { createConfirmationsRepo, type ConfirmationsRepo } from "../db/confirmations.ts";
@@ -25,7 +26,6 @@ import { createWandbLookup } from "./metrics/wandb-lookup.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager, type RunManager } from "./training/run-manager.ts";
-import { trainerFields } from "./training/trainer-fields.ts";
 import { createRunReport, type RunReport } from "./training/run-report.ts";
 
 export interface Services {
@@ -79,9 +79,10 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     maxFileBytes: config.scanMaxFileBytes,
     parseThreads: Math.max(1, availableParallelism() - 1),
     atroposlib: atroposlibLookup(config),
+    trainerConfigFile: path.join(config.trainingRoot, "tinker_atropos", "config.py"),
   });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
-  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact, trainerFields: trainerFields(lockedFields) });
+  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact, locked: lockedFields });
   const runs = createRunsRepo(db, now);
   const processes = createRunProcessesRepo(db);
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });

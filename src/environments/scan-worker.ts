@@ -29,7 +29,8 @@ function sendMore(id: number): void {
     return;
   }
   sending.delete(id);
-  reply({ type: "done", id, warnings: result.warnings, stats: scanner.stats(), ...(result.baseConfigSource ? { baseConfigSource: result.baseConfigSource } : {}) });
+  const { baseConfigSource, trainerFields, trainerConfigSource } = result;
+  reply({ type: "done", id, warnings: result.warnings, stats: scanner.stats(), ...(baseConfigSource ? { baseConfigSource } : {}), ...(trainerFields ? { trainerFields, trainerConfigSource } : {}) });
   lastSent = result;
 }
 

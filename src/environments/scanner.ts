@@ -15,7 +15,7 @@ import { createParsePool, type ParsePool } from "./parse-pool.ts";
 import type { FileOutcome, FileSummary } from "./python-file-summary.ts";
 import type { BaseEnvConfigField } from "./base-env-config.ts";
 import { findAtroposlib, type AtroposlibLookup } from "./find-atroposlib.ts";
-import { readBaseEnvConfig } from "./read-base-env-config.ts";
+import { readConfigClassFields } from "./read-config-class-fields.ts";
 import { resolveEnvironmentsStepwise } from "./resolve-environments.ts";
 import type { SummarizedFile } from "./resolve-symbols.ts";
 import { skimPythonFile } from "./skim-python-file.ts";
@@ -40,6 +40,8 @@ export interface EnvironmentScannerOptions {
   parseThreads?: number;
   /** Where atroposlib is (or the Python to ask): BaseEnvConfig's fields are read from its source, not the bundled table. */
   atroposlib?: AtroposlibLookup;
+  /** tinker-atropos's tinker_atropos/config.py, when the training root may have it: TinkerConfig's fields are read from it. */
+  trainerConfigFile?: string;
   /** The threads to parse on, made by the caller (who may have started its helpers early); replaces parseThreads. */
   parsePool?: ParsePool;
 }
@@ -198,8 +200,26 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     );
   }
 
-  // atroposlib's envs/base.py, read again only when its stamp changes.
-  let base: { stamp: string; fields?: BaseEnvConfigField[]; warning?: ScanWarning } | undefined;
+  // A config class outside the folder (atroposlib's BaseEnvConfig, the trainer's TinkerConfig), read again only when
+  // its file's stamp changes.
+  const classFiles = new Map<string, { stamp: string; fields?: BaseEnvConfigField[]; warning?: ScanWarning }>();
+  async function readClassFile(file: string, className: string, what: string): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning }> {
+    let known = classFiles.get(file);
+    try {
+      const info = await stat(file);
+      const stamp = `${info.mtimeMs}:${info.size}`;
+      if (known?.stamp !== stamp) {
+        const outcome = await pool.parse(await read(file));
+        const fields = outcome.kind === "summary" ? readConfigClassFields(outcome.summary, file, className) : undefined;
+        known = fields ? { stamp, fields } : { stamp, warning: { filePath: file, message: `${className} could not be read here; the bundled copy of ${what} is used` } };
+      }
+    } catch (err) {
+      known = { stamp: "", warning: { filePath: file, message: `the file of ${className} could not be read (${describeFsError(err)}); the bundled copy of ${what} is used` } };
+    }
+    classFiles.set(file, known);
+    return known;
+  }
+
   let atroposlibDir: Promise<string | undefined> | undefined;
   async function baseConfig(): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning; source?: string }> {
     if (!options.atroposlib) return {};
@@ -208,18 +228,16 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const dir = await atroposlibDir;
     if (!dir) return {};
     const file = path.join(dir, "envs", "base.py");
-    try {
-      const info = await stat(file);
-      const stamp = `${info.mtimeMs}:${info.size}`;
-      if (base?.stamp !== stamp) {
-        const outcome = await pool.parse(await read(file));
-        const fields = outcome.kind === "summary" ? readBaseEnvConfig(outcome.summary, file) : undefined;
-        base = fields ? { stamp, fields } : { stamp, warning: { filePath: file, message: "atroposlib's BaseEnvConfig could not be read here; the bundled copy of its fields is used" } };
-      }
-    } catch (err) {
-      base = { stamp: "", warning: { filePath: file, message: `atroposlib's base.py could not be read (${describeFsError(err)}); the bundled copy of BaseEnvConfig's fields is used` } };
-    }
-    return { ...(base.fields ? { fields: base.fields, source: file } : {}), ...(base.warning ? { warning: base.warning } : {}) };
+    const read = await readClassFile(file, "BaseEnvConfig", "BaseEnvConfig's fields");
+    return { ...read, ...(read.fields ? { source: file } : {}) };
+  }
+
+  async function trainerConfig(): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning }> {
+    const file = options.trainerConfigFile;
+    if (!file) return {};
+    // A training root without tinker-atropos's config.py is no error: the bundled table describes the trainer.
+    const exists = await stat(file).then(() => true, () => false);
+    return exists ? readClassFile(file, "TinkerConfig", "the trainer's fields") : {};
   }
 
   async function scanNow(dir: string): Promise<ScanResult> {
@@ -267,8 +285,8 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       if (outcome?.kind === "summary") summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
       else if (outcome?.kind === "refused") fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
     });
-    const atroposlib = await baseConfig();
-    if (atroposlib.warning) fileWarnings.push(atroposlib.warning);
+    const [atroposlib, trainer] = await Promise.all([baseConfig(), trainerConfig()]);
+    for (const warning of [atroposlib.warning, trainer.warning]) if (warning) fileWarnings.push(warning);
     const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv, ...(atroposlib.fields ? { baseFields: atroposlib.fields } : {}) });
     let step = steps.next();
     while (!step.done) {
@@ -278,7 +296,12 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const resolved = step.value;
     const warnings = [...listing.warnings, ...fileWarnings, ...resolved.warnings];
     warnings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-    const result: ScanResult = { environments: resolved.environments, warnings, ...(atroposlib.source ? { baseConfigSource: atroposlib.source } : {}) };
+    const result: ScanResult = {
+      environments: resolved.environments,
+      warnings,
+      ...(atroposlib.source ? { baseConfigSource: atroposlib.source } : {}),
+      ...(trainer.fields ? { trainerFields: trainer.fields, trainerConfigSource: options.trainerConfigFile } : {}),
+    };
     lastResolved = { root, outcomes, result };
     return result;
   }

@@ -9,7 +9,7 @@ import { spawnWorker } from "./spawn-worker.ts";
 import type { EnvironmentInfo, ScanResult, ScanWarning } from "./types.ts";
 
 /** The options that cross to the worker: plain data, no functions. */
-export type WorkerScannerOptions = Pick<EnvironmentScannerOptions, "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads" | "atroposlib">;
+export type WorkerScannerOptions = Pick<EnvironmentScannerOptions, "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads" | "atroposlib" | "trainerConfigFile">;
 
 export interface ScanWorkerData {
   options: WorkerScannerOptions;
@@ -20,7 +20,7 @@ export type ScanRequest = { type: "scan"; id: number; dir: string } | { type: "m
 
 export type ScanReply =
   | { type: "environments"; id: number; environments: EnvironmentInfo[] }
-  | { type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats; baseConfigSource?: string }
+  | ({ type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats } & Pick<ScanResult, "baseConfigSource" | "trainerFields" | "trainerConfigSource">)
   /** Nothing changed since the result this thread got last. */
   | { type: "same"; id: number; stats: ScanStats }
   | { type: "failed"; id: number; code: string; message: string };
@@ -56,7 +56,12 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
         return;
       case "done":
         lastStats = message.stats;
-        lastResult = { environments: entry.environments, warnings: message.warnings, ...(message.baseConfigSource ? { baseConfigSource: message.baseConfigSource } : {}) };
+        lastResult = {
+          environments: entry.environments,
+          warnings: message.warnings,
+          ...(message.baseConfigSource ? { baseConfigSource: message.baseConfigSource } : {}),
+          ...(message.trainerFields ? { trainerFields: message.trainerFields, trainerConfigSource: message.trainerConfigSource } : {}),
+        };
         settle(message.id)?.resolve(lastResult);
         return;
       case "same":

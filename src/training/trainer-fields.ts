@@ -36,9 +36,11 @@ const typeOfValue = (value: unknown): Pick<ConfigField, "type" | "fieldType"> =>
  * bot sets per run are locked, the rest are the team's to change per channel. Keys only the locked file knows
  * (a trainer of the same shape with more settings) are shown locked too.
  */
-export function trainerFields(locked: LockedFields): ConfigField[] {
-  const known = new Set(TINKER_CONFIG_FIELDS.map((f) => f.name));
-  const fields: ConfigField[] = TINKER_CONFIG_FIELDS.map((f) => {
+export function trainerFields(locked: LockedFields, fromCheckout?: ReadonlyArray<Omit<ConfigField, "locked" | "lockedValue">>): ConfigField[] {
+  // tinker-atropos's own TinkerConfig when the training root has it; the bundled table otherwise.
+  const table = fromCheckout ?? TINKER_CONFIG_FIELDS;
+  const known = new Set(table.map((f) => f.name));
+  const fields: ConfigField[] = table.map((f) => {
     const isLocked = Object.hasOwn(locked.tinker, f.name) || BOT_SET_TRAINER_FIELDS.has(f.name);
     const lockedValue = Object.hasOwn(locked.tinker, f.name) ? locked.tinker[f.name] : BOT_SET_TRAINER_FIELDS.has(f.name) ? "set by the bot for each run" : undefined;
     return { ...structuredClone(f), name: `${TRAINER_PREFIX}${f.name}`, locked: isLocked, ...(isLocked ? { lockedValue } : {}) };

@@ -32,7 +32,7 @@ describe("atroposlib's own BaseEnvConfig", () => {
     const result = await createEnvironmentScanner({ lockedEnv: {}, atroposlib: { dir: ENVS } }).scan(ENVS);
     expect(result.baseConfigSource).toBeUndefined();
     expect(result.environments[0]!.fields.map((f) => f.name)).toEqual(BASE_ENV_CONFIG_FIELDS.map((f) => f.name));
-    expect(result.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^atroposlib's base\.py could not be read \(ENOENT\); the bundled copy/)]);
+    expect(result.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^the file of BaseEnvConfig could not be read \(ENOENT\); the bundled copy of BaseEnvConfig's fields is used$/)]);
   });
 
   it("is found under RL_PYTHON without importing it, and /rl config says which was used", async () => {

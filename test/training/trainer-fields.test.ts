@@ -82,3 +82,21 @@ describe("the trainer's fields", () => {
     expect(config.openai).toEqual([{ model_name: "m", base_url: "http://127.0.0.1:8001/v1", server_type: "sglang" }]);
   });
 });
+
+describe("a training root with tinker-atropos's config.py", () => {
+  const ROOT = path.resolve("test/fixtures/atroposlib-checkout");
+
+  it("has its TinkerConfig fields read from the file: its own descriptions, bounds and extra fields", async () => {
+    const s = testServices({ RL_TRAINING_ROOT: ROOT, RL_ENVIRONMENTS_DIR: "environments", RL_PYTHON: "/nonexistent/python3", RL_DEFAULT_ROLE: "operate" });
+    opened.push(s);
+    const ctx: CommandContext = { channel, user: { id: "U1" }, via: "slash", services: s };
+    await dispatch({ text: "/rl select riddle" }, ctx);
+    const view = (await dispatch({ text: "/rl config" }, ctx)).reply.data as ConfigView;
+    const all = [...view.configurable_fields, ...view.locked_fields];
+    expect(all.find((f) => f.name === "tinker.lora_rank")).toMatchObject({ description: "LoRA rank, as this checkout describes it", locked: true, locked_value: 32 });
+    expect(all.find((f) => f.name === "tinker.wandb_run_suffix")).toMatchObject({ default_expr: "_suffix()", locked: false });
+    expect(all.find((f) => f.name === "tinker.num_substeps")).toMatchObject({ default: 1, locked: false });
+    expect((await dispatch({ text: "/rl set num_substeps 9" }, ctx)).reply.text).toBe("tinker.num_substeps must be at most 8; got 9.");
+    expect((await dispatch({ text: "/rl set num_substeps 4" }, ctx)).ok).toBe(true);
+  });
+});

@@ -1,4 +1,5 @@
-// BaseEnvConfig's fields as atroposlib's own source defines them (names, types, defaults, bounds, descriptions verbatim).
+// A config class's fields as its own source file defines them (atroposlib's BaseEnvConfig, tinker-atropos's TinkerConfig):
+// names, types, defaults, bounds, descriptions verbatim.
 import type { BaseEnvConfigField } from "./base-env-config.ts";
 import { applyFieldBounds } from "./apply-field-bounds.ts";
 import { parseAnnotation } from "./parse-annotation.ts";
@@ -6,10 +7,10 @@ import type { FileSummary } from "./python-file-summary.ts";
 import { createSymbolResolver, type SummarizedFile } from "./resolve-symbols.ts";
 import { createValueResolver } from "./resolve-values.ts";
 
-/** The fields of `class BaseEnvConfig` in atroposlib/envs/base.py's summary; undefined when the file has no such class. */
-export function readBaseEnvConfig(summary: FileSummary, filePath: string): BaseEnvConfigField[] | undefined {
-  const file: SummarizedFile = { key: "atroposlib/envs/base.py", filePath, summary };
-  const cls = summary.classes.find((c) => c.name === "BaseEnvConfig");
+/** The fields of `class <className>` in a file's summary; undefined when the file has no such class with fields. */
+export function readConfigClassFields(summary: FileSummary, filePath: string, className: string): BaseEnvConfigField[] | undefined {
+  const file: SummarizedFile = { key: "config.py", filePath, summary };
+  const cls = summary.classes.find((c) => c.name === className);
   if (!cls || cls.fields.length === 0) return undefined;
   const values = createValueResolver(createSymbolResolver([file]));
   return cls.fields.map((decl) => {
