@@ -109,7 +109,7 @@ export default defineCommand({
     const exact = query ? (all.find((f) => f.name.toLowerCase() === query) ?? all.find((f) => f.name.toLowerCase() === `${TRAINER_PREFIX}${query}`)) : undefined;
     if (exact) {
       const env = await ctx.services.catalog.get(view.environment).catch(() => undefined);
-      const trainer = trainerFields(ctx.services.lockedFields, (await ctx.services.catalog.list()).trainerFields);
+      const trainer = trainerFields(ctx.services.lockedFields, (ctx.services.catalog.latest() ?? (await ctx.services.catalog.list())).trainerFields);
       return fieldReply(view, exact, [...(env?.fields ?? []), ...trainer].find((f) => f.name === exact.name));
     }
     const matches = (f: FieldView): boolean => !query || f.name.toLowerCase().includes(query) || f.description.toLowerCase().includes(query);

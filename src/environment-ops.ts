@@ -162,7 +162,8 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   };
 
   /** The trainer's fields: tinker-atropos's TinkerConfig as the scan read it, or the bundled table. */
-  const trainerList = async (): Promise<ConfigField[]> => (deps.locked ? trainerFields(deps.locked, (await catalog.list()).trainerFields) : []);
+  const scanned = async () => catalog.latest() ?? (await catalog.list());
+  const trainerList = async (): Promise<ConfigField[]> => (deps.locked ? trainerFields(deps.locked, (await scanned()).trainerFields) : []);
 
   // A bare name is the environment's field when it has one, else the trainer's of that name ("learning_rate").
   const findField = (env: EnvironmentInfo, trainer: readonly ConfigField[], input: string): ConfigField => {
@@ -185,8 +186,8 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
   const view = async (env: EnvironmentInfo, values: ConfigValues): Promise<ConfigView> => {
     const fields = [...env.fields, ...(await trainerList())].map((f) => fieldView(f, values));
-    // The scan is cached: this asks for the result the lookup of `env` just used.
-    const { baseConfigSource } = await catalog.list();
+    // The result the lookup of `env` just used, not a scan of its own.
+    const { baseConfigSource } = await scanned();
     return {
       environment: env.name,
       file_path: env.filePath,

@@ -89,7 +89,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   const referencedBy = new WeakMap<object, Set<string>>();
   let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
   // The last resolution and the file outcomes it came from: unchanged files give back the same outcome objects.
-  let lastResolved: { root: string; outcomes: CachedOutcome[]; result: ScanResult } | undefined;
+  let lastResolved: { root: string; outcomes: CachedOutcome[]; result: ScanResult; base?: unknown; trainer?: unknown } | undefined;
   let sliceStart = performance.now();
   const maybeYield = async (): Promise<void> => {
     if (performance.now() - sliceStart < (options.sliceMs ?? SLICE_MS)) return;
@@ -220,12 +220,19 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     return known;
   }
 
-  let atroposlibDir: Promise<string | undefined> | undefined;
+  // Asked once, in the background: the training Python does not change while the bot runs, and a scan never waits
+  // for it (starting Python can take a second); the scans after its answer use atroposlib's fields.
+  let atroposlibDir: { dir?: string } | undefined;
+  let asked = false;
   async function baseConfig(): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning; source?: string }> {
     if (!options.atroposlib) return {};
-    // Asked once: the training Python does not change while the bot runs.
-    atroposlibDir ??= findAtroposlib(options.atroposlib);
-    const dir = await atroposlibDir;
+    if (!asked) {
+      asked = true;
+      const lookup = options.atroposlib;
+      if ("dir" in lookup) atroposlibDir = { dir: lookup.dir };
+      else void findAtroposlib(lookup).then((dir) => (atroposlibDir = dir ? { dir } : {}), () => (atroposlibDir = {}));
+    }
+    const dir = atroposlibDir?.dir;
     if (!dir) return {};
     const file = path.join(dir, "envs", "base.py");
     const read = await readClassFile(file, "BaseEnvConfig", "BaseEnvConfig's fields");
@@ -276,7 +283,9 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       await pool.release();
     }
     stats.unreached = outcomes.filter((outcome) => outcome.kind === "unreached").length;
-    if (lastResolved && isLastScan(root, outcomes, listing.warnings)) return lastResolved.result;
+    const [atroposlib, trainer] = await Promise.all([baseConfig(), trainerConfig()]);
+    const sameClasses = lastResolved?.base === atroposlib.fields && lastResolved?.trainer === trainer.fields;
+    if (lastResolved && sameClasses && isLastScan(root, outcomes, listing.warnings)) return lastResolved.result;
 
     const summarized: SummarizedFile[] = [];
     const fileWarnings: ScanWarning[] = [];
@@ -285,7 +294,6 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       if (outcome?.kind === "summary") summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
       else if (outcome?.kind === "refused") fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
     });
-    const [atroposlib, trainer] = await Promise.all([baseConfig(), trainerConfig()]);
     for (const warning of [atroposlib.warning, trainer.warning]) if (warning) fileWarnings.push(warning);
     const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv, ...(atroposlib.fields ? { baseFields: atroposlib.fields } : {}) });
     let step = steps.next();
@@ -302,7 +310,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       ...(atroposlib.source ? { baseConfigSource: atroposlib.source } : {}),
       ...(trainer.fields ? { trainerFields: trainer.fields, trainerConfigSource: options.trainerConfigFile } : {}),
     };
-    lastResolved = { root, outcomes, result };
+    lastResolved = { root, outcomes, result, base: atroposlib.fields, trainer: trainer.fields };
     return result;
   }
 

@@ -6,6 +6,7 @@ import type { ConfigView } from "../../src/environment-ops.ts";
 import { BASE_ENV_CONFIG_FIELDS } from "../../src/environments/base-env-config.ts";
 import { createEnvironmentScanner } from "../../src/environments/scanner.ts";
 import type { Services } from "../../src/services.ts";
+import { delay } from "../../src/training/wait-until.ts";
 import { testServices } from "../helpers/test-services.ts";
 
 const ROOT = fileURLToPath(new URL("../fixtures/atroposlib-checkout/", import.meta.url));
@@ -42,7 +43,12 @@ describe("atroposlib's own BaseEnvConfig", () => {
     opened.push(s);
     const ctx = { channel: { platform: "slack", workspace: "T1", channel: "C1" }, user: { id: "U1" }, via: "slash" as const, services: s };
     await dispatch({ text: "/rl select riddle" }, ctx);
-    const out = await dispatch({ text: "/rl config" }, ctx);
+    // The Python is asked in the background (a scan never waits for it): the scans after its answer use atroposlib.
+    let out = await dispatch({ text: "/rl config" }, ctx);
+    for (let i = 0; i < 200 && (out.reply.data as ConfigView).base_config_source === "bundled"; i++) {
+      await delay(50);
+      out = await dispatch({ text: "/rl config" }, ctx);
+    }
     expect((out.reply.data as ConfigView).base_config_source).toBe(BASE_PY);
     expect(out.reply.text).toContain(`Base fields: read from atroposlib (${BASE_PY}).`);
     const one = await dispatch({ text: "/rl config group_size" }, ctx);
@@ -54,6 +60,8 @@ describe("atroposlib's own BaseEnvConfig", () => {
     opened.push(s);
     const ctx = { channel: { platform: "slack", workspace: "T1", channel: "C1" }, user: { id: "U1" }, via: "slash" as const, services: s };
     await s.env.selectEnvironment(ctx.channel, "riddle");
+    // Once the Python has answered (here: it cannot start), the answer stays the bundled copy.
+    await delay(500);
     const out = await dispatch({ text: "/rl config" }, ctx);
     expect((out.reply.data as ConfigView).base_config_source).toBe("bundled");
     expect(out.reply.text).toContain("the bot's bundled copy of atroposlib's BaseEnvConfig");
