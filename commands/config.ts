@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { BASE_ENV_CONFIG_FIELDS } from "../src/environments/base-env-config.ts";
 import type { ConfigField } from "../src/environments/types.ts";
+import { TRAINER_PREFIX, trainerFields } from "../src/training/trainer-fields.ts";
 import type { ConfigView, FieldView } from "../src/environment-ops.ts";
 import type { Reply, ReplyField } from "../src/reply.ts";
 import { formatValue } from "./format-value.ts";
@@ -28,16 +29,19 @@ function listEntry(f: FieldView, group: string): ReplyField {
 }
 
 /** The fields under their headings, in the order people look for them: what changed, what is special here, the rest. */
-function groupedFields(view: ConfigView, trainer: Record<string, unknown>): ReplyField[] {
+function groupedFields(view: ConfigView): ReplyField[] {
+  const isTrainer = (f: FieldView) => f.name.startsWith(TRAINER_PREFIX);
   const changed = view.configurable_fields.filter((f) => f.changed);
-  const own = view.configurable_fields.filter((f) => !f.changed && !BASE_NAMES.has(f.name));
-  const base = view.configurable_fields.filter((f) => !f.changed && BASE_NAMES.has(f.name));
+  const own = view.configurable_fields.filter((f) => !f.changed && !isTrainer(f) && !BASE_NAMES.has(f.name));
+  const base = view.configurable_fields.filter((f) => !f.changed && !isTrainer(f) && BASE_NAMES.has(f.name));
+  const trainer = view.configurable_fields.filter((f) => !f.changed && isTrainer(f));
   return [
     ...changed.map((f) => listEntry(f, "Changed here")),
     ...own.map((f) => listEntry(f, `${view.environment}'s own fields`)),
     ...base.map((f) => listEntry(f, "Base fields (BaseEnvConfig)")),
-    ...view.locked_fields.map((f) => listEntry(f, "Locked (infrastructure)")),
-    ...Object.entries(trainer).map(([name, value]) => ({ label: name, value: formatValue(value), group: "Trainer (locked)" })),
+    ...trainer.map((f) => listEntry(f, "Trainer (tinker:)")),
+    ...view.locked_fields.filter((f) => !isTrainer(f)).map((f) => listEntry(f, "Locked (infrastructure)")),
+    ...view.locked_fields.filter(isTrainer).map((f) => listEntry(f, "Trainer (locked)")),
   ];
 }
 
@@ -55,6 +59,13 @@ function allowed(field: ConfigField | undefined): string | undefined {
   let type = field?.fieldType;
   while (type?.kind === "optional" || type?.kind === "list") type = type.kind === "optional" ? type.inner : type.item;
   return type?.kind === "enum" ? type.values.map((v) => formatValue(v)).join(", ") : undefined;
+}
+
+/** Which BaseEnvConfig the base fields are: atroposlib's own source, or the bot's copy. */
+function baseSource(view: ConfigView): string {
+  return view.base_config_source === "bundled"
+    ? "Base fields: the bot's bundled copy of atroposlib's BaseEnvConfig (no atroposlib found; set RL_ATROPOSLIB_DIR)."
+    : `Base fields: read from atroposlib (${view.base_config_source}).`;
 }
 
 /** Everything about one field, its description whole. */
@@ -95,21 +106,21 @@ export default defineCommand({
     const view = await ctx.services.env.getConfig(ctx.channel);
     const all = [...view.configurable_fields, ...view.locked_fields];
     const query = filter?.trim().toLowerCase();
-    const exact = query ? all.find((f) => f.name.toLowerCase() === query) : undefined;
+    const exact = query ? (all.find((f) => f.name.toLowerCase() === query) ?? all.find((f) => f.name.toLowerCase() === `${TRAINER_PREFIX}${query}`)) : undefined;
     if (exact) {
       const env = await ctx.services.catalog.get(view.environment).catch(() => undefined);
-      return fieldReply(view, exact, env?.fields.find((f) => f.name === exact.name));
+      const trainer = trainerFields(ctx.services.lockedFields, (ctx.services.catalog.latest() ?? (await ctx.services.catalog.list())).trainerFields);
+      return fieldReply(view, exact, [...(env?.fields ?? []), ...trainer].find((f) => f.name === exact.name));
     }
     const matches = (f: FieldView): boolean => !query || f.name.toLowerCase().includes(query) || f.description.toLowerCase().includes(query);
     const shown: ConfigView = { ...view, configurable_fields: view.configurable_fields.filter(matches), locked_fields: view.locked_fields.filter(matches) };
-    const trainer = query ? Object.fromEntries(Object.entries(ctx.services.lockedFields.tinker).filter(([name]) => name.toLowerCase().includes(query))) : ctx.services.lockedFields.tinker;
-    const fields = groupedFields(shown, trainer);
+    const fields = groupedFields(shown);
     const count = shown.configurable_fields.length + shown.locked_fields.length;
     return {
       title: query ? `Config of ${view.environment}: ${count} fields matching "${filter?.trim()}"` : `Config of ${view.environment}`,
       text: query && fields.length === 0
         ? `No field of ${view.environment} has "${filter?.trim()}" in its name or description. See /rl config for all of them.`
-        : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
+        : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. ${baseSource(view)} Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
       ...(fields.length ? { fields } : {}),
       data: query ? shown : view,
     };

@@ -141,6 +141,8 @@ async function scan(flags: Flags): Promise<number> {
     lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
     recursive: config.scanRecursive,
     maxFileBytes: config.scanMaxFileBytes,
+    // Only a folder named by the settings: a one-shot scan does not start the training Python to look for one.
+    ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
     parseThreads: availableParallelism(),
   });
   let result;

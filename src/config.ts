@@ -45,6 +45,7 @@ const settings = {
   RL_DATA_DIR: text.default("./data"),
   RL_LOCKED_FIELDS: text.optional(),
   RL_PYTHON: text.optional(),
+  RL_ATROPOSLIB_DIR: text.optional(),
   RL_API_COMMAND: text.optional(),
   RL_TRAINER_COMMAND: text.optional(),
   RL_BACKEND: z.enum(["local", "slurm"]).default("local"),
@@ -144,6 +145,8 @@ export interface Config {
   runConfigsDir: string;
   lockedFieldsPath: string | undefined;
   python: string;
+  /** atroposlib's package folder when RL_ATROPOSLIB_DIR names it; else it is looked for under `python`. */
+  atroposlibDir: string | undefined;
   apiCommand: string[];
   trainerCommand: string[];
   backend: "local" | "slurm";
@@ -237,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     runConfigsDir: path.join(dataDir, "run-configs"),
     lockedFieldsPath: r.RL_LOCKED_FIELDS ? path.resolve(cwd, r.RL_LOCKED_FIELDS) : lockedDefault,
     python,
+    atroposlibDir: r.RL_ATROPOSLIB_DIR ? path.resolve(cwd, r.RL_ATROPOSLIB_DIR) : undefined,
     apiCommand: splitCommand(r.RL_API_COMMAND ?? (isDemoStack ? `${python} run_api.py` : "run-api")),
     trainerCommand: splitCommand(r.RL_TRAINER_COMMAND ?? `${python} launch_training.py`),
     backend: r.RL_BACKEND,

@@ -6,6 +6,8 @@ import type { ConfigField, EnvironmentInfo, ScanWarning } from "./environments/t
 import { RlError } from "./errors.ts";
 import { nearestName } from "./values/nearest-name.ts";
 import { parseFieldValue } from "./values/parse-field-value.ts";
+import type { LockedFields } from "./locked-fields.ts";
+import { BOT_SET_TRAINER_FIELDS, TRAINER_PREFIX, trainerFields } from "./training/trainer-fields.ts";
 import { quoteInput } from "./values/quote-input.ts";
 
 export interface EnvironmentSummary {
@@ -37,6 +39,8 @@ export interface ConfigView {
   file_path: string;
   configurable_fields: FieldView[];
   locked_fields: FieldView[];
+  /** Where BaseEnvConfig's fields came from: atroposlib's envs/base.py, or "bundled" (the bot's copy). */
+  base_config_source: string;
 }
 
 export interface FieldChange {
@@ -59,6 +63,8 @@ export interface EnvironmentOpsDeps {
   isDemoStack: boolean;
   /** The bot's redactor: a value it would change holds a secret. */
   redact: (text: string) => string;
+  /** The locked fields file: its `tinker:` section locks the trainer's fields (named tinker.x), shown beside every environment's own. */
+  locked?: LockedFields;
 }
 
 const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
@@ -86,8 +92,8 @@ function fieldView(field: ConfigField, values: ConfigValues): FieldView {
   };
 }
 
-/** The sections of a run config that only the locked fields file sets. */
-const INFRA_SECTIONS = new Set(["openai", "tinker", "slurm", "testing"]);
+/** The sections of a run config that only the locked fields file sets (the trainer's `tinker:` has fields of its own). */
+const INFRA_SECTIONS = new Set(["openai", "slurm", "testing"]);
 /** A field name after normalising: letters (any script, as Python allows), digits and underscores. */
 const FIELD_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 /** "section.rest", "section:rest", "section[rest", "section/rest": a nested key. */
@@ -113,6 +119,7 @@ export function normaliseFieldName(input: string): string {
   if (!nested) return name;
   const [, section, rest] = nested;
   if (section === "env") return normaliseFieldName(rest!);
+  if (section === "tinker") return `${TRAINER_PREFIX}${normaliseFieldName(rest!)}`;
   if (INFRA_SECTIONS.has(section!)) {
     throw new RlError(
       "LOCKED_FIELD",
@@ -168,11 +175,22 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
   const startable = async (key: ChannelKey): Promise<EnvironmentInfo> => requireRunnable(await selected(key));
 
-  const findField = (env: EnvironmentInfo, input: string): ConfigField => {
+  /** The trainer's fields: tinker-atropos's TinkerConfig as the scan read it, or the bundled table. */
+  const scanned = async () => catalog.latest() ?? (await catalog.list());
+  const trainerList = async (): Promise<ConfigField[]> => (deps.locked ? trainerFields(deps.locked, (await scanned()).trainerFields) : []);
+
+  // A bare name is the environment's field when it has one, else the trainer's of that name ("learning_rate").
+  const findField = (env: EnvironmentInfo, trainer: readonly ConfigField[], input: string): ConfigField => {
     const name = normaliseFieldName(input);
-    const field = isFieldShaped(name) ? env.fields.find((f) => f.name.normalize("NFKC").toLowerCase() === name) : undefined;
+    const bare = name.startsWith(TRAINER_PREFIX) ? name.slice(TRAINER_PREFIX.length) : name;
+    const matches = (f: ConfigField, wanted: string) => f.name.normalize("NFKC").toLowerCase() === wanted;
+    const field = isFieldShaped(bare)
+      ? name.startsWith(TRAINER_PREFIX)
+        ? trainer.find((f) => matches(f, name))
+        : (env.fields.find((f) => matches(f, name)) ?? trainer.find((f) => matches(f, `${TRAINER_PREFIX}${name}`)))
+      : undefined;
     if (field) return field;
-    const near = nearestName(name, env.fields.map((f) => f.name));
+    const near = nearestName(name, [...env.fields, ...trainer].map((f) => f.name));
     throw new RlError(
       "NOT_FOUND",
       `${env.name} has no config field ${quoteInput(input)}.${near ? ` Did you mean "${near}"?` : ""} See /rl config for the fields.`,
@@ -181,14 +199,15 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   };
 
   /** One field's value from what a person typed: the field found by name, refused when locked or holding a secret, parsed into its type. */
-  const parseFor = (env: EnvironmentInfo, fieldName: string, raw: unknown): { field: ConfigField; value: unknown } => {
-    const field = findField(env, fieldName);
+  const parseFor = async (env: EnvironmentInfo, fieldName: string, raw: unknown): Promise<{ field: ConfigField; value: unknown }> => {
+    const field = findField(env, await trainerList(), fieldName);
     if (field.locked) {
-      throw new RlError(
-        "LOCKED_FIELD",
-        `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.`,
-        { details: { field: field.name, locked_value: field.lockedValue } },
-      );
+      const trainerField = field.name.startsWith(TRAINER_PREFIX) ? field.name.slice(TRAINER_PREFIX.length) : undefined;
+      const message =
+        trainerField && BOT_SET_TRAINER_FIELDS.has(trainerField)
+          ? `${field.name} is set by the bot for each run (WandB finds the run by it) and cannot be changed.`
+          : `${field.name} is locked to ${JSON.stringify(field.lockedValue)} by the infrastructure settings and cannot be changed.${trainerField ? ` The team can unlock it by removing ${trainerField} from the tinker: section of the locked fields file (RL_LOCKED_FIELDS).` : ""}`;
+      throw new RlError("LOCKED_FIELD", message, { details: { field: field.name, locked_value: field.lockedValue } });
     }
     // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
     if (typeof raw === "string" && deps.redact(raw) !== raw) {
@@ -199,13 +218,16 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     return { field, value: parseFieldValue(raw, field) };
   };
 
-  const view = (env: EnvironmentInfo, values: ConfigValues): ConfigView => {
-    const fields = env.fields.map((f) => fieldView(f, values));
+  const view = async (env: EnvironmentInfo, values: ConfigValues): Promise<ConfigView> => {
+    const fields = [...env.fields, ...(await trainerList())].map((f) => fieldView(f, values));
+    // The result the lookup of `env` just used, not a scan of its own.
+    const { baseConfigSource } = await scanned();
     return {
       environment: env.name,
       file_path: env.filePath,
       configurable_fields: fields.filter((f) => !f.locked),
       locked_fields: fields.filter((f) => f.locked),
+      base_config_source: baseConfigSource ?? "bundled",
     };
   };
 
@@ -225,7 +247,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     async selectEnvironment(key: ChannelKey, name: string) {
       const env = await findEnvironment(name.trim());
       channels.selectEnvironment(key, env.name);
-      const config = view(env, channels.configValues(key, env.name));
+      const config = await view(env, channels.configValues(key, env.name));
       return {
         environment: env.name,
         file_path: env.filePath,
@@ -246,12 +268,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
     async getConfig(key: ChannelKey): Promise<ConfigView> {
       const env = await selected(key);
-      return view(env, channels.configValues(key, env.name));
+      return await view(env, channels.configValues(key, env.name));
     },
 
     async editConfig(key: ChannelKey, fieldName: string, raw: unknown) {
       const env = await selected(key);
-      const { field, value } = parseFor(env, fieldName, raw);
+      const { field, value } = await parseFor(env, fieldName, raw);
       const before = channels.configValues(key, env.name);
       const previous = Object.hasOwn(before, field.name) ? before[field.name] : (field.default ?? null);
       channels.setConfigValue(key, env.name, field.name, value);
@@ -272,7 +294,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       const values: ConfigValues = { ...base };
       const diff: FieldChange[] = [];
       for (const change of changes) {
-        const { field, value } = parseFor(env, change.field, change.value);
+        const { field, value } = await parseFor(env, change.field, change.value);
         diff.push({ field: field.name, from: Object.hasOwn(values, field.name) ? values[field.name] : (field.default ?? null), to: value });
         values[field.name] = value;
       }
@@ -281,7 +303,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
     async resetConfig(key: ChannelKey, fieldName?: string) {
       const env = await selected(key);
-      const field = fieldName === undefined ? undefined : findField(env, fieldName);
+      const field = fieldName === undefined ? undefined : findField(env, await trainerList(), fieldName);
       if (field?.locked) throw new RlError("LOCKED_FIELD", `${field.name} is locked; it always has its infrastructure value.`);
       channels.resetConfig(key, env.name, field?.name);
       return { environment: env.name, reset: field ? [field.name] : "all" as const, default: field ? (field.default ?? null) : undefined };

@@ -34,6 +34,7 @@ export const SEED_LOCKED_FIELDS: LockedFields = {
       model_name: "Qwen/Qwen3-8B",
       base_url: "http://localhost:8001/v1",
       api_key: "x",
+      server_type: "sglang",
       weight: 1.0,
       num_requests_for_eval: 256,
       timeout: 3600,

@@ -1,5 +1,6 @@
 // Builds the core from a Config: database, repositories, discovery, operations, logger. Knows no chat platform.
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
 import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
 import { createConfirmationsRepo, type ConfirmationsRepo } from "../db/confirmations.ts";
@@ -17,6 +18,7 @@ import type { Config } from "./config.ts";
 import { createDigests, type Digests } from "./digests/digests.ts";
 import { createEnvironmentCatalog, type EnvironmentCatalog } from "./environments/catalog.ts";
 import { createWorkerScanner } from "./environments/worker-scanner.ts";
+import { atroposlibLookup } from "./environments/atroposlib-lookup.ts";
 import { createEnvironmentOps, type EnvironmentOps } from "./environment-ops.ts";
 import { loadLockedFields, type LockedFields } from "./locked-fields.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -79,9 +81,11 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     recursive: config.scanRecursive,
     maxFileBytes: config.scanMaxFileBytes,
     parseThreads: Math.max(1, availableParallelism() - 1),
+    atroposlib: atroposlibLookup(config),
+    trainerConfigFile: path.join(config.trainingRoot, "tinker_atropos", "config.py"),
   });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
-  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact });
+  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact, locked: lockedFields });
   const runs = createRunsRepo(db, now);
   const sweeps = createSweepsRepo(db, now);
   const processes = createRunProcessesRepo(db);

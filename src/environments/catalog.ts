@@ -10,22 +10,29 @@ export interface Scanner {
 export interface EnvironmentCatalog {
   readonly dir: string;
   list(): Promise<ScanResult>;
+  /** The latest finished scan's result, if any: for what the scan just used, without scanning again. */
+  latest(): ScanResult | undefined;
   /** The environment called `name`; NOT_FOUND lists what exists and the nearest name. */
   get(name: string): Promise<EnvironmentInfo>;
 }
 
 export function createEnvironmentCatalog(dir: string, scanner: Scanner): EnvironmentCatalog {
   let inFlight: Promise<ScanResult> | undefined;
+  let last: ScanResult | undefined;
   // Concurrent callers share one scan rather than racing over the same files.
   const list = (): Promise<ScanResult> => {
-    inFlight ??= scanner.scan(dir).finally(() => {
-      inFlight = undefined;
-    });
+    inFlight ??= scanner
+      .scan(dir)
+      .then((result) => (last = result))
+      .finally(() => {
+        inFlight = undefined;
+      });
     return inFlight;
   };
   return {
     dir,
     list,
+    latest: () => last,
     get: async (name) => {
       const { environments } = await list();
       const found = environments.find((e) => e.name === name) ?? environments.find((e) => e.name.toLowerCase() === name.toLowerCase());

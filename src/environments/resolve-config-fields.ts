@@ -1,5 +1,6 @@
 // Builds an environment's config fields: BaseEnvConfig's, then its config classes' own, then config_init() overrides and locks.
-import { BASE_ENV_CONFIG_FIELDS } from "./base-env-config.ts";
+import { BASE_ENV_CONFIG_FIELDS, type BaseEnvConfigField } from "./base-env-config.ts";
+import { applyFieldBounds } from "./apply-field-bounds.ts";
 import { parseAnnotation } from "./parse-annotation.ts";
 import type { ClassDecl, ConfigInitDecl, FieldDecl, PyValue } from "./python-file-summary.ts";
 import { isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
@@ -12,6 +13,8 @@ export interface ConfigFieldsRequest {
   /** The config_init() that applies and the file it is written in. */
   configInit?: { file: SummarizedFile; decl: ConfigInitDecl };
   lockedEnv: Record<string, unknown>;
+  /** BaseEnvConfig's fields as read from atroposlib; the bundled table when absent. */
+  baseFields?: readonly BaseEnvConfigField[];
 }
 
 export interface ConfigFieldsResult {
@@ -46,7 +49,7 @@ export function resolveConfigFields(
 ): ConfigFieldsResult {
   const fields = new Map<string, ConfigField>();
   const problems: string[] = [];
-  for (const base of BASE_ENV_CONFIG_FIELDS) {
+  for (const base of request.baseFields ?? BASE_ENV_CONFIG_FIELDS) {
     // Cheaper than structuredClone for ~30 fields per environment, and still a copy a caller may change.
     fields.set(base.name, { ...base, fieldType: copyFieldType(base.fieldType), locked: false });
   }
@@ -75,14 +78,7 @@ export function resolveConfigFields(
       locked: false,
     };
     setDefault(field, file, decl.default);
-    const min = decl.ge ?? decl.gt;
-    const max = decl.le ?? decl.lt;
-    if (min !== undefined) field.min = min;
-    if (decl.ge === undefined && decl.gt !== undefined) field.minExclusive = true;
-    if (max !== undefined) field.max = max;
-    if (decl.le === undefined && decl.lt !== undefined) field.maxExclusive = true;
-    if (decl.minLength !== undefined) field.minLength = decl.minLength;
-    if (decl.maxLength !== undefined) field.maxLength = decl.maxLength;
+    applyFieldBounds(field, decl);
     return field;
   }
 

@@ -1,5 +1,6 @@
 // The cheap, pure step after parsing: decides which classes are environments across all files and describes them.
 import path from "node:path";
+import type { BaseEnvConfigField } from "./base-env-config.ts";
 import type { ClassDecl, ConfigInitDecl } from "./python-file-summary.ts";
 import { resolveConfigClass, type ClassRef } from "./resolve-config-class.ts";
 import { resolveConfigFields } from "./resolve-config-fields.ts";
@@ -11,6 +12,8 @@ export interface ResolveEnvironmentsInput {
   /** Every successfully summarized file of the folder, sorted by key; "_" files included, as bases. */
   files: readonly SummarizedFile[];
   lockedEnv: Record<string, unknown>;
+  /** BaseEnvConfig's fields as read from atroposlib; the bundled table when absent. */
+  baseFields?: readonly BaseEnvConfigField[];
 }
 
 const MAX_DEPTH = 32;
@@ -45,6 +48,7 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
         ...(configClass.source ? { configClass: configClass.source } : {}),
         ...(configInitOwner && configInit ? { configInit: { file: configInitOwner.file, decl: configInit } } : {}),
         lockedEnv: input.lockedEnv,
+        ...(input.baseFields ? { baseFields: input.baseFields } : {}),
       });
       const info: EnvironmentInfo = {
         name: cls.envName ?? fileName.replace(/\.py$/, ""),

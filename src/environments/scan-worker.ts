@@ -69,7 +69,8 @@ function sendMore(id: number): void {
     reply({ type: "environments", id, environments: changed.slice(next, next + BATCH) });
     return;
   }
-  reply({ type: "done", id, warnings: result.warnings, stats });
+  const { baseConfigSource, trainerFields, trainerConfigSource } = result;
+  reply({ type: "done", id, warnings: result.warnings, stats, ...(baseConfigSource ? { baseConfigSource } : {}), ...(trainerFields ? { trainerFields, trainerConfigSource } : {}) });
   lastSent = result;
   lastIndex = new Map(digests.map((digest, i) => [digest, i]));
   handover = undefined;

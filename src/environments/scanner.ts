@@ -14,6 +14,9 @@ import { forEachLimited } from "./for-each-limited.ts";
 import { listPythonFiles, type PythonFileEntry } from "./list-python-files.ts";
 import { createParsePool } from "./parse-pool.ts";
 import type { FileOutcome, FileSummary } from "./python-file-summary.ts";
+import type { BaseEnvConfigField } from "./base-env-config.ts";
+import { findAtroposlib, type AtroposlibLookup } from "./find-atroposlib.ts";
+import { readConfigClassFields } from "./read-config-class-fields.ts";
 import { resolveEnvironmentsStepwise } from "./resolve-environments.ts";
 import type { SummarizedFile } from "./resolve-symbols.ts";
 import { skimPythonFile } from "./skim-python-file.ts";
@@ -36,6 +39,10 @@ export interface EnvironmentScannerOptions {
    * to be worth them, and stopped when it ends.
    */
   parseThreads?: number;
+  /** Where atroposlib is (or the Python to ask): BaseEnvConfig's fields are read from its source, not the bundled table. */
+  atroposlib?: AtroposlibLookup;
+  /** tinker-atropos's tinker_atropos/config.py, when the training root may have it: TinkerConfig's fields are read from it. */
+  trainerConfigFile?: string;
 }
 
 export interface ScanStats {
@@ -83,7 +90,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   const referencedBy = new WeakMap<object, Set<string>>();
   let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
   // The last resolution and the file outcomes it came from: unchanged files give back the same outcome objects.
-  let lastResolved: { root: string; outcomes: CachedOutcome[]; result: ScanResult } | undefined;
+  let lastResolved: { root: string; outcomes: CachedOutcome[]; result: ScanResult; base?: unknown; trainer?: unknown } | undefined;
   let sliceStart = performance.now();
   const maybeYield = async (): Promise<void> => {
     if (performance.now() - sliceStart < (options.sliceMs ?? SLICE_MS)) return;
@@ -194,6 +201,53 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     );
   }
 
+  // A config class outside the folder (atroposlib's BaseEnvConfig, the trainer's TinkerConfig), read again only when
+  // its file's stamp changes.
+  const classFiles = new Map<string, { stamp: string; fields?: BaseEnvConfigField[]; warning?: ScanWarning }>();
+  async function readClassFile(file: string, className: string, what: string): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning }> {
+    let known = classFiles.get(file);
+    try {
+      const info = await stat(file);
+      const stamp = `${info.mtimeMs}:${info.size}`;
+      if (known?.stamp !== stamp) {
+        const outcome = await pool.parse(await read(file));
+        const fields = outcome.kind === "summary" ? readConfigClassFields(outcome.summary, file, className) : undefined;
+        known = fields ? { stamp, fields } : { stamp, warning: { filePath: file, message: `${className} could not be read here; the bundled copy of ${what} is used` } };
+      }
+    } catch (err) {
+      known = { stamp: "", warning: { filePath: file, message: `the file of ${className} could not be read (${describeFsError(err)}); the bundled copy of ${what} is used` } };
+    }
+    classFiles.set(file, known);
+    return known;
+  }
+
+  // Asked once, in the background: the training Python does not change while the bot runs, and a scan never waits
+  // for it (starting Python can take a second); the scans after its answer use atroposlib's fields.
+  let atroposlibDir: { dir?: string } | undefined;
+  let asked = false;
+  async function baseConfig(): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning; source?: string }> {
+    if (!options.atroposlib) return {};
+    if (!asked) {
+      asked = true;
+      const lookup = options.atroposlib;
+      if ("dir" in lookup) atroposlibDir = { dir: lookup.dir };
+      else void findAtroposlib(lookup).then((dir) => (atroposlibDir = dir ? { dir } : {}), () => (atroposlibDir = {}));
+    }
+    const dir = atroposlibDir?.dir;
+    if (!dir) return {};
+    const file = path.join(dir, "envs", "base.py");
+    const read = await readClassFile(file, "BaseEnvConfig", "BaseEnvConfig's fields");
+    return { ...read, ...(read.fields ? { source: file } : {}) };
+  }
+
+  async function trainerConfig(): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning }> {
+    const file = options.trainerConfigFile;
+    if (!file) return {};
+    // A training root without tinker-atropos's config.py is no error: the bundled table describes the trainer.
+    const exists = await stat(file).then(() => true, () => false);
+    return exists ? readClassFile(file, "TinkerConfig", "the trainer's fields") : {};
+  }
+
   async function scanNow(dir: string): Promise<ScanResult> {
     const root = path.resolve(dir);
     const stats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
@@ -230,7 +284,9 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       await pool.release();
     }
     stats.unreached = outcomes.filter((outcome) => outcome.kind === "unreached").length;
-    if (lastResolved && isLastScan(root, outcomes, listing.warnings)) return lastResolved.result;
+    const [atroposlib, trainer] = await Promise.all([baseConfig(), trainerConfig()]);
+    const sameClasses = lastResolved?.base === atroposlib.fields && lastResolved?.trainer === trainer.fields;
+    if (lastResolved && sameClasses && isLastScan(root, outcomes, listing.warnings)) return lastResolved.result;
 
     const summarized: SummarizedFile[] = [];
     const fileWarnings: ScanWarning[] = [];
@@ -239,7 +295,8 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       if (outcome?.kind === "summary") summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
       else if (outcome?.kind === "refused") fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
     });
-    const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv });
+    for (const warning of [atroposlib.warning, trainer.warning]) if (warning) fileWarnings.push(warning);
+    const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv, ...(atroposlib.fields ? { baseFields: atroposlib.fields } : {}) });
     let step = steps.next();
     while (!step.done) {
       await maybeYield();
@@ -248,8 +305,13 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const resolved = step.value;
     const warnings = [...listing.warnings, ...fileWarnings, ...resolved.warnings];
     warnings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-    const result = { environments: resolved.environments, warnings };
-    lastResolved = { root, outcomes, result };
+    const result: ScanResult = {
+      environments: resolved.environments,
+      warnings,
+      ...(atroposlib.source ? { baseConfigSource: atroposlib.source } : {}),
+      ...(trainer.fields ? { trainerFields: trainer.fields, trainerConfigSource: options.trainerConfigFile } : {}),
+    };
+    lastResolved = { root, outcomes, result, base: atroposlib.fields, trainer: trainer.fields };
     return result;
   }
 

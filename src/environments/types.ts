@@ -64,4 +64,9 @@ export interface ScanWarning {
 export interface ScanResult {
   environments: EnvironmentInfo[];
   warnings: ScanWarning[];
+  /** Where BaseEnvConfig's fields came from: atroposlib's source file, or undefined for the bot's bundled table. */
+  baseConfigSource?: string;
+  /** The trainer's TinkerConfig fields as tinker_atropos/config.py defines them, when the training root has it. */
+  trainerFields?: Array<Omit<ConfigField, "locked" | "lockedValue">>;
+  trainerConfigSource?: string;
 }

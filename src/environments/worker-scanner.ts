@@ -10,7 +10,7 @@ import { spawnWorker } from "./spawn-worker.ts";
 import type { EnvironmentInfo, ScanResult, ScanWarning } from "./types.ts";
 
 /** The options that cross to the worker: plain data, no functions. */
-export type WorkerScannerOptions = Pick<EnvironmentScannerOptions, "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads">;
+export type WorkerScannerOptions = Pick<EnvironmentScannerOptions, "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads" | "atroposlib" | "trainerConfigFile">;
 
 export interface ScanWorkerData {
   options: WorkerScannerOptions;
@@ -23,7 +23,7 @@ export type ScanReply =
   /** For each environment of the result, its index in the previous result the bot got, or -1: sent in the batches. */
   | { type: "plan"; id: number; kept: number[] }
   | { type: "environments"; id: number; environments: EnvironmentInfo[] }
-  | { type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats }
+  | ({ type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats } & Pick<ScanResult, "baseConfigSource" | "trainerFields" | "trainerConfigSource">)
   /** Nothing changed since the result this thread got last. */
   | { type: "same"; id: number; stats: ScanStats }
   | { type: "failed"; id: number; code: string; message: string };
@@ -72,7 +72,12 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
           settle(message.id)?.reject(new RlError("INTERNAL", "Discovery's answer did not fit the result this process holds; try again."));
           return;
         }
-        lastResult = { environments: environments as EnvironmentInfo[], warnings: message.warnings };
+        lastResult = {
+          environments: environments as EnvironmentInfo[],
+          warnings: message.warnings,
+          ...(message.baseConfigSource ? { baseConfigSource: message.baseConfigSource } : {}),
+          ...(message.trainerFields ? { trainerFields: message.trainerFields, trainerConfigSource: message.trainerConfigSource } : {}),
+        };
         settle(message.id)?.resolve(lastResult);
         return;
       }

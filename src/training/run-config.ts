@@ -4,11 +4,15 @@ import path from "node:path";
 import { RlError } from "../errors.ts";
 import type { LockedFields } from "../locked-fields.ts";
 import { stringifyRunYaml } from "./stringify-run-yaml.ts";
+import { TRAINER_PREFIX } from "./trainer-fields.ts";
+
+/** The server type tinker-atropos's environments must use for the trainer's inference server. */
+export const TINKER_SERVER_TYPE = "sglang";
 
 export interface RunConfigInput {
   runId: string;
   environment: string;
-  /** The channel's changed values for the environment's fields. */
+  /** The channel's changed values for the environment's fields, and the trainer's as tinker.x. */
   values: Record<string, unknown>;
   locked: LockedFields;
   wandbProject: string;
@@ -36,14 +40,21 @@ export function runNames(environment: string, runId: string, wandbProject: strin
 export function buildRunConfig(input: RunConfigInput): RunConfig {
   const names = runNames(input.environment, input.runId, input.wandbProject);
   const env: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input.values)) if (v !== undefined && v !== "") env[k] = v;
+  const trainer: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input.values)) {
+    if (v === undefined || v === "") continue;
+    if (k.startsWith(TRAINER_PREFIX)) trainer[k.slice(TRAINER_PREFIX.length)] = v;
+    else env[k] = v;
+  }
   // The environment's own WandB runs share the trainer's group and say which run they belong to.
   env.wandb_name ??= names.wandbRunName;
   Object.assign(env, input.locked.env);
   return {
     env,
-    openai: structuredClone(input.locked.openai),
+    // tinker-atropos's README: its environments talk to the trainer's inference server as sglang.
+    openai: structuredClone(input.locked.openai).map((server) => ({ ...server, server_type: server.server_type ?? TINKER_SERVER_TYPE })),
     tinker: {
+      ...trainer,
       ...structuredClone(input.locked.tinker),
       wandb_project: names.wandbProject,
       wandb_group: names.wandbGroup,

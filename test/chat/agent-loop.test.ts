@@ -76,8 +76,9 @@ describe("the agent loop", () => {
       ["tool", "second"],
     ]);
     expect(toolResult(messages[2])).toMatchObject({ environment: "parity" });
-    // The config answer is parity's: the second call ran after the first had finished.
-    expect(toolResult(messages[3])).toMatchObject({ environment: "parity" });
+    // The config answer is parity's: the second call ran after the first had finished. (With the trainer's fields
+    // the whole config passes the tool-result bound, so it is read from the start of its cut JSON.)
+    expect(messages[3]?.content).toMatch(/^\{"environment":"parity",/);
     expect(h.progress).toEqual(["Thinking…", "Running rl_select_environment…", "Running rl_get_current_config…", "Thinking…"]);
   });
 

@@ -86,9 +86,12 @@ describe("locked fields", () => {
     const locked = await dispatch({ text: "/rl set Total-Steps 5" }, op());
     expect(locked.reply.error).toMatchObject({ code: "LOCKED_FIELD", details: { field: "total_steps", locked_value: 2500 } });
     expect(locked.reply.text).toBe("total_steps is locked to 2500 by the infrastructure settings and cannot be changed.");
-    const section = await dispatch({ text: "/rl set tinker.lora_rank 64" }, op());
+    const section = await dispatch({ text: "/rl set openai.base_url http://x" }, op());
     expect(section.reply.error?.code).toBe("LOCKED_FIELD");
-    expect(section.reply.text).toContain("belongs to the tinker section");
+    expect(section.reply.text).toContain("belongs to the openai section");
+    const trainer = await dispatch({ text: "/rl set tinker.lora_rank 64" }, op());
+    expect(trainer.reply.error).toMatchObject({ code: "LOCKED_FIELD", details: { field: "tinker.lora_rank", locked_value: 32 } });
+    expect(trainer.reply.text).toContain("removing lora_rank from the tinker: section of the locked fields file");
     const lookalike = await dispatch({ text: "/rl set t\u043etal_steps 5" }, op());
     expect(lookalike.reply.error?.code).toBe("NOT_FOUND");
     expect(lookalike.reply.text).toContain('probe has no config field "t\u043etal_steps".');
