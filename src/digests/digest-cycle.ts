@@ -180,15 +180,19 @@ export function createDigestCycle(deps: DigestCycleDeps) {
         return url ? [{ label: `WandB ${p.run.id}`, url }] : [];
       });
       const chartSource = list.find((p) => p.rewardHistory.length > 1);
+      // The runs of one sweep (and nothing else) share its thread: one digest covers the sweep, there.
+      const sweepIds = new Set(list.map((p) => p.run.sweepId));
+      const sweepId = list.length > 1 && sweepIds.size === 1 ? list[0]!.run.sweepId : undefined;
       const reply: Reply = {
-        title: list.length === 1 ? `📈 Digest: run ${list[0]!.run.id}` : `📈 Digest: ${list.length} runs`,
+        title: list.length === 1 ? `📈 Digest: run ${list[0]!.run.id}` : sweepId ? `📈 Digest: sweep ${sweepId}, ${list.length} runs` : `📈 Digest: ${list.length} runs`,
         fields: list.map((p) => runLine(p, now)),
         links,
         chart: chartSource ? { title: `Reward mean, run ${chartSource.run.id}`, points: chartSource.rewardHistory.map((h) => ({ x: h.step, y: h.value })) } : undefined,
         buttons: list.length === 1 ? [{ label: "Status", command: `/rl status ${list[0]!.run.id}` }] : undefined,
       };
-      // A single-run channel's digest goes to the run's thread; several runs share the channel.
-      const thread = list.length === 1 ? list[0]!.run.thread : undefined;
+      // Into the thread the runs share (a single run's, or a sweep's); runs started apart share the channel.
+      const threads = new Set(list.map((p) => p.run.thread));
+      const thread = threads.size === 1 ? list[0]!.run.thread : undefined;
       const queued = outbox.enqueue({ dedupeKey: `digest:${key}:${now}`, target: { channel, thread }, kind: "digest", reply }, now);
       if (!queued) continue;
       result.messages++;

@@ -72,6 +72,25 @@ describe("digest cycle", () => {
     expect(c2.fields![0]!.value).toContain("reward 0.75 (+0.25)");
   });
 
+  it("gives a sweep's runs one digest in the sweep's thread, and a channel with other runs one at the top", async () => {
+    clock = 15_000_000;
+    const s = services();
+    const c1 = channel("C1");
+    s.sweeps.insert({ id: "s1234567", channel: c1, thread: "1700.000100", environment: "arithmetic", grid: [{ field: "temperature", values: [0.2, 1.8] }], createdBy: "U1" });
+    for (const id of ["dddd0001", "dddd0002"]) {
+      s.runs.insert({ id, channel: c1, thread: "1700.000100", environment: "arithmetic", config: {}, status: "running", createdBy: "U1", sweepId: "s1234567" });
+      s.runs.update(id, { startedAt: clock - 60 * MIN, totalSteps: 100 });
+      writeTrainerLog(s, id, [[3, 0.2]], 100);
+    }
+    expect(await s.digests.runNow()).toMatchObject({ runs: 2, messages: 1 });
+    expect(digests(s)).toEqual([expect.objectContaining({ channel: "C1", thread: "1700.000100", reply: expect.objectContaining({ title: "📈 Digest: sweep s1234567, 2 runs" }) })]);
+
+    clock += 31 * MIN;
+    addRun(s, "dddd0003", c1, [[5, 0.3]]);
+    expect(await s.digests.runNow()).toMatchObject({ runs: 3, messages: 1 });
+    expect(digests(s).at(-1)).toEqual(expect.objectContaining({ channel: "C1", thread: null, reply: expect.objectContaining({ title: "📈 Digest: 3 runs" }) }));
+  });
+
   it("posts at most one digest per run per interval, and the limit survives a restart", async () => {
     clock = 20_000_000;
     const cwd = tempDir();
