@@ -124,7 +124,10 @@ describe("input limits", () => {
     expect(await description("select", { name: "foo" })).toContain("configurable fields");
     expect(await description("set", { field: "temperature", value: "9".repeat(MAX_VALUE_LENGTH + 1) })).toMatch(/^value is too long: at most 4000 characters\./);
     expect(await description("set", { field: "Total-Steps", value: "5" })).toBe("total_steps is locked to 2500 by the infrastructure settings and cannot be changed.");
-    expect(await description("set", { field: "tinker.lora_rank", value: "5" })).toContain("belongs to the tinker section");
+    // The trainer's own fields are config fields too; the locked file locks this one.
+    expect(await description("set", { field: "tinker.lora_rank", value: "5" })).toBe(
+      "tinker.lora_rank is locked to 32 by the infrastructure settings and cannot be changed. The team can unlock it by removing lora_rank from the tinker: section of the locked fields file (RL_LOCKED_FIELDS).",
+    );
     expect(discord.services.audit.latest(10).filter((a) => a.outcome === "refused")).toHaveLength(2);
   });
 });
