@@ -164,8 +164,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     return catalog.get(input);
   };
 
-  /** The channel's environment, refused when its file cannot start it (training and /rl test both run `python FILE`). */
-  /** An environment a run can start: its file's main block calls its cli(). */
+  /** An environment a run can start: its file's main block calls its cli() (training and /rl test both run `python FILE`). */
   const requireRunnable = (env: EnvironmentInfo): EnvironmentInfo => {
     if (env.runnable) return env;
     throw new RlError("NOT_STARTABLE", `${env.name} cannot be started: ${env.notRunnableReason ?? "its file has no entry point for it"}. Add \`if __name__ == "__main__": ${env.className}.cli()\` to ${env.relativePath}, or select another environment (see /rl envs).`, {
@@ -173,6 +172,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     });
   };
 
+  /** The channel's environment, refused when its file cannot start it. */
   const startable = async (key: ChannelKey): Promise<EnvironmentInfo> => requireRunnable(await selected(key));
 
   /** The trainer's fields: tinker-atropos's TinkerConfig as the scan read it, or the bundled table. */

@@ -7,7 +7,7 @@ import { deliveryError } from "../../src/digests/delivery-failure.ts";
 import { RlError } from "../../src/errors.ts";
 import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { Services } from "../../src/services.ts";
-import { threadOfMessage, type AnchorHandler, type ChatAdapter, type ChatHandler, type MessageRef } from "../chat-adapter.ts";
+import { threadOfMessage, type AnchorHandler, type ChatAdapter, type ChatHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
 import { shareChart } from "./slack-chart.ts";
@@ -238,7 +238,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
       accepted(await messenger.update(channelId, ref.id, renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) })), channelId);
       return ref;
     },
-    threadOf: (ref: MessageRef) => threadOfMessage(ref),
+    threadOf: threadOfMessage,
     port: () => (server ? portOf(server) : undefined),
   };
 }

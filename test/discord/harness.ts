@@ -125,6 +125,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await fake.close();
     throw err;
   }
+  // Discovery's first scan starts its worker thread, which on a loaded machine can take past the 1 s at which a
+  // command is deferred; the tests here are about answers, so the folder is scanned once before any command.
+  await bot.services.env.listEnvironments();
   const harness: Harness = {
     fake,
     bot,
