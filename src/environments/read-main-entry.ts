@@ -32,22 +32,32 @@ function cliTarget(call: Node): string[] | undefined {
   return callee && callee.length >= 2 && callee.at(-1) === "cli" ? callee.slice(0, -1) : undefined;
 }
 
-/** The module's main block and the classes whose `cli()` it calls, directly or through one module-level function. */
-export function readMainEntry(root: Node): MainEntry {
+/** The module-level functions' bodies by name (read only for a file with a main block: most have none). */
+function moduleFunctions(statements: Node[]): Map<string, Node> {
   const functions = new Map<string, Node>();
-  const blocks: Node[] = [];
-  for (const statement of root.namedChildren) {
+  for (const statement of statements) {
     const definition = statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
-    if (definition?.type === "function_definition") {
-      const name = definition.childForFieldName("name")?.text;
-      const body = definition.childForFieldName("body");
-      if (name && body) functions.set(name, body);
-    }
+    if (definition?.type !== "function_definition") continue;
+    const name = definition.childForFieldName("name")?.text;
+    const body = definition.childForFieldName("body");
+    if (name && body) functions.set(name, body);
+  }
+  return functions;
+}
+
+/**
+ * The module's main block and the classes whose `cli()` it calls, directly or through one module-level function.
+ * `statements`: the module's top-level statements.
+ */
+export function readMainEntry(statements: Node[]): MainEntry {
+  const blocks: Node[] = [];
+  for (const statement of statements) {
     if (statement.type === "if_statement" && isMainTest(statement.childForFieldName("condition"))) {
       const body = statement.childForFieldName("consequence");
       if (body) blocks.push(body);
     }
   }
+  const functions = blocks.length > 0 ? moduleFunctions(statements) : new Map<string, Node>();
   const cliCalls: string[][] = [];
   const add = (target: string[] | undefined) => {
     if (target && !cliCalls.some((seen) => seen.join(".") === target.join("."))) cliCalls.push(target);

@@ -87,13 +87,17 @@ export function readStringLiteral(node: Node): string | undefined {
     return parts.every((part) => part !== undefined) ? parts.join("") : undefined;
   }
   if (node.type !== "string") return undefined;
-  const start = node.children.find((child) => child.type === "string_start");
-  const end = node.children.find((child) => child.type === "string_end");
-  if (!start || !end) return undefined;
-  if (node.descendantsOfType("interpolation").length > 0) return undefined;
-  const prefix = start.text.replace(/["']+$/, "").toLowerCase();
+  // A string is string_start, its content and string_end; a long prompt has many children, so only the ends are read.
+  const start = node.firstChild;
+  const end = node.lastChild;
+  if (start?.type !== "string_start" || end?.type !== "string_end") return undefined;
+  const opening = start.text;
+  const prefix = opening.replace(/["']+$/, "").toLowerCase();
   if (prefix.includes("b")) return undefined;
-  const body = node.text.slice(start.text.length, node.text.length - end.text.length);
+  // Only an f-string has fields.
+  if (prefix.includes("f") && node.descendantsOfType("interpolation").length > 0) return undefined;
+  const whole = node.text;
+  const body = whole.slice(opening.length, whole.length - (end.endIndex - end.startIndex));
   const text = prefix.includes("r") ? body : decodeEscapes(body);
   if (text === undefined || !prefix.includes("f")) return text;
   return text.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
@@ -114,6 +118,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 };
 
 function decodeEscapes(body: string): string | undefined {
+  if (!body.includes("\\")) return body;
   // \N{NAME} needs the Unicode name table; better to admit not knowing than to return the wrong text.
   if (/\\N\{/.test(body.replace(/\\\\/g, ""))) return undefined;
   return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|\r?\n|[\s\S])/g, (whole, esc: string) => {

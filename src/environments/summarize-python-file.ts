@@ -27,9 +27,11 @@ export function summarizePythonFile(parser: Parser, source: string): FileOutcome
     const line = (error ?? root).startPosition.row + 1;
     return { kind: "refused", message: `Python syntax error near line ${line}; file skipped` };
   }
-  const summary: FileSummary = { classes: [], main: readMainEntry(root), bindings: [], starImports: [] };
+  // Each node read costs a call into tree-sitter: the module's statements are read once, for both walks.
+  const statements = root.namedChildren;
+  const summary: FileSummary = { classes: [], main: readMainEntry(statements), bindings: [], starImports: [] };
   const exceptRanges: Array<[number, number]> = [];
-  for (const statement of moduleStatements(root, exceptRanges)) addStatement(summary, statement);
+  for (const statement of moduleStatements(statements, exceptRanges)) addStatement(summary, statement);
   for (const entry of summary.bindings) {
     if (exceptRanges.some(([start, end]) => entry.order >= start && entry.order < end)) entry.fallback = true;
   }
@@ -47,10 +49,10 @@ function firstError(node: Node): Node | undefined {
   return undefined;
 }
 
-function* moduleStatements(node: Node, exceptRanges: Array<[number, number]>): Generator<Node> {
-  for (const child of node.namedChildren) {
+function* moduleStatements(nodes: Node[], exceptRanges: Array<[number, number]>): Generator<Node> {
+  for (const child of nodes) {
     if (child.type === "except_clause") exceptRanges.push([child.startIndex, child.endIndex]);
-    if (TRANSPARENT.has(child.type)) yield* moduleStatements(child, exceptRanges);
+    if (TRANSPARENT.has(child.type)) yield* moduleStatements(child.namedChildren, exceptRanges);
     else yield child;
   }
 }
