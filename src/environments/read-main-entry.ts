@@ -32,7 +32,7 @@ function cliTarget(call: Node): string[] | undefined {
   return callee && callee.length >= 2 && callee.at(-1) === "cli" ? callee.slice(0, -1) : undefined;
 }
 
-/** The module-level functions' bodies by name (read only for a file with a main block: most have none). */
+/** The module-level functions' bodies by name. */
 function moduleFunctions(statements: Node[]): Map<string, Node> {
   const functions = new Map<string, Node>();
   for (const statement of statements) {
@@ -57,7 +57,8 @@ export function readMainEntry(statements: Node[]): MainEntry {
       if (body) blocks.push(body);
     }
   }
-  const functions = blocks.length > 0 ? moduleFunctions(statements) : new Map<string, Node>();
+  // Looked up only when the block calls a bare name: most call `X.cli()` itself.
+  let functions: Map<string, Node> | undefined;
   const cliCalls: string[][] = [];
   const add = (target: string[] | undefined) => {
     if (target && !cliCalls.some((seen) => seen.join(".") === target.join("."))) cliCalls.push(target);
@@ -67,7 +68,7 @@ export function readMainEntry(statements: Node[]): MainEntry {
       add(cliTarget(call));
       // main() or asyncio.run(main()): the function's own cli() calls count.
       const callee = call.childForFieldName("function");
-      const body = callee?.type === "identifier" ? functions.get(callee.text) : undefined;
+      const body = callee?.type === "identifier" ? (functions ??= moduleFunctions(statements)).get(callee.text) : undefined;
       if (body) for (const inner of callsIn(body)) add(cliTarget(inner));
     }
   }

@@ -111,8 +111,13 @@ function addFromImport(summary: FileSummary, node: Node, order: number): void {
     return;
   }
   for (const nameNode of node.childrenForFieldName("name")) {
-    const imported = nameNode.type === "aliased_import" ? nameNode.childForFieldName("name") : nameNode;
-    const local = nameNode.type === "aliased_import" ? nameNode.childForFieldName("alias") : nameNode;
+    if (nameNode.type !== "aliased_import") {
+      const name = nameNode.text;
+      bind(summary, name, order, { kind: "import-from", module, name });
+      continue;
+    }
+    const imported = nameNode.childForFieldName("name");
+    const local = nameNode.childForFieldName("alias");
     if (imported && local) bind(summary, local.text, order, { kind: "import-from", module, name: imported.text });
   }
 }
