@@ -39,6 +39,8 @@ interface Rep {
 }
 
 const TIMER_SETTLE_MS = 10;
+/** The commands go out over this share of a scan's time alone (see the loop below). */
+const SPREAD_SHARE = 0.8;
 const GOAL_MS = 20;
 
 const clock = () => performance.timeOrigin + performance.now();
@@ -127,15 +129,28 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
   await coldScan(config);
   for (let rep = 0; rep < sizes.responsivenessReps; rep++) {
     const alone = await probedScan(config);
-    // The same commands two ways, each over a whole scan (a little longer with the load), so they meet every part of
-    // it: one at a time, evenly spaced (people typing), then in waves of `slackConcurrency` that arrive together.
-    const spreadMs = (alone.scan.ms * 1.1) / sizes.slackCommands;
-    const intervalMs = (alone.scan.ms * 1.1) / waves;
+    // The same commands two ways, each spread over most of a scan so they meet it from start to end: one at a time,
+    // evenly spaced (people typing), then in waves of `slackConcurrency` that arrive together. The last goes out at
+    // SPREAD_SHARE of the scan's time alone: a scan's time varies by about a tenth from one to the next, and a command
+    // sent after the scan has ended measures nothing.
+    const spreadMs = (alone.scan.ms * SPREAD_SHARE) / Math.max(1, sizes.slackCommands - 1);
+    const intervalMs = (alone.scan.ms * SPREAD_SHARE) / Math.max(1, waves - 1);
     intervals.push(intervalMs);
+    // Each load starts with its scan (after the fresh services are made), so its first commands meet the scan too.
     let spreadStart = Number.POSITIVE_INFINITY;
-    const [spreadSamples, spread] = await Promise.all([load({ waves: sizes.slackCommands, perWave: 1, intervalMs: spreadMs }), probedScan(config, () => (spreadStart = clock()))]);
+    let spreadLoad: Promise<AckSample[]> = Promise.resolve([]);
+    const spread = await probedScan(config, () => {
+      spreadStart = clock();
+      spreadLoad = load({ waves: sizes.slackCommands, perWave: 1, intervalMs: spreadMs });
+    });
+    const spreadSamples = await spreadLoad;
     let scanStart = Number.POSITIVE_INFINITY;
-    const [samples, burst] = await Promise.all([load({ waves, perWave: sizes.slackConcurrency, intervalMs }), probedScan(config, () => (scanStart = clock()))]);
+    let burstLoad: Promise<AckSample[]> = Promise.resolve([]);
+    const burst = await probedScan(config, () => {
+      scanStart = clock();
+      burstLoad = load({ waves, perWave: sizes.slackConcurrency, intervalMs });
+    });
+    const samples = await burstLoad;
     const acks = samples.map((s) => s.ms);
     reps.push({
       loop: spread.loop,

@@ -1,6 +1,6 @@
 // The Slack adapter: a Bolt app (Socket Mode with SLACK_APP_TOKEN, else HTTP) that turns /rl, clicks and mentions into commands.
 import type { Server } from "node:http";
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from "@slack/bolt";
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type RespondFn, type SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { deliveryError } from "../../src/digests/delivery-failure.ts";
@@ -97,11 +97,17 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
       inFlight.delete(work);
     }
   };
+  /**
+   * After its ack, an event's work waits for the loop's next turn: the acks of requests that arrived together all go
+   * out first (Slack wants each within 3 s, and 20 answers take tens of ms of CPU). Tracked from the ack on, so stop()
+   * waits for work that has not begun yet too.
+   */
+  const afterAcks = (work: () => Promise<void>): Promise<void> => track(new Promise<void>((resolve) => setImmediate(resolve)).then(work));
   const clicking = new Set<string>();
 
   app.command(options.slashCommand ?? "/rl", async ({ command, ack, respond }) => {
     await ack();
-    await track(
+    await afterAcks(() =>
       runSlackCommand(
         command.text ?? "",
         {
@@ -117,6 +123,10 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
 
   app.action(/^rl_/, async ({ ack, body, action, respond }) => {
     await ack();
+    await afterAcks(() => answerClick(body, action, respond));
+  });
+
+  async function answerClick(body: SlackActionMiddlewareArgs["body"], action: SlackActionMiddlewareArgs["action"], respond: RespondFn): Promise<void> {
     if (body.type !== "block_actions" || action.type !== "button" || !("action_id" in action)) return;
     const value = decodeButtonValue(action.value);
     if (!value) {
@@ -154,7 +164,7 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     } finally {
       clicking.delete(key);
     }
-  });
+  }
 
   const chatDeps = { services, messenger, people, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
   app.event("app_mention", async ({ event, body, context }) => {
