@@ -1,9 +1,9 @@
 // What `python FILE serve` would run: the `X.cli()` calls of the file's `if __name__ == "__main__":` block, read statically.
-import type Parser from "tree-sitter";
+import type { PyNode } from "./cursor-node.ts";
 import type { MainEntry } from "./python-file-summary.ts";
 import { readDottedName, readStringLiteral } from "./read-python-value.ts";
 
-type Node = Parser.SyntaxNode;
+type Node = PyNode;
 
 // Definitions inside the block run only when called; a call to a module-level function is followed one level.
 const SKIPPED = new Set(["function_definition", "class_definition", "lambda", "decorated_definition"]);
@@ -33,7 +33,7 @@ function cliTarget(call: Node): string[] | undefined {
 }
 
 /** The module-level functions' bodies by name. */
-function moduleFunctions(statements: Node[]): Map<string, Node> {
+function moduleFunctions(statements: readonly Node[]): Map<string, Node> {
   const functions = new Map<string, Node>();
   for (const statement of statements) {
     const definition = statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
@@ -49,7 +49,7 @@ function moduleFunctions(statements: Node[]): Map<string, Node> {
  * The module's main block and the classes whose `cli()` it calls, directly or through one module-level function.
  * `statements`: the module's top-level statements.
  */
-export function readMainEntry(statements: Node[]): MainEntry {
+export function readMainEntry(statements: readonly Node[]): MainEntry {
   const blocks: Node[] = [];
   for (const statement of statements) {
     if (statement.type === "if_statement" && isMainTest(statement.childForFieldName("condition"))) {

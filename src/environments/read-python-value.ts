@@ -1,8 +1,8 @@
 // Reads a Python expression's value from its syntax tree when it is a literal (or constant arithmetic on literals).
-import type Parser from "tree-sitter";
+import type { PyNode } from "./cursor-node.ts";
 import type { PyValue } from "./python-file-summary.ts";
 
-type Node = Parser.SyntaxNode;
+type Node = PyNode;
 
 const UNKNOWN: PyValue = { kind: "unknown" };
 const literal = (value: unknown): PyValue => ({ kind: "literal", value });
@@ -144,7 +144,7 @@ function readNumberText(type: string, text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-function readItems(nodes: Node[]): PyValue {
+function readItems(nodes: readonly Node[]): PyValue {
   const values: unknown[] = [];
   for (const node of nodes) {
     if (node.type === "comment") continue;
@@ -155,7 +155,7 @@ function readItems(nodes: Node[]): PyValue {
   return literal(values);
 }
 
-function readDictionary(nodes: Node[]): PyValue {
+function readDictionary(nodes: readonly Node[]): PyValue {
   const result: Record<string, unknown> = {};
   for (const node of nodes) {
     if (node.type === "comment") continue;

@@ -1,10 +1,11 @@
 // Parses one Python file with tree-sitter and keeps only what discovery needs: classes, bindings, fields, config_init.
 import type Parser from "tree-sitter";
+import { readSyntaxTree, type PyNode } from "./cursor-node.ts";
 import type { Binding, ClassDecl, ConfigInitDecl, FieldDecl, FileOutcome, FileSummary, PyValue } from "./python-file-summary.ts";
 import { readMainEntry } from "./read-main-entry.ts";
 import { exprOf, readDottedName, readNumber, readPythonValue, readStringLiteral } from "./read-python-value.ts";
 
-type Node = Parser.SyntaxNode;
+type Node = PyNode;
 
 // Module-level statements inside these still bind names at import time (try/except ImportError, if TYPE_CHECKING).
 const TRANSPARENT = new Set([
@@ -27,8 +28,8 @@ export function summarizePythonFile(parser: Parser, source: string): FileOutcome
     const line = (error ?? root).startPosition.row + 1;
     return { kind: "refused", message: `Python syntax error near line ${line}; file skipped` };
   }
-  // Each node read costs a call into tree-sitter: the module's statements are read once, for both walks.
-  const statements = root.namedChildren;
+  // Read through a cursor: only the nodes discovery looks at are made (cursor-node.ts).
+  const statements = readSyntaxTree(tree, source).namedChildren;
   const summary: FileSummary = { classes: [], main: readMainEntry(statements), bindings: [], starImports: [] };
   const exceptRanges: Array<[number, number]> = [];
   for (const statement of moduleStatements(statements, exceptRanges)) addStatement(summary, statement);
@@ -38,7 +39,7 @@ export function summarizePythonFile(parser: Parser, source: string): FileOutcome
   return { kind: "summary", summary };
 }
 
-function firstError(node: Node): Node | undefined {
+function firstError(node: Parser.SyntaxNode): Parser.SyntaxNode | undefined {
   if (node.type === "ERROR" || node.isMissing) return node;
   for (const child of node.children) {
     if (child.hasError || child.isMissing) {
@@ -49,7 +50,7 @@ function firstError(node: Node): Node | undefined {
   return undefined;
 }
 
-function* moduleStatements(nodes: Node[], exceptRanges: Array<[number, number]>): Generator<Node> {
+function* moduleStatements(nodes: readonly Node[], exceptRanges: Array<[number, number]>): Generator<Node> {
   for (const child of nodes) {
     if (child.type === "except_clause") exceptRanges.push([child.startIndex, child.endIndex]);
     if (TRANSPARENT.has(child.type)) yield* moduleStatements(child.namedChildren, exceptRanges);
@@ -129,7 +130,7 @@ function addClass(summary: FileSummary, node: Node, order: number): void {
   const decl: ClassDecl = {
     name: nameNode.text,
     order,
-    line: node.startPosition.row + 1,
+    line: node.startRow + 1,
     bases: readBases(node.childForFieldName("superclasses")),
     fields: [],
     members: [],
