@@ -13,6 +13,7 @@ export interface BenchSizes {
   shapedReps: number;
   /** Repetitions of each command of the CLI start measurement. */
   cliReps: number;
+  /** Repetitions of the responsiveness measurement: its stall swings by several ms from one scan to the next on two CPUs. */
   responsivenessReps: number;
   slackCommands: number;
   slackConcurrency: number;
@@ -42,7 +43,7 @@ const FULL: BenchSizes = {
   processReps: 3,
   shapedReps: 5,
   cliReps: 11,
-  responsivenessReps: 3,
+  responsivenessReps: 5,
   slackCommands: 200,
   slackConcurrency: 20,
   startupReps: 3,
