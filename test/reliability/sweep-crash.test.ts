@@ -26,10 +26,17 @@ describe("a sweep across a crash", () => {
 
     const bot = spawnBot(cwd, env);
     try {
-      await waitFor(() => runs().every((r) => r.status === "completed") && comparisons().some((c) => c.status === "sent"), "both runs to complete and the comparison to be posted", 120_000);
+      // The console writes the comparison before marking it sent, but this process reads the bot's stdout
+      // on its own loop: wait for both rather than read stdout the moment the row says sent.
+      const comparisonLine = /📊 Sweep s\w+ \(arithmetic\): finished, 2 runs compared/;
+      await waitFor(
+        () => runs().every((r) => r.status === "completed") && comparisons().some((c) => c.status === "sent") && comparisonLine.test(bot.stdout()),
+        "both runs to complete and the comparison to be posted",
+        120_000,
+      );
       expect(new Set(runs().map((r) => r.sweep_id)).size).toBe(1);
       expect(comparisons()).toEqual([{ status: "sent" }]);
-      expect(bot.stdout()).toMatch(/📊 Sweep s\w+ \(arithmetic\): finished, 2 runs compared/);
+      expect(bot.stdout().match(new RegExp(comparisonLine, "g"))).toHaveLength(1);
       bot.endInput();
       expect((await bot.ended).code).toBe(0);
     } finally {
