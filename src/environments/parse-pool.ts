@@ -3,7 +3,7 @@
 // way to use more cores. Helpers live for one scan and keep the process alive only while they owe an answer.
 import type { Worker } from "node:worker_threads";
 import { analysePythonFile } from "./analyse-python-file.ts";
-import { loadPythonParser } from "./load-python-parser.ts";
+import { pythonParser } from "./load-python-parser.ts";
 import type { FileOutcome } from "./python-file-summary.ts";
 import { spawnWorker } from "./spawn-worker.ts";
 
@@ -52,7 +52,7 @@ export function createParsePool(threads: number): ParsePool {
   let helpers: Helper[] = [];
   let nextId = 0;
 
-  const parseHere = async (bytes: Uint8Array): Promise<FileOutcome> => analysePythonFile(await loadPythonParser(), bytes);
+  const parseHere = async (bytes: Uint8Array): Promise<FileOutcome> => analysePythonFile(pythonParser(), bytes);
 
   function startHelper(): Helper {
     const helper: Helper = { worker: spawnWorker("parse-worker"), answered: false, dead: false, inFlight: new Map() };
