@@ -129,27 +129,33 @@ async function exec(flags: Flags): Promise<number> {
 async function scan(flags: Flags): Promise<number> {
   const dir = flags.positional[1];
   if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
-  const [{ availableParallelism }, { loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
-    import("node:os"),
-    import("./config.ts"),
-    import("./locked-fields.ts"),
-    import("./environments/scanner.ts"),
-  ]);
-  const config = loadConfig();
-  // Nothing else runs in this process: discovery may parse on every core, this thread included.
-  const scanner = createEnvironmentScanner({
-    lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
-    recursive: config.scanRecursive,
-    maxFileBytes: config.scanMaxFileBytes,
-    // Only a folder named by the settings: a one-shot scan does not start the training Python to look for one.
-    ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
-    parseThreads: availableParallelism(),
-  });
+  // Nothing else runs in this process: discovery may parse on every core, this thread included. The helper threads
+  // start before the settings are read, so they have loaded their parser by the time the folder is listed.
+  const [{ availableParallelism }, { createParsePool }] = await Promise.all([import("node:os"), import("./environments/parse-pool.ts")]);
+  const parseThreads = availableParallelism();
+  const parsePool = createParsePool(parseThreads, { helperMinBytes: 0 });
+  parsePool.prepare(0);
   let result;
   try {
+    const [{ loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
+      import("./config.ts"),
+      import("./locked-fields.ts"),
+      import("./environments/scanner.ts"),
+    ]);
+    const config = loadConfig();
+    const scanner = createEnvironmentScanner({
+      lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
+      recursive: config.scanRecursive,
+      maxFileBytes: config.scanMaxFileBytes,
+      // Only a folder named by the settings: a one-shot scan does not start the training Python to look for one.
+      ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
+      parseThreads,
+      parsePool,
+    });
     result = await scanner.scan(path.resolve(dir));
   } finally {
-    await scanner.close();
+    // Also when a setting is refused: the helpers stop with the command.
+    await parsePool.release();
   }
   const { toScanJson } = await import("./environments/scan-json.ts");
   if (flags.options.json) {

@@ -12,10 +12,10 @@ export interface ParseRequest {
   bytes: Uint8Array;
 }
 
-export type ParseResponse = { id: number; outcome: FileOutcome } | { id: number; failed: string };
+export type ParseResponse = { id: number; outcome: FileOutcome } | { id: number; failed: string } | { ready: true };
 
 export interface ParsePool {
-  /** Starts the helpers, if this pool may have any, for a scan about to parse up to `bytes` bytes. */
+  /** Starts the helpers, if this pool may have any and `bytes` is worth them, for a scan about to parse up to that much. */
   prepare(bytes: number): void;
   parse(bytes: Uint8Array): Promise<FileOutcome>;
   /** Stops the helpers; a later large scan starts new ones. */
@@ -41,27 +41,38 @@ interface Task {
 
 interface Helper {
   worker: Worker;
-  /** Until its first answer a helper is still starting: it gets one request, not a queue. */
-  answered: boolean;
+  /** Until it says its parser is loaded (or answers) a helper is still starting: it gets one request, not a queue. */
+  ready: boolean;
   dead: boolean;
   inFlight: Map<number, Task>;
 }
 
+export interface ParsePoolOptions {
+  /**
+   * The least a scan must have to parse for `prepare` to start helpers (default HELPER_MIN_BYTES). A process that does
+   * nothing but one scan passes 0 and starts them before it loads anything else: they are ready by the time it has
+   * listed the folder.
+   */
+  helperMinBytes?: number;
+}
+
 /** `threads`: how many threads may parse, this one included. */
-export function createParsePool(threads: number): ParsePool {
+export function createParsePool(threads: number, options: ParsePoolOptions = {}): ParsePool {
+  const helperMinBytes = options.helperMinBytes ?? HELPER_MIN_BYTES;
   let helpers: Helper[] = [];
   let nextId = 0;
 
   const parseHere = async (bytes: Uint8Array): Promise<FileOutcome> => analysePythonFile(pythonParser(), bytes);
 
   function startHelper(): Helper {
-    const helper: Helper = { worker: spawnWorker("parse-worker"), answered: false, dead: false, inFlight: new Map() };
+    const helper: Helper = { worker: spawnWorker("parse-worker"), ready: false, dead: false, inFlight: new Map() };
     helper.worker.unref();
     helper.worker.on("message", (response: ParseResponse) => {
+      helper.ready = true;
+      if ("ready" in response) return;
       const task = helper.inFlight.get(response.id);
       if (!task) return;
       helper.inFlight.delete(response.id);
-      helper.answered = true;
       if (helper.inFlight.size === 0) helper.worker.unref();
       if ("outcome" in response) task.resolve(response.outcome);
       else parseHere(task.bytes).then(task.resolve, task.reject);
@@ -83,7 +94,7 @@ export function createParsePool(threads: number): ParsePool {
   function freeHelper(): Helper | undefined {
     let best: Helper | undefined;
     for (const helper of helpers) {
-      if (helper.dead || helper.inFlight.size >= (helper.answered ? HELPER_QUEUE : 1)) continue;
+      if (helper.dead || helper.inFlight.size >= (helper.ready ? HELPER_QUEUE : 1)) continue;
       if (!best || helper.inFlight.size < best.inFlight.size) best = helper;
     }
     return best;
@@ -91,7 +102,7 @@ export function createParsePool(threads: number): ParsePool {
 
   return {
     prepare(bytes) {
-      if (threads <= 1 || bytes < HELPER_MIN_BYTES) return;
+      if (threads <= 1 || bytes < helperMinBytes) return;
       helpers = helpers.filter((helper) => !helper.dead);
       while (helpers.length < threads - 1) helpers.push(startHelper());
     },

@@ -16,10 +16,11 @@ port.on("message", (request: ParseRequest) => {
   }
   port.postMessage(response);
 });
-// The parser loads while the scanner is still listing and reading, not when the first file arrives. If it cannot
-// load, each request above answers so.
+// The parser loads while the scanner is still listing and reading, not when the first file arrives; once it has, this
+// helper can be handed a full queue. If it cannot load, each request above answers so.
 try {
   pythonParser();
+  port.postMessage({ ready: true } satisfies ParseResponse);
 } catch {
   // answered per request
 }

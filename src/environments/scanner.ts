@@ -12,7 +12,7 @@ import { addReferencedNames } from "./add-referenced-names.ts";
 import { describeFsError } from "./describe-fs-error.ts";
 import { forEachLimited } from "./for-each-limited.ts";
 import { listPythonFiles, type PythonFileEntry } from "./list-python-files.ts";
-import { createParsePool } from "./parse-pool.ts";
+import { createParsePool, type ParsePool } from "./parse-pool.ts";
 import type { FileOutcome, FileSummary } from "./python-file-summary.ts";
 import type { BaseEnvConfigField } from "./base-env-config.ts";
 import { findAtroposlib, type AtroposlibLookup } from "./find-atroposlib.ts";
@@ -39,6 +39,8 @@ export interface EnvironmentScannerOptions {
    * to be worth them, and stopped when it ends.
    */
   parseThreads?: number;
+  /** The threads to parse on, when the caller started them itself (`parseThreads` of them); by default the scanner's own. */
+  parsePool?: ParsePool;
   /** Where atroposlib is (or the Python to ask): BaseEnvConfig's fields are read from its source, not the bundled table. */
   atroposlib?: AtroposlibLookup;
   /** tinker-atropos's tinker_atropos/config.py, when the training root may have it: TinkerConfig's fields are read from it. */
@@ -85,7 +87,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   const threads = Math.max(1, options.parseThreads ?? 1);
   const concurrency = Math.max(MIN_READ_CONCURRENCY, 2 * threads + 1);
   const cache = createSummaryCache();
-  const pool = createParsePool(threads);
+  const pool = options.parsePool ?? createParsePool(threads);
   // The names each summary reaches, computed once per summary object (warm rescans reuse them).
   const referencedBy = new WeakMap<object, Set<string>>();
   let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
