@@ -1,106 +1,108 @@
-// Every setting, read once from the environment and an optional YAML file, validated with zod, failing early.
+// Every setting, read once from the environment and an optional YAML file, validated with zod (its mini build), failing early.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
 import { loadNodeCron } from "./digests/load-node-cron.ts";
 import { RlError } from "./errors.ts";
 import { PACKAGE_ROOT } from "./package-root.ts";
+import * as z from "zod/mini";
+import "./zod-english.ts";
 
 export { PACKAGE_ROOT };
 export const DEMO_STACK_ROOT = path.join(PACKAGE_ROOT, "examples", "demo-stack");
 
-const bool = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((v) => ["1", "0", "true", "false", "yes", "no", "on", "off"].includes(v), "expected true or false")
-  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+const TRUE_WORDS = ["1", "true", "yes", "on"];
+const BOOL_WORDS = [...TRUE_WORDS, "0", "false", "no", "off"];
+const trimmed = (...checks: Array<z.core.CheckFn<string> | z.core.$ZodCheck<string>>) => z.string().check(z.trim(), ...checks);
+const bool = z.pipe(
+  trimmed(z.toLowerCase(), z.refine((v) => BOOL_WORDS.includes(v), "expected true or false")),
+  z.transform((v) => TRUE_WORDS.includes(v)),
+);
 const int = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+$/, "expected a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+  z.pipe(z.pipe(trimmed(z.regex(/^-?\d+$/, "expected a whole number")), z.transform(Number)), z.int().check(z.minimum(min), z.maximum(max)));
 const port = int(0, 65535);
-const url = z.string().trim().url("expected a URL such as http://127.0.0.1:8080");
-const text = z.string().trim().min(1);
+const url = trimmed(z.url("expected a URL such as http://127.0.0.1:8080"));
+const text = trimmed(z.minLength(1));
 /** One sbatch option value: a partition, account or GPU spec, never spaces (each goes in its own argv element). */
-const slurmWord = z.string().trim().regex(/^[\w.:+-]+$/, "expected one word such as gpu, my-account or a100:1 (no spaces)");
-const slurmTime = z
-  .string()
-  .trim()
-  .regex(/^(\d+(-\d+)?(:\d+){0,2}|UNLIMITED|INFINITE)$/i, "expected a Slurm time limit such as 90 (minutes), 4:00:00 or 1-12:00:00");
-const list = z
-  .string()
-  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const slurmWord = trimmed(z.regex(/^[\w.:+-]+$/, "expected one word such as gpu, my-account or a100:1 (no spaces)"));
+const slurmTime = trimmed(
+  z.regex(/^(\d+(-\d+)?(:\d+){0,2}|UNLIMITED|INFINITE)$/i, "expected a Slurm time limit such as 90 (minutes), 4:00:00 or 1-12:00:00"),
+);
+const split = z.transform((v: string) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const list = z.pipe(z.string(), split);
+const number = (pattern: RegExp, message: string) => z.pipe(trimmed(z.regex(pattern, message)), z.transform(Number));
 
 /** Variable name -> schema and default. The names are the documented settings (see .env.example). */
 const settings = {
-  RL_TRAINING_ROOT: text.optional(),
-  RL_ENVIRONMENTS_DIR: text.optional(),
-  RL_SCAN_RECURSIVE: bool.default(false),
-  RL_SCAN_MAX_FILE_BYTES: int(1_000, 100_000_000).default(1_000_000),
-  RL_DATA_DIR: text.default("./data"),
-  RL_LOCKED_FIELDS: text.optional(),
-  RL_PYTHON: text.optional(),
-  RL_ATROPOSLIB_DIR: text.optional(),
-  RL_API_COMMAND: text.optional(),
-  RL_TRAINER_COMMAND: text.optional(),
-  RL_BACKEND: z.enum(["local", "slurm"]).default("local"),
-  RL_SLURM_PARTITION: slurmWord.optional(),
-  RL_SLURM_ACCOUNT: slurmWord.optional(),
-  RL_SLURM_TIME_LIMIT: slurmTime.optional(),
-  RL_SLURM_GPUS: slurmWord.optional(),
-  RL_SLURM_EXTRA_ARGS: z.string().optional(),
-  RL_SLURM_POLL_SECONDS: int(1, 600).default(5),
-  RL_SLURM_START_WAIT_SECONDS: int(0, 3600).default(10),
-  RL_MAX_CONCURRENT_RUNS: int(1, 64).default(1),
-  RL_SWEEP_MAX_RUNS: int(1, 256).default(16),
-  RL_READY_TIMEOUT_SECONDS: int(1, 3600).default(180),
-  RL_STOP_GRACE_SECONDS: int(0, 600).default(10),
-  RL_CONFIRM_TTL_SECONDS: int(1, 7 * 24 * 3600).default(900),
-  RL_ADMINS: list.default([]),
-  RL_OPERATORS: list.default([]),
-  RL_DEFAULT_ROLE: z.enum(["none", "read", "operate", "admin"]).default("read"),
-  RL_CHANNEL_ALLOWLIST: list.default([]),
-  RL_DIGEST_CRON: text.refine((v) => loadNodeCron().validate(v), 'expected a cron expression such as "*/30 * * * *"').default("*/30 * * * *"),
-  RL_DIGEST_INTERVAL_MINUTES: int(1, 24 * 60).default(30),
-  RL_CHANNEL_POSTS_PER_HOUR: int(1, 1000).default(6),
-  RL_STALL_MINUTES: int(1, 24 * 60).default(20),
-  RL_REGRESSION_FRACTION: z.string().trim().regex(/^(0(\.\d+)?|1(\.0+)?)$/, "expected a fraction between 0 and 1").transform(Number).default(0.3),
-  RL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).optional(),
-  TINKER_API_KEY: text.optional(),
-  WANDB_API_KEY: text.optional(),
-  WANDB_BASE_URL: url.default("https://api.wandb.ai"),
-  WANDB_APP_URL: url.optional(),
-  WANDB_ENTITY: text.optional(),
-  WANDB_PROJECT: text.default("atropos-tinker"),
-  OPENROUTER_API_KEY: text.optional(),
-  RL_TEST_MODELS: list
-    .refine((ids) => ids.length > 0 && ids.every((id) => /^[A-Za-z0-9][\w.:@+/-]*$/.test(id)), "expected comma-separated model ids such as qwen/qwen3-8b")
-    .default(["qwen/qwen3-8b", "zhipu-ai/glm-4-flash", "minimax/minimax-m1"]),
-  RL_TEST_BASE_URL: url.default("https://openrouter.ai/api/v1"),
-  RL_TEST_STEPS: int(1, 50).default(3),
-  RL_TEST_GROUP_SIZE: int(1, 64).default(16),
-  RL_TEST_TIMEOUT_SECONDS: int(1, 24 * 3600).default(600),
-  RL_TEST_CONCURRENCY: int(1, 16).default(3),
-  RL_TEST_CORRECT_THRESHOLD: z.string().trim().regex(/^-?\d+(\.\d+)?$/, "expected a number such as 0.5").transform(Number).default(0.5),
-  SLACK_BOT_TOKEN: text.optional(),
-  SLACK_APP_TOKEN: text.optional(),
-  SLACK_SIGNING_SECRET: text.optional(),
-  SLACK_PORT: port.default(3000),
-  SLACK_API_URL: url.default("https://slack.com/api/"),
-  DISCORD_TOKEN: text.optional(),
-  DISCORD_GUILD_ID: text.optional(),
-  DISCORD_API_URL: url.optional(),
-  LLM_BASE_URL: url.optional(),
-  LLM_API_KEY: text.optional(),
-  LLM_MODEL: text.optional(),
-  LLM_MAX_ITERATIONS: int(1, 50).default(8),
-  LLM_HISTORY_MESSAGES: int(0, 1000).default(40),
-  LLM_TIMEOUT_SECONDS: int(1, 600).default(60),
+  RL_TRAINING_ROOT: z.optional(text),
+  RL_ENVIRONMENTS_DIR: z.optional(text),
+  RL_SCAN_RECURSIVE: z._default(bool, false),
+  RL_SCAN_MAX_FILE_BYTES: z._default(int(1_000, 100_000_000), 1_000_000),
+  RL_DATA_DIR: z._default(text, "./data"),
+  RL_LOCKED_FIELDS: z.optional(text),
+  RL_PYTHON: z.optional(text),
+  RL_ATROPOSLIB_DIR: z.optional(text),
+  RL_API_COMMAND: z.optional(text),
+  RL_TRAINER_COMMAND: z.optional(text),
+  RL_BACKEND: z._default(z.enum(["local", "slurm"]), "local"),
+  RL_SLURM_PARTITION: z.optional(slurmWord),
+  RL_SLURM_ACCOUNT: z.optional(slurmWord),
+  RL_SLURM_TIME_LIMIT: z.optional(slurmTime),
+  RL_SLURM_GPUS: z.optional(slurmWord),
+  RL_SLURM_EXTRA_ARGS: z.optional(z.string()),
+  RL_SLURM_POLL_SECONDS: z._default(int(1, 600), 5),
+  RL_SLURM_START_WAIT_SECONDS: z._default(int(0, 3600), 10),
+  RL_MAX_CONCURRENT_RUNS: z._default(int(1, 64), 1),
+  RL_SWEEP_MAX_RUNS: z._default(int(1, 256), 16),
+  RL_READY_TIMEOUT_SECONDS: z._default(int(1, 3600), 180),
+  RL_STOP_GRACE_SECONDS: z._default(int(0, 600), 10),
+  RL_CONFIRM_TTL_SECONDS: z._default(int(1, 7 * 24 * 3600), 900),
+  RL_ADMINS: z._default(list, []),
+  RL_OPERATORS: z._default(list, []),
+  RL_DEFAULT_ROLE: z._default(z.enum(["none", "read", "operate", "admin"]), "read"),
+  RL_CHANNEL_ALLOWLIST: z._default(list, []),
+  RL_DIGEST_CRON: z._default(trimmed(z.minLength(1), z.refine((v) => loadNodeCron().validate(v), 'expected a cron expression such as "*/30 * * * *"')), "*/30 * * * *"),
+  RL_DIGEST_INTERVAL_MINUTES: z._default(int(1, 24 * 60), 30),
+  RL_CHANNEL_POSTS_PER_HOUR: z._default(int(1, 1000), 6),
+  RL_STALL_MINUTES: z._default(int(1, 24 * 60), 20),
+  RL_REGRESSION_FRACTION: z._default(number(/^(0(\.\d+)?|1(\.0+)?)$/, "expected a fraction between 0 and 1"), 0.3),
+  RL_LOG_LEVEL: z.optional(z.enum(["debug", "info", "warn", "error", "silent"])),
+  TINKER_API_KEY: z.optional(text),
+  WANDB_API_KEY: z.optional(text),
+  WANDB_BASE_URL: z._default(url, "https://api.wandb.ai"),
+  WANDB_APP_URL: z.optional(url),
+  WANDB_ENTITY: z.optional(text),
+  WANDB_PROJECT: z._default(text, "atropos-tinker"),
+  OPENROUTER_API_KEY: z.optional(text),
+  RL_TEST_MODELS: z._default(
+    z.pipe(
+      list,
+      z.array(z.string()).check(
+        z.refine((ids) => ids.length > 0 && ids.every((id) => /^[A-Za-z0-9][\w.:@+/-]*$/.test(id)), "expected comma-separated model ids such as qwen/qwen3-8b"),
+      ),
+    ),
+    ["qwen/qwen3-8b", "zhipu-ai/glm-4-flash", "minimax/minimax-m1"],
+  ),
+  RL_TEST_BASE_URL: z._default(url, "https://openrouter.ai/api/v1"),
+  RL_TEST_STEPS: z._default(int(1, 50), 3),
+  RL_TEST_GROUP_SIZE: z._default(int(1, 64), 16),
+  RL_TEST_TIMEOUT_SECONDS: z._default(int(1, 24 * 3600), 600),
+  RL_TEST_CONCURRENCY: z._default(int(1, 16), 3),
+  RL_TEST_CORRECT_THRESHOLD: z._default(number(/^-?\d+(\.\d+)?$/, "expected a number such as 0.5"), 0.5),
+  SLACK_BOT_TOKEN: z.optional(text),
+  SLACK_APP_TOKEN: z.optional(text),
+  SLACK_SIGNING_SECRET: z.optional(text),
+  SLACK_PORT: z._default(port, 3000),
+  SLACK_API_URL: z._default(url, "https://slack.com/api/"),
+  DISCORD_TOKEN: z.optional(text),
+  DISCORD_GUILD_ID: z.optional(text),
+  DISCORD_API_URL: z.optional(url),
+  LLM_BASE_URL: z.optional(url),
+  LLM_API_KEY: z.optional(text),
+  LLM_MODEL: z.optional(text),
+  LLM_MAX_ITERATIONS: z._default(int(1, 50), 8),
+  LLM_HISTORY_MESSAGES: z._default(int(0, 1000), 40),
+  LLM_TIMEOUT_SECONDS: z._default(int(1, 600), 60),
 } as const;
 
 export type SettingName = keyof typeof settings;

@@ -1,15 +1,16 @@
 // The infrastructure settings no channel may change: read from the locked fields file, or the seed's values.
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
 import { RlError } from "./errors.ts";
+import * as z from "zod/mini";
+import "./zod-english.ts";
 
 const lockedFieldsSchema = z.object({
-  env: z.record(z.string(), z.unknown()).default({}),
-  openai: z.array(z.record(z.string(), z.unknown())).default([]),
-  tinker: z.record(z.string(), z.unknown()).default({}),
-  slurm: z.boolean().default(false),
-  testing: z.boolean().default(false),
+  env: z._default(z.record(z.string(), z.unknown()), {}),
+  openai: z._default(z.array(z.record(z.string(), z.unknown())), []),
+  tinker: z._default(z.record(z.string(), z.unknown()), {}),
+  slurm: z._default(z.boolean(), false),
+  testing: z._default(z.boolean(), false),
 });
 
 export type LockedFields = z.output<typeof lockedFieldsSchema>;

@@ -31,11 +31,10 @@ describe("dist/", () => {
     const chunks = readdirSync(path.join(DIST, "chunks")).filter((name) => name.endsWith(".js"));
     const zodChunks = chunks.filter((name) => readFileSync(path.join(DIST, "chunks", name), "utf8").includes("node_modules/zod/"));
     expect(zodChunks.length).toBeGreaterThan(0);
-    for (const name of zodChunks) {
-      const code = readFileSync(path.join(DIST, "chunks", name), "utf8");
-      expect(code).toContain("node_modules/zod/v4/locales/en.js");
-      expect(code).not.toContain("node_modules/zod/v4/locales/fr.js");
-    }
+    const codes = zodChunks.map((name) => readFileSync(path.join(DIST, "chunks", name), "utf8"));
+    // zod's code is split between its core, its mini build and its full build: one of them holds the English messages.
+    expect(codes.filter((code) => code.includes("node_modules/zod/v4/locales/en.js"))).toHaveLength(1);
+    for (const code of codes) expect(code).not.toContain("node_modules/zod/v4/locales/fr.js");
     // A setting zod checks with its own message: the built command still says it in English.
     const run = promisify(execFile)(process.execPath, [path.join(DIST, "..", "bin", "rl-chatops.js"), "scan", "."], { env: { ...process.env, RL_BACKEND: "bogus" } });
     await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('RL_BACKEND has a bad value: Invalid option: expected one of "local"|"slurm"') });

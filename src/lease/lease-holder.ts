@@ -1,17 +1,18 @@
 // The pid file beside the lock: who holds the data folder's lease, so a refusal can name them and exec can find the socket.
 import { readFileSync, writeFileSync, renameSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
+import "../zod-english.ts";
 
 export type LeaseMode = "bot" | "exec";
 
 const holderSchema = z.object({
-  pid: z.number().int(),
+  pid: z.int(),
   /** The kernel's start time of the pid (/proc), which tells a reused pid from the holder. */
-  startTime: z.string().optional(),
+  startTime: z.optional(z.string()),
   startedAt: z.string(),
   mode: z.enum(["bot", "exec"]),
-  socket: z.string().optional(),
+  socket: z.optional(z.string()),
 });
 
 export type LeaseHolder = z.infer<typeof holderSchema>;
