@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { execa } from "execa";
 import { openDatabase } from "../../db/open-database.ts";
 import { createRunProcessesRepo } from "../../db/run-processes.ts";
@@ -27,8 +28,11 @@ export function spawnBot(cwd: string, env: Record<string, string> = {}): BotProc
   const child = execa(process.execPath, [CLI], { cwd, env: { RL_LOG_LEVEL: "silent", ...env }, stdin: "pipe", reject: false, timeout: 120_000 });
   let out = "";
   let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  // Decoded as streams, so a character split between two reads of the pipe is not garbled.
+  const outText = new StringDecoder("utf8");
+  const errText = new StringDecoder("utf8");
+  child.stdout.on("data", (d: Buffer) => (out += outText.write(d)));
+  child.stderr.on("data", (d: Buffer) => (err += errText.write(d)));
   return {
     pid: child.pid!,
     stdout: () => out,
