@@ -38,9 +38,11 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   let running: Promise<void> | undefined;
   let printed = 0;
-  const print = (reply: Reply): void => {
-    output.write(`${renderText(redactReply(reply, services.redact))}\n`);
-  };
+  // Resolves once the text is out of this process (the write's callback), not when it is queued in the stream: the
+  // outbox marks a notice sent as soon as post() returns, and behind a slow terminal or pipe a queued text is lost
+  // if the bot is killed.
+  const print = (reply: Reply): Promise<void> =>
+    new Promise((resolve, reject) => output.write(`${renderText(redactReply(reply, services.redact))}\n`, (err) => (err ? reject(err) : resolve())));
   return {
     platform: "console",
     threads: false,
@@ -56,11 +58,11 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
       await done;
     },
     async post(target, reply): Promise<MessageRef> {
-      print(reply);
+      await print(reply);
       return { channel: target.channel, id: String(++printed) };
     },
     async update(ref, reply) {
-      print(reply);
+      await print(reply);
       return ref;
     },
     threadOf: (ref) => ref.id,

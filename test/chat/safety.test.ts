@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONSOLE_CHANNEL, runConsole } from "../../adapters/console/console.ts";
 import { dispatch } from "../../commands/dispatch.ts";
-import { delay } from "../../src/training/wait-until.ts";
+import { waitFor } from "../helpers/bot-process.ts";
 import { answer } from "../helpers/confirm.ts";
 import { conversation, SLACK, startChatHarness, toolResult, type ChatHarness } from "./chat-harness.ts";
 
@@ -117,9 +117,10 @@ describe("chat mode safety", () => {
     output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
     const done = runConsole(h.services, { input, output, chat: h.chat, userName: "local" });
     input.write("please stop feed0001\n");
-    for (let i = 0; i < 400 && !printed.includes('Run /rl stop "feed0001"? [y/N]'); i++) await delay(10);
+    // Answer only once the prompt is shown, and fail saying so if it never is.
+    await waitFor(() => printed.includes('Run /rl stop "feed0001"? [y/N]'), "the y/N prompt");
     input.write("y\n");
-    for (let i = 0; i < 400 && !printed.includes("stopped"); i++) await delay(10);
+    await waitFor(() => printed.includes("stopped"), "the stop's answer");
     input.end();
     await done;
     expect(h.services.runs.get("feed0001")?.status).toBe("stopped");

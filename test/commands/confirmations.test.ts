@@ -9,7 +9,7 @@ import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand, type CommandContext } from "../../commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
-import { delay } from "../../src/training/wait-until.ts";
+import { waitFor as waitUntil } from "../helpers/bot-process.ts";
 import { answer, confirmationOf } from "../helpers/confirm.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -147,7 +147,8 @@ describe("the console at a terminal", () => {
     output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
     const done = runConsole(s, { input, output, userName: "local" });
     const waitFor = async (re: RegExp) => {
-      for (let i = 0; i < 400 && !re.test(printed); i++) await delay(10);
+      // A bound for a hung console, not a timing check; on time-out the expect shows what was printed.
+      await waitUntil(() => re.test(printed), `${re} on the terminal`).catch(() => undefined);
       expect(printed).toMatch(re);
     };
     return { input, done, waitFor, printed: () => printed };

@@ -112,12 +112,13 @@ describe("confirmations repository", () => {
       let err = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
       child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      // "close", not "exit": a child can have exited while this process has not yet read the end of its stdout.
       const ready = new Promise<void>((resolve, reject) => {
         child.stdout.on("data", () => out.includes("ready\n") && resolve());
-        child.on("exit", (code) => reject(new Error(`claim worker ${who} exited ${code} before it was ready: ${err}`)));
+        child.on("close", (code) => reject(new Error(`claim worker ${who} exited ${code} before it was ready: ${err}`)));
       });
       const done = new Promise<string[]>((resolve, reject) =>
-        child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.split("\n")[1]!) as string[]) : reject(new Error(`claim worker ${who} exited ${code}: ${err}`)))),
+        child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.split("\n")[1]!) as string[]) : reject(new Error(`claim worker ${who} exited ${code}: ${err}`)))),
       );
       return { ready, done };
     });

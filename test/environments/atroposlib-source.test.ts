@@ -44,8 +44,9 @@ describe("atroposlib's own BaseEnvConfig", () => {
     const ctx = { channel: { platform: "slack", workspace: "T1", channel: "C1" }, user: { id: "U1" }, via: "slash" as const, services: s };
     await dispatch({ text: "/rl select riddle" }, ctx);
     // The Python is asked in the background (a scan never waits for it): the scans after its answer use atroposlib.
+    // Up to 30 s and more: starting Python on a loaded machine can take seconds.
     let out = await dispatch({ text: "/rl config" }, ctx);
-    for (let i = 0; i < 200 && (out.reply.data as ConfigView).base_config_source === "bundled"; i++) {
+    for (let i = 0; i < 600 && (out.reply.data as ConfigView).base_config_source === "bundled"; i++) {
       await delay(50);
       out = await dispatch({ text: "/rl config" }, ctx);
     }

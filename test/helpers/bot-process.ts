@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { execa } from "execa";
 import { openDatabase } from "../../db/open-database.ts";
 import { createRunProcessesRepo } from "../../db/run-processes.ts";
@@ -23,12 +24,35 @@ export interface BotProcess {
   ended: Promise<{ code: number | undefined; signal: string | undefined }>;
 }
 
-export function spawnBot(cwd: string, env: Record<string, string> = {}): BotProcess {
-  const child = execa(process.execPath, [CLI], { cwd, env: { RL_LOG_LEVEL: "silent", ...env }, stdin: "pipe", reject: false, timeout: 120_000 });
+export interface SpawnOptions {
+  /** Read the bot's stdout only this many bytes every 50 ms while it runs (then all of it), as a slow terminal or log
+   * pipe does: its writes back up, in the pipe and then in the bot. */
+  slowStdout?: number;
+}
+
+export function spawnBot(cwd: string, env: Record<string, string> = {}, options: SpawnOptions = {}): BotProcess {
+  const slow = options.slowStdout;
+  const child = execa(process.execPath, [CLI], { cwd, env: { RL_LOG_LEVEL: "silent", ...env }, stdin: "pipe", reject: false, timeout: 120_000, buffer: slow === undefined });
   let out = "";
   let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  // Decoded as streams, so a character split between two reads of the pipe is not garbled.
+  const outText = new StringDecoder("utf8");
+  const errText = new StringDecoder("utf8");
+  const readAll = () => child.stdout.on("data", (d: Buffer) => (out += outText.write(d)));
+  if (slow === undefined) readAll();
+  else {
+    child.stdout.pause();
+    const reader = setInterval(() => {
+      // read(0) only asks the pipe for more; what it brings is taken on the next tick.
+      const chunk = child.stdout.read(Math.min(slow, child.stdout.readableLength)) as Buffer | null;
+      if (chunk) out += outText.write(chunk);
+    }, 50);
+    child.once("exit", () => {
+      clearInterval(reader);
+      readAll();
+    });
+  }
+  child.stderr.on("data", (d: Buffer) => (err += errText.write(d)));
   return {
     pid: child.pid!,
     stdout: () => out,

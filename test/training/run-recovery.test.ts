@@ -69,9 +69,13 @@ describe("restart recovery", () => {
   });
 });
 
+/** The trainer's last step outlasts the wait for the environment's exit, the second bot's start and its look at the
+ * run (seconds on a loaded machine), so the trainer is still in it when the restarted bot looks. */
+const LAST_STEP_SECONDS = 10;
+
 describe("recovery is not a loss", () => {
   it("re-attaches a run whose environment finished while its trainer is still in its last step, and it completes", async () => {
-    const first = await startDemo({ totalSteps: 4, lastStepSeconds: 4 });
+    const first = await startDemo({ totalSteps: 4, lastStepSeconds: LAST_STEP_SECONDS });
     await first.services.env.selectEnvironment(CONSOLE, "arithmetic");
     const run = await first.services.manager.start({ channel: CONSOLE, userId: "alice" });
     expect(run.status).toBe("running");
@@ -95,7 +99,7 @@ describe("recovery is not a loss", () => {
   });
 
   it("a status query on a run nobody watches changes nothing", async () => {
-    const first = await startDemo({ totalSteps: 4, lastStepSeconds: 4 });
+    const first = await startDemo({ totalSteps: 4, lastStepSeconds: LAST_STEP_SECONDS });
     await first.services.env.selectEnvironment(CONSOLE, "arithmetic");
     const run = await first.services.manager.start({ channel: CONSOLE, userId: "alice" });
     const procs = first.services.processes.list(run.id);
