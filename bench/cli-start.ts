@@ -4,7 +4,7 @@ import path from "node:path";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir } from "./cleanup.ts";
-import { CLI, runProcess } from "./scan-processes.ts";
+import { CLI, measuredEnv, runProcess } from "./scan-processes.ts";
 import { median, ms, times } from "./stats.ts";
 
 const HELP_GOAL = 2;
@@ -14,9 +14,12 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
   const cwd = benchTempDir("cli-start");
   // An empty YAML file, so the caller's own rl-chatops.yaml (if any) plays no part.
   writeFileSync(path.join(cwd, "rl-chatops.yaml"), "");
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, RL_LOG_LEVEL: "silent" };
+  const env = measuredEnv({ RL_LOG_LEVEL: "silent" });
   const commands: Record<string, () => Promise<number>> = {
     node: async () => (await runProcess(process.execPath, ["-e", "0"], { cwd, env })).wallMs,
+    // The same in the environment the bench was started in, e.g. with NODE_EXTRA_CA_CERTS, which makes Node read
+    // its root certificates and that file's before running any code.
+    nodeCaller: async () => (await runProcess(process.execPath, ["-e", "0"], { cwd, env: process.env })).wallMs,
     help: async () => (await runProcess(process.execPath, [CLI, "--help"], { cwd, env })).wallMs,
     // No runs in the channel: it answers (exit 1, "No runs in this channel yet") after opening the data folder.
     status: async () => (await runProcess(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, allowExit: [1] })).wallMs,
@@ -31,11 +34,14 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
       const name = names[(rep + k) % names.length]!;
       runs[name]!.push(await commands[name]!());
     }
-    ctx.progress(`  CLI start ${rep + 1}/${reps}: node -e 0 ${ms(runs.node!.at(-1)!)}, --help ${ms(runs.help!.at(-1)!)}, exec "/rl status" ${ms(runs.status!.at(-1)!)}`);
+    ctx.progress(`  CLI start ${rep + 1}/${reps}: node -e 0 ${ms(runs.node!.at(-1)!)} (in the bench's own environment ${ms(runs.nodeCaller!.at(-1)!)}), --help ${ms(runs.help!.at(-1)!)}, exec "/rl status" ${ms(runs.status!.at(-1)!)}`);
   }
   const node = median(runs.node!);
   const help = median(runs.help!);
   const status = median(runs.status!);
+  const nodeCaller = median(runs.nodeCaller!);
+  // Names only: a value may be a secret.
+  const startupVariables = Object.keys(process.env).filter((name) => /^(NODE_|UV_|OPENSSL_|SSL_CERT_)/.test(name)).sort();
   return [
     {
       id: "cli-help",
@@ -66,6 +72,22 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
         `dispatches the command and answers "No runs in this channel yet" (exit 1); no chat platform, discovery or scheduler is loaded. Median of ${reps}.`,
       repetitions: reps,
       data: runs,
+    },
+    {
+      id: "node-start-caller-env",
+      measurement: "Node start-up, the bench's own environment",
+      sizes: "node -e 0",
+      ours: ms(nodeCaller),
+      baseline: `${ms(node)} (PATH, HOME, TMPDIR only)`,
+      ratio: times(nodeCaller / node),
+      goal: "report",
+      met: null,
+      note:
+        "Every timed process gets PATH, HOME and TMPDIR only (bench/scan-processes.ts, `measuredEnv`), so these figures are about the programs, not the shell they were started from. " +
+        `This row is what the shell adds to any Node process on this machine: \`node -e 0\` in the environment \`npm run bench\` was started with, against the one the other rows use. ` +
+        `Variables set there that change how Node or OpenSSL start: ${startupVariables.length ? startupVariables.join(", ") : "none"}. Runs rotated with the rest of this section; median of ${reps}.`,
+      repetitions: reps,
+      data: { caller: runs.nodeCaller, measured: runs.node, startupVariables },
     },
   ];
 }

@@ -11,7 +11,7 @@ import { startFakeSlackApi } from "../test/fakes/slack-api.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir, onCleanup, trackChild } from "./cleanup.ts";
-import { CLI } from "./scan-processes.ts";
+import { CLI, measuredEnv } from "./scan-processes.ts";
 import { mb, median, ms } from "./stats.ts";
 
 const BOT_TOKEN = "xoxb-1111111111-2222222222-benchbottokenvalue";
@@ -95,7 +95,7 @@ export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
   await seedDatabase(dataDir, cwd, sizes.memoryRuns);
 
   // Only what the bot needs: none of the caller's own tokens or settings leak in.
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, RL_LOG_LEVEL: "info", RL_DATA_DIR: dataDir };
+  const base = measuredEnv({ RL_LOG_LEVEL: "info", RL_DATA_DIR: dataDir });
   const configurations = [
     { id: "memory-idle-none", title: "Bot RSS, idle, no platform", sizes: `console on the demo stack, ${sizes.memoryRuns} runs in the DB`, goal: undefined },
     { id: "memory-idle-both", title: "Bot RSS, idle, Slack + Discord", sizes: `both on fakes, ${sizes.memoryRuns} runs in the DB`, goal: GOAL_BYTES },

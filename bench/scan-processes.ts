@@ -22,11 +22,21 @@ export const CLI = fileURLToPath(new URL("../bin/rl-chatops.js", import.meta.url
 /** The interpreter itself, not a version manager's shim in front of it (pyenv's adds about 0.2 s to every start). */
 export const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"]).toString().trim();
 
+/**
+ * The environment every process the bench times is started with: PATH, HOME and TMPDIR only, plus what the
+ * measurement sets. The caller's shell plays no part: neither its rl-chatops settings and tokens nor what changes how
+ * Node or Python start (NODE_OPTIONS, NODE_EXTRA_CA_CERTS, PYTHONPATH...). What that costs on the machine is reported
+ * by its own row (cli-start.ts).
+ */
+export function measuredEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...extra };
+}
+
 /** Runs a command to completion; wall time from spawn to exit. Exit codes other than 0 and `allowExit` reject. */
 export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; allowExit?: number[] } = {}): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? measuredEnv(), stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -48,6 +58,6 @@ export async function runSeedScan(dir: string, options: { recursive?: boolean } 
 
 /** `rl-chatops scan DIR [--json]`, started from `cwd` so its data folder lands there. */
 export async function runCliScan(dir: string, cwd: string, options: { recursive?: boolean; json?: boolean } = {}): Promise<ProcessRun> {
-  const env = { ...process.env, RL_LOG_LEVEL: "silent", RL_SCAN_RECURSIVE: options.recursive ? "true" : "false" };
+  const env = measuredEnv({ RL_LOG_LEVEL: "silent", RL_SCAN_RECURSIVE: options.recursive ? "true" : "false" });
   return runProcess(process.execPath, [CLI, "scan", dir, ...(options.json ? ["--json"] : [])], { cwd, env });
 }
