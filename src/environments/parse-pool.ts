@@ -5,7 +5,7 @@ import type { Worker } from "node:worker_threads";
 import { analysePythonFile } from "./analyse-python-file.ts";
 import { pythonParser } from "./load-python-parser.ts";
 import type { FileOutcome } from "./python-file-summary.ts";
-import { spawnWorker } from "./spawn-worker.ts";
+import { spawnWorker, stopWorker } from "./spawn-worker.ts";
 
 export interface ParseRequest {
   id: number;
@@ -120,7 +120,7 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
       const stopping = helpers;
       helpers = [];
       for (const helper of stopping) retire(helper);
-      await Promise.all(stopping.map((helper) => helper.worker.terminate()));
+      await Promise.all(stopping.map((helper) => stopWorker(helper.worker)));
     },
   };
 }

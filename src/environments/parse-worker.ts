@@ -3,10 +3,13 @@ import { parentPort } from "node:worker_threads";
 import { analysePythonFile } from "./analyse-python-file.ts";
 import { pythonParser } from "./load-python-parser.ts";
 import type { ParseRequest, ParseResponse } from "./parse-pool.ts";
+import { isStopRequest, type StopRequest } from "./spawn-worker.ts";
 
 const port = parentPort;
 if (!port) throw new Error("parse-worker.ts runs as a worker thread");
-port.on("message", (request: ParseRequest) => {
+port.on("message", (request: ParseRequest | StopRequest) => {
+  // Between two parses: with its port closed, nothing keeps this thread and it ends.
+  if (isStopRequest(request)) return port.close();
   let response: ParseResponse;
   try {
     response = { id: request.id, outcome: analysePythonFile(pythonParser(), request.bytes) };

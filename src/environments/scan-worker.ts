@@ -5,6 +5,7 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { createEnvironmentScanner, type ScanStats } from "./scanner.ts";
+import { isStopRequest, type StopRequest } from "./spawn-worker.ts";
 import type { ScanReply, ScanRequest, ScanWorkerData } from "./worker-scanner.ts";
 import type { EnvironmentInfo, ScanResult } from "./types.ts";
 
@@ -77,7 +78,10 @@ function sendMore(id: number): void {
   startHandover();
 }
 
-port.on("message", (request: ScanRequest) => {
+port.on("message", (request: ScanRequest | StopRequest) => {
+  // A scan in progress is left where it stands: its helper threads are stopped first (each between two parses),
+  // then this thread, from here, where it is not inside the parser either.
+  if (isStopRequest(request)) return void scanner.close().finally(() => process.exit(0));
   if (request.type === "more") return sendMore(request.id);
   scanner.scan(request.dir).then(
     (result) => {

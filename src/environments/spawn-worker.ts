@@ -16,3 +16,34 @@ export function spawnWorker(name: WorkerName, options: WorkerOptions = {}): Work
   const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry)});`;
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), options);
 }
+
+/** Asks a discovery thread to stop once it is between two pieces of work (see stopWorker). */
+export interface StopRequest {
+  type: "stop";
+}
+
+export const isStopRequest = (message: unknown): message is StopRequest =>
+  typeof message === "object" && message !== null && (message as { type?: unknown }).type === "stop";
+
+/** How long a discovery thread has to stop by itself before it is terminated. One file's parse takes well under 1 s. */
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * Stops a discovery thread without terminating it while it may be inside tree-sitter: Worker.terminate() during a
+ * parse aborts the whole process (the parser's binding calls back into JavaScript for the source, and the C++
+ * exception it throws when that call is refused is caught by nothing). The thread is asked to stop, which it does
+ * between two parses; only one that has not stopped after STOP_GRACE_MS is terminated. The process stays alive until
+ * the thread has gone, for the same reason: exiting stops every thread where it stands.
+ */
+export async function stopWorker(worker: Worker): Promise<void> {
+  if (worker.threadId === -1) return;
+  await new Promise<void>((resolve) => {
+    const overdue = setTimeout(() => void worker.terminate().finally(resolve), STOP_GRACE_MS);
+    worker.once("exit", () => {
+      clearTimeout(overdue);
+      resolve();
+    });
+    worker.ref();
+    worker.postMessage({ type: "stop" } satisfies StopRequest);
+  });
+}

@@ -6,7 +6,7 @@
 import type { Worker } from "node:worker_threads";
 import { RlError, type ErrorCode } from "../errors.ts";
 import type { EnvironmentScanner, EnvironmentScannerOptions, ScanStats } from "./scanner.ts";
-import { spawnWorker } from "./spawn-worker.ts";
+import { spawnWorker, stopWorker } from "./spawn-worker.ts";
 import type { EnvironmentInfo, ScanResult, ScanWarning } from "./types.ts";
 
 /** The options that cross to the worker: plain data, no functions. */
@@ -123,7 +123,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
       worker = undefined;
       lastResult = undefined;
       for (const id of [...pending.keys()]) settle(id)?.reject(new RlError("INTERNAL", "Discovery was stopped before it answered."));
-      await stopping?.terminate();
+      if (stopping) await stopWorker(stopping);
     },
   };
 }
