@@ -50,14 +50,15 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
   });
 }
 
-export async function runSeedScan(dir: string, options: { recursive?: boolean } = {}): Promise<SeedScan> {
-  const run = await runProcess(PYTHON, [SEED_SCRIPT, dir, ...(options.recursive ? ["--recursive"] : [])]);
+/** `env`: the environment to start it in (default `measuredEnv()`). */
+export async function runSeedScan(dir: string, options: { recursive?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<SeedScan> {
+  const run = await runProcess(PYTHON, [SEED_SCRIPT, dir, ...(options.recursive ? ["--recursive"] : [])], { env: options.env ?? measuredEnv() });
   const answer = JSON.parse(run.stdout) as { scan_seconds: number; scan_cpu_seconds: number; environments: number };
   return { processMs: run.wallMs, scanMs: answer.scan_seconds * 1000, scanCpuMs: answer.scan_cpu_seconds * 1000, environments: answer.environments };
 }
 
-/** `rl-chatops scan DIR [--json]`, started from `cwd` so its data folder lands there. */
-export async function runCliScan(dir: string, cwd: string, options: { recursive?: boolean; json?: boolean } = {}): Promise<ProcessRun> {
-  const env = measuredEnv({ RL_LOG_LEVEL: "silent", RL_SCAN_RECURSIVE: options.recursive ? "true" : "false" });
+/** `rl-chatops scan DIR [--json]`, started from `cwd` so its data folder lands there; `env` as for runSeedScan. */
+export async function runCliScan(dir: string, cwd: string, options: { recursive?: boolean; json?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessRun> {
+  const env = { ...(options.env ?? measuredEnv()), RL_LOG_LEVEL: "silent", RL_SCAN_RECURSIVE: options.recursive ? "true" : "false" };
   return runProcess(process.execPath, [CLI, "scan", dir, ...(options.json ? ["--json"] : [])], { cwd, env });
 }

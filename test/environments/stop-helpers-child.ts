@@ -34,7 +34,7 @@ if (process.argv[2] === "pool") {
   mkdirSync(small, { recursive: true });
   writeFileSync(path.join(small, "small.py"), source("small"));
   let closed = 0;
-  for (let at = 0; at <= 300; at += 25) {
+  for (let at = 0; at <= 300; at += 50) {
     const scanner = createWorkerScanner({ lockedEnv: {}, parseThreads: 2 });
     // A first, small scan: the thread has started and loaded its parser, so the moments below fall in the large scan.
     await scanner.scan(small);

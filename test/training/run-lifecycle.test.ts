@@ -94,12 +94,12 @@ describe("training runs on the demo stack", () => {
   });
 
   it("fails a start whose trainer never becomes ready, within the readiness timeout", async () => {
-    // The timeout is per component: the API's Python must be ready within it too (over a second on a loaded machine).
-    const stack = await demo({ fault: "no_health", env: { RL_READY_TIMEOUT_SECONDS: "20" } });
+    // The timeout is per component: the API's Python must be ready within it too (up to 1.4 s on a loaded machine).
+    const stack = await demo({ fault: "no_health", env: { RL_READY_TIMEOUT_SECONDS: "8" } });
     const run = await stack.services.manager.start({ channel: CONSOLE, userId: "alice" });
     expect(run.status).toBe("failed");
     expect(run.failedComponent).toBe("trainer");
-    expect(run.error).toMatch(/not ready after 20 s/);
+    expect(run.error).toMatch(/not ready after 8 s/);
     for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
   }, 90_000);
 
