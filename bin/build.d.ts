@@ -2,4 +2,5 @@
 export declare const ROOT: string;
 export declare const DIST: string;
 export declare const ENTRIES: Record<string, string>;
+export declare const STANDALONE: Record<string, string>;
 export declare function buildDist(options?: { quiet?: boolean }): Promise<{ changed: number; files: number }>;

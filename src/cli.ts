@@ -7,9 +7,19 @@ import type { Lease } from "./lease/acquire-lease.ts";
 import type { BotRequest, BotResponse } from "./lease/ask-bot.ts";
 import type { LeaseHolder } from "./lease/lease-holder.ts";
 import type { Bot } from "./main.ts";
+import type * as ScanCommandModule from "./scan-command.ts";
+
+type ScanCommand = typeof ScanCommandModule;
 
 // Each command imports what it uses when it runs (a chunk of its own in dist/): `--help` loads nothing, `exec` and
 // `scan` no chat platform, and no command pays for another's modules.
+
+/**
+ * `scan` is a program of its own in dist/, one file with everything it uses (bin/build.js, STANDALONE): a one-shot
+ * command spends much of its time loading modules, and a dozen shared chunks, with the code the bot's other users of
+ * them need, cost it more than one file with only its own. From the sources it is the TypeScript file.
+ */
+const SCAN_COMMAND = new URL(import.meta.url.endsWith(".ts") ? "./scan-command.ts" : "./scan-command.js", import.meta.url).href;
 
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
@@ -129,44 +139,8 @@ async function exec(flags: Flags): Promise<number> {
 async function scan(flags: Flags): Promise<number> {
   const dir = flags.positional[1];
   if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
-  // Nothing else runs in this process: discovery may parse on every core, this thread included. The helper threads
-  // start before the settings are read, so they have loaded their parser by the time the folder is listed.
-  const [{ availableParallelism }, { createParsePool }] = await Promise.all([import("node:os"), import("./environments/parse-pool.ts")]);
-  const parseThreads = availableParallelism();
-  const parsePool = createParsePool(parseThreads, { helperMinBytes: 0 });
-  parsePool.prepare(0);
-  let result;
-  try {
-    const [{ loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
-      import("./config.ts"),
-      import("./locked-fields.ts"),
-      import("./environments/scanner.ts"),
-    ]);
-    const config = loadConfig();
-    const scanner = createEnvironmentScanner({
-      lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
-      recursive: config.scanRecursive,
-      maxFileBytes: config.scanMaxFileBytes,
-      // Only a folder named by the settings: a one-shot scan does not start the training Python to look for one.
-      ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
-      parseThreads,
-      parsePool,
-    });
-    result = await scanner.scan(path.resolve(dir));
-  } finally {
-    // Also when a setting is refused: the helpers stop with the command.
-    await parsePool.release();
-  }
-  const { toScanJson } = await import("./environments/scan-json.ts");
-  if (flags.options.json) {
-    process.stdout.write(`${JSON.stringify(toScanJson(result), null, 2)}\n`);
-  } else {
-    for (const e of result.environments) {
-      process.stdout.write(`${e.name}  ${e.className}  ${e.filePath}\n  ${e.description}\n  ${e.fields.length} fields (config class ${e.configClass})\n`);
-    }
-    for (const w of result.warnings) process.stderr.write(`warning: ${w.filePath}: ${w.message}\n`);
-  }
-  return 0;
+  const { runScan } = (await import(SCAN_COMMAND)) as ScanCommand;
+  return runScan(dir, { json: flags.options.json === true });
 }
 
 async function backup(flags: Flags): Promise<number> {

@@ -24,6 +24,9 @@ export interface RlErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/** Marks an RlError made by any copy of this module (see RlError[Symbol.hasInstance]). */
+const RL_ERROR = Symbol.for("rl-chatops.RlError");
+
 export class RlError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
@@ -33,6 +36,15 @@ export class RlError extends Error {
     this.name = "RlError";
     this.code = code;
     this.details = options.details ?? {};
+    Object.defineProperty(this, RL_ERROR, { value: true });
+  }
+
+  /**
+   * `instanceof RlError` holds for an RlError from another copy of this class too: dist/scan-command.js is a bundle
+   * of its own (bin/build.js), and what it throws is caught by the command line's copy.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[RL_ERROR] === true;
   }
 }
 

@@ -6,14 +6,17 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { DIST, ENTRIES } from "../bin/build.js";
+import { DIST, ENTRIES, STANDALONE } from "../bin/build.js";
 import { PACKAGE_ROOT } from "../src/config.ts";
 import { JOB_LAUNCHER } from "../src/training/backends/slurm/job-spec.ts";
 
 describe("dist/", () => {
-  it("holds the command and both discovery workers, under the names spawn-worker.ts starts them by", () => {
-    expect(Object.keys(ENTRIES).sort()).toEqual(["cli", "parse-worker", "scan-worker"]);
-    for (const name of Object.keys(ENTRIES)) expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
+  it("holds the command, the scan command and both discovery workers, under the names they are started by", () => {
+    const programs = [...Object.keys(ENTRIES), ...Object.keys(STANDALONE)];
+    expect(programs.sort()).toEqual(["cli", "parse-worker", "scan-command", "scan-worker"]);
+    for (const name of programs) expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
+    // The one-file programs share no chunk: each holds what it uses.
+    for (const name of Object.keys(STANDALONE)) expect(readFileSync(path.join(DIST, `${name}.js`), "utf8")).not.toMatch(/from "\.\/chunks\//);
   });
 
   it("finds the package root, and from it the demo stack and the Slurm job launcher, as the sources do", async () => {
@@ -35,6 +38,10 @@ describe("dist/", () => {
     // zod's code is split between its core, its mini build and its full build: one of them holds the English messages.
     expect(codes.filter((code) => code.includes("node_modules/zod/v4/locales/en.js"))).toHaveLength(1);
     for (const code of codes) expect(code).not.toContain("node_modules/zod/v4/locales/fr.js");
+    // The scan command carries its own copy of the mini build, with the same English messages.
+    const scanCommand = readFileSync(path.join(DIST, "scan-command.js"), "utf8");
+    expect(scanCommand).toContain("node_modules/zod/v4/locales/en.js");
+    expect(scanCommand).not.toContain("node_modules/zod/v4/locales/fr.js");
     // A setting zod checks with its own message: the built command still says it in English.
     const run = promisify(execFile)(process.execPath, [path.join(DIST, "..", "bin", "rl-chatops.js"), "scan", "."], { env: { ...process.env, RL_BACKEND: "bogus" } });
     await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('RL_BACKEND has a bad value: Invalid option: expected one of "local"|"slurm"') });

@@ -1,0 +1,47 @@
+// `rl-chatops scan DIR [--json]`: what discovery finds in a folder, without running any of it.
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { createParsePool } from "./environments/parse-pool.ts";
+import type { ScanResult } from "./environments/types.ts";
+
+export async function runScan(dir: string, options: { json: boolean }): Promise<number> {
+  // Nothing else runs in this process: discovery may parse on every core, this thread included. The helper threads
+  // start before the settings are read, so they have loaded their parser by the time the folder is listed.
+  const parseThreads = availableParallelism();
+  const parsePool = createParsePool(parseThreads, { helperMinBytes: 0 });
+  parsePool.prepare(0);
+  let result: ScanResult;
+  try {
+    // Set up only once the helper has been started: in dist/scan-command.js these modules are part of the file, and
+    // importing them runs their set-up (zod's, yaml's, the settings') then, not when the file is loaded.
+    const [{ loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
+      import("./config.ts"),
+      import("./locked-fields.ts"),
+      import("./environments/scanner.ts"),
+    ]);
+    const config = loadConfig();
+    const scanner = createEnvironmentScanner({
+      lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
+      recursive: config.scanRecursive,
+      maxFileBytes: config.scanMaxFileBytes,
+      // Only a folder named by the settings: a one-shot scan does not start the training Python to look for one.
+      ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
+      parseThreads,
+      parsePool,
+    });
+    result = await scanner.scan(path.resolve(dir));
+  } finally {
+    // Also when a setting is refused: the helpers stop with the command.
+    await parsePool.release();
+  }
+  const { toScanJson } = await import("./environments/scan-json.ts");
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(toScanJson(result), null, 2)}\n`);
+  } else {
+    for (const e of result.environments) {
+      process.stdout.write(`${e.name}  ${e.className}  ${e.filePath}\n  ${e.description}\n  ${e.fields.length} fields (config class ${e.configClass})\n`);
+    }
+    for (const w of result.warnings) process.stderr.write(`warning: ${w.filePath}: ${w.message}\n`);
+  }
+  return 0;
+}
