@@ -165,9 +165,21 @@ async function backup(flags: Flags): Promise<number> {
   return 0;
 }
 
+/**
+ * A reader that stops early (`rl-chatops scan DIR | head`) closes the pipe: what is left of a one-shot command's
+ * output has nowhere to go, which is no failure of the command. It ends with its own exit code, quietly.
+ */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const flags = parseArgv(argv);
   const verb = flags.positional[0];
+  if (verb !== undefined || flags.options.help) endQuietlyOnClosedPipe();
   if (flags.options.help || verb === "help") {
     process.stdout.write(`${USAGE}\n`);
     return 0;
