@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { UNSUPERVISED_NOTE } from "../../adapters/console/cli-command.ts";
-import { killRunProcesses, spawnBot, waitFor, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
+import { type BotProcess, killBots, killRunProcesses, spawnBot, waitFor, waitForBot } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
@@ -12,10 +12,7 @@ const started: BotProcess[] = [];
 const dataDirs: string[] = [];
 
 afterEach(async () => {
-  for (const b of started.splice(0)) {
-    b.kill("SIGKILL");
-    await b.ended;
-  }
+  await killBots(started);
   for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
 });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tryAcquireLease } from "../../src/lease/acquire-lease.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { MAX_SOCKET_PATH_BYTES } from "../../src/lease/socket-path.ts";
-import { spawnBot, waitFor, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
+import { type BotProcess, killBots, spawnBot, waitFor, waitForBot } from "../helpers/bot-process.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -16,10 +16,7 @@ const bot = (cwd: string, env: Record<string, string> = {}) => {
 };
 
 afterEach(async () => {
-  for (const b of started.splice(0)) {
-    b.kill("SIGKILL");
-    await b.ended;
-  }
+  await killBots(started);
 });
 
 describe("one bot owns a data folder", () => {

@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runConsole } from "../../adapters/console/console.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
-import { killRunProcesses, spawnBot, waitFor, waitForBot, type BotProcess } from "../helpers/bot-process.ts";
+import { type BotProcess, killBots, killRunProcesses, spawnBot, waitFor, waitForBot } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir, testServices } from "../helpers/test-services.ts";
 
@@ -11,10 +11,7 @@ const started: BotProcess[] = [];
 const dataDirs: string[] = [];
 
 afterEach(async () => {
-  for (const b of started.splice(0)) {
-    b.kill("SIGKILL");
-    await b.ended;
-  }
+  await killBots(started);
   for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
 });
 

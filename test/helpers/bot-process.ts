@@ -91,6 +91,14 @@ export function waitForBot(dataDir: string, pid: number): Promise<LeaseHolder> {
   }, `bot ${pid} to serve ${dataDir}`);
 }
 
+/** SIGKILLs every bot in `bots` that a test left running, waits for each to end, and empties the list. */
+export async function killBots(bots: BotProcess[]): Promise<void> {
+  for (const bot of bots.splice(0)) {
+    bot.kill("SIGKILL");
+    await bot.ended;
+  }
+}
+
 /** Kill the process groups of every run recorded in the data folder (runs a killed bot left behind). */
 export function killRunProcesses(dataDir: string): void {
   const db = openDatabase(path.join(dataDir, "rl-chatops.db"));

@@ -1,15 +1,12 @@
 // The console bot SIGKILLed right after the outbox marks a notice sent, while its stdout is read slowly (a slow
 // terminal or log pipe): the notice marked sent is in what the bot wrote, not lost in the bot's own buffer.
 import { afterEach, describe, expect, it } from "vitest";
-import { readDb, spawnBot, waitFor, type BotProcess } from "../helpers/bot-process.ts";
+import { type BotProcess, killBots, readDb, spawnBot, waitFor } from "../helpers/bot-process.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const bots: BotProcess[] = [];
 afterEach(async () => {
-  for (const b of bots.splice(0)) {
-    b.kill("SIGKILL");
-    await b.ended;
-  }
+  await killBots(bots);
 });
 
 describe("a console notice marked sent", () => {

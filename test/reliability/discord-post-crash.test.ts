@@ -7,17 +7,14 @@ import { createOutboxRepo } from "../../db/outbox.ts";
 import { openDatabase } from "../../db/open-database.ts";
 import { loadConfig } from "../../src/config.ts";
 import { startFakeDiscord, type FakeDiscord, type RecordedCall } from "../fakes/discord-gateway.ts";
-import { readDb, spawnBot, waitFor, type BotProcess } from "../helpers/bot-process.ts";
+import { type BotProcess, killBots, readDb, spawnBot, waitFor } from "../helpers/bot-process.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 let fake: FakeDiscord | undefined;
 const bots: BotProcess[] = [];
 
 afterEach(async () => {
-  for (const b of bots.splice(0)) {
-    b.kill("SIGKILL");
-    await b.ended;
-  }
+  await killBots(bots);
   await fake?.close();
   fake = undefined;
 });
