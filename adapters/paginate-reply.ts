@@ -14,14 +14,22 @@ const MAX_PAGES = 200;
 /** A page id as long as a real one, for measuring pages before they are saved. */
 const PROBE_ID = "x".repeat(22);
 
-type Unit = { kind: "text"; text: string } | { kind: "field"; field: ReplyField } | { kind: "block"; block: number; text: string; first: boolean };
+type Unit =
+  | { kind: "text"; text: string }
+  | { kind: "field"; field: ReplyField }
+  | { kind: "block"; block: number; text: string; first: boolean };
 
 function unitsOf(reply: Reply): Unit[] {
   const lines = (text: string): string[] => text.split("\n").flatMap((line) => splitText(line, MAX_UNIT));
   const units: Unit[] = [];
   for (const text of reply.text ? lines(reply.text) : []) units.push({ kind: "text", text });
   for (const field of reply.fields ?? []) {
-    splitText(field.value, MAX_UNIT).forEach((value, i) => units.push({ kind: "field", field: { ...field, value, label: i === 0 ? field.label : `${field.label} (continued)` } }));
+    splitText(field.value, MAX_UNIT).forEach((value, i) =>
+      units.push({
+        kind: "field",
+        field: { ...field, value, label: i === 0 ? field.label : `${field.label} (continued)` },
+      }),
+    );
   }
   (reply.blocks ?? []).forEach((block, index) => {
     lines(block.content).forEach((text, i) => units.push({ kind: "block", block: index, text, first: i === 0 }));
@@ -66,7 +74,11 @@ export function pageView(pages: readonly Reply[], index: number, id: string): Re
   if (index > 0) nav.push({ label: "◀ Previous", command: "", page: { id, index: index - 1 } });
   if (index < pages.length - 1) nav.push({ label: "Next ▶", command: "", page: { id, index: index + 1 } });
   const where = `page ${index + 1} of ${pages.length}`;
-  return { ...page, title: page.title ? `${page.title} (${where})` : `Page ${index + 1} of ${pages.length}`, buttons: [...nav, ...(page.buttons ?? [])] };
+  return {
+    ...page,
+    title: page.title ? `${page.title} (${where})` : `Page ${index + 1} of ${pages.length}`,
+    buttons: [...nav, ...(page.buttons ?? [])],
+  };
 }
 
 /** The reply cut into pages that each fit once shown with pageView; a reply that fits whole is one page. */
@@ -92,7 +104,10 @@ export function splitIntoPages(reply: Reply, fits: FitsOne): Reply[] {
   if (current.length || chunks.length === 0) chunks.push(current);
   if (chunks.length > MAX_PAGES) {
     const dropped = chunks.splice(MAX_PAGES).reduce((n, c) => n + c.length, 0);
-    chunks[MAX_PAGES - 1]!.push({ kind: "text", text: `…${dropped} more lines not shown; narrow the request (a filter, a limit).` });
+    chunks[MAX_PAGES - 1]!.push({
+      kind: "text",
+      text: `…${dropped} more lines not shown; narrow the request (a filter, a limit).`,
+    });
   }
   return chunks.map((chunk, i) => assemble(reply, chunk, i));
 }
@@ -101,7 +116,11 @@ export function splitIntoPages(reply: Reply, fits: FitsOne): Reply[] {
  * The reply as its first message: whole when it fits, else page 1 of N with Next, the pages saved for the buttons.
  * `footer` is kept with the pages so every page shows the line the first one did.
  */
-export function firstPage(reply: Reply, fits: FitsOne, store: { pages: ReplyPagesRepo; channel: ChannelKey; footer?: string }): Reply {
+export function firstPage(
+  reply: Reply,
+  fits: FitsOne,
+  store: { pages: ReplyPagesRepo; channel: ChannelKey; footer?: string },
+): Reply {
   const pages = splitIntoPages(reply, fits);
   if (pages.length === 1) return reply;
   const id = store.pages.save(store.channel, pages, store.footer);

@@ -4,11 +4,22 @@ import type { Logger } from "../src/log.ts";
 import type { AnchorHandler } from "./chat-adapter.ts";
 
 /** The message is already posted, so a failure here must not make a caller post it again. */
-export async function recordAnchor(onAnchor: AnchorHandler | undefined, log: Logger, runId: string, channel: ChannelKey, thread: string): Promise<void> {
+export async function recordAnchor(
+  onAnchor: AnchorHandler | undefined,
+  log: Logger,
+  runId: string,
+  channel: ChannelKey,
+  thread: string,
+): Promise<void> {
   if (!onAnchor) return;
   try {
     await onAnchor(runId, channel, thread);
   } catch (err) {
-    log.error(`${channel.platform}: recording the run's thread failed`, { runId, channel: channel.channel, thread, err });
+    log.error(`${channel.platform}: recording the run's thread failed`, {
+      runId,
+      channel: channel.channel,
+      thread,
+      err,
+    });
   }
 }

@@ -17,9 +17,17 @@ function renderParts(reply: Reply): string {
   }
   for (const b of reply.blocks ?? []) {
     if (b.title) out.push(`${b.title}:`);
-    out.push(b.kind === "code" ? b.content.split("\n").map((l) => `  ${l}`).join("\n") : b.content);
+    out.push(
+      b.kind === "code"
+        ? b.content
+            .split("\n")
+            .map((l) => `  ${l}`)
+            .join("\n")
+        : b.content,
+    );
   }
-  if (reply.chart && reply.chart.points.length > 1) out.push(`${reply.chart.title}: ${sparkline(reply.chart.points.map((p) => p.y))}`);
+  if (reply.chart && reply.chart.points.length > 1)
+    out.push(`${reply.chart.title}: ${sparkline(reply.chart.points.map((p) => p.y))}`);
   for (const l of reply.links ?? []) out.push(`${l.label}: ${l.url}`);
   if (reply.buttons?.length) out.push(reply.buttons.map((b) => `[${b.label}: ${b.command}]`).join("  "));
   return out.join("\n");
@@ -34,7 +42,10 @@ export function sparkline(values: readonly number[], width = 60): string {
   const buckets = Math.min(width, finite.length);
   const points: number[] = [];
   for (let b = 0; b < buckets; b++) {
-    const slice = finite.slice(Math.floor((b * finite.length) / buckets), Math.floor(((b + 1) * finite.length) / buckets));
+    const slice = finite.slice(
+      Math.floor((b * finite.length) / buckets),
+      Math.floor(((b + 1) * finite.length) / buckets),
+    );
     points.push(slice.reduce((a, v) => a + v, 0) / slice.length);
   }
   let min = Infinity;

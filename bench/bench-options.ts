@@ -78,6 +78,12 @@ const QUICK: BenchSizes = {
 export function readBenchOptions(argv: readonly string[]): BenchOptions {
   const quick = argv.includes("--quick");
   const onlyAt = argv.indexOf("--only");
-  const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",").map((s) => s.trim()).filter(Boolean) : [];
+  const only =
+    onlyAt >= 0
+      ? (argv[onlyAt + 1] ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
   return { quick, markdown: argv.includes("--markdown"), only, sizes: quick ? QUICK : FULL };
 }

@@ -22,7 +22,8 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
     nodeCaller: async () => (await runProcess(process.execPath, ["-e", "0"], { cwd, env: process.env })).wallMs,
     help: async () => (await runProcess(process.execPath, [CLI, "--help"], { cwd, env })).wallMs,
     // No runs in the channel: it answers (exit 1, "No runs in this channel yet") after opening the data folder.
-    status: async () => (await runProcess(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, allowExit: [1] })).wallMs,
+    status: async () =>
+      (await runProcess(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, allowExit: [1] })).wallMs,
   };
   const names = Object.keys(commands);
   const runs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
@@ -34,14 +35,18 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
       const name = names[(rep + k) % names.length]!;
       runs[name]!.push(await commands[name]!());
     }
-    ctx.progress(`  CLI start ${rep + 1}/${reps}: node -e 0 ${ms(runs.node!.at(-1)!)} (in the bench's own environment ${ms(runs.nodeCaller!.at(-1)!)}), --help ${ms(runs.help!.at(-1)!)}, exec "/rl status" ${ms(runs.status!.at(-1)!)}`);
+    ctx.progress(
+      `  CLI start ${rep + 1}/${reps}: node -e 0 ${ms(runs.node!.at(-1)!)} (in the bench's own environment ${ms(runs.nodeCaller!.at(-1)!)}), --help ${ms(runs.help!.at(-1)!)}, exec "/rl status" ${ms(runs.status!.at(-1)!)}`,
+    );
   }
   const node = median(runs.node!);
   const help = median(runs.help!);
   const status = median(runs.status!);
   const nodeCaller = median(runs.nodeCaller!);
   // Names only: a value may be a secret.
-  const startupVariables = Object.keys(process.env).filter((name) => /^(NODE_|UV_|OPENSSL_|SSL_CERT_)/.test(name)).sort();
+  const startupVariables = Object.keys(process.env)
+    .filter((name) => /^(NODE_|UV_|OPENSSL_|SSL_CERT_)/.test(name))
+    .sort();
   return [
     {
       id: "cli-help",

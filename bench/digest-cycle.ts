@@ -31,7 +31,12 @@ function writeTrainerLog(services: Services, runId: string, lastStep: number, se
   const lines: string[] = [];
   for (let step = Math.max(0, lastStep - 2); step <= lastStep; step++) {
     const reward = (0.2 + step * 0.01 + (seed % 7) * 0.001).toFixed(4);
-    lines.push(`Step ${step}/${TOTAL_STEPS}`, "Loss: 0.5", `Reward/mean: ${reward}`, `Step ${step} complete - Loss: 0.5`);
+    lines.push(
+      `Step ${step}/${TOTAL_STEPS}`,
+      "Loss: 0.5",
+      `Reward/mean: ${reward}`,
+      `Step ${step} complete - Loss: 0.5`,
+    );
   }
   writeFileSync(services.manager.logPath(runId, "trainer"), `${lines.join("\n")}\n`);
 }
@@ -43,10 +48,30 @@ function seedRuns(services: Services, wandb: FakeWandb, count: number, channels:
     const id = `d${i.toString(16).padStart(7, "0")}`;
     const environment = `task_${i % 50}`;
     const runName = `${environment}-${id}`;
-    services.runs.insert({ id, channel: { platform: "slack", workspace: "TBENCH", channel: `C${String(i % channels).padStart(4, "0")}` }, environment, config: {}, status: "running", createdBy: "U1" });
-    services.runs.update(id, { startedAt: now - 90 * MINUTE, totalSteps: TOTAL_STEPS, wandbProject: PROJECT, wandbGroup: runName, wandbRunName: runName });
+    services.runs.insert({
+      id,
+      channel: { platform: "slack", workspace: "TBENCH", channel: `C${String(i % channels).padStart(4, "0")}` },
+      environment,
+      config: {},
+      status: "running",
+      createdBy: "U1",
+    });
+    services.runs.update(id, {
+      startedAt: now - 90 * MINUTE,
+      totalSteps: TOTAL_STEPS,
+      wandbProject: PROJECT,
+      wandbGroup: runName,
+      wandbRunName: runName,
+    });
     writeTrainerLog(services, id, 5, i);
-    wandb.addRun({ project: PROJECT, entity: "bench-team", displayName: `${runName}-trainer-${id.slice(-4)}`, name: `w${id}`, group: runName, summary: { _step: 5, "reward/mean": 0.25, "train/percent_correct": 0.5 } });
+    wandb.addRun({
+      project: PROJECT,
+      entity: "bench-team",
+      displayName: `${runName}-trainer-${id.slice(-4)}`,
+      name: `w${id}`,
+      group: runName,
+      summary: { _step: 5, "reward/mean": 0.25, "train/percent_correct": 0.5 },
+    });
     ids.push(id);
   }
   return ids;
@@ -58,7 +83,10 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
   const closeWandb = onCleanup(() => wandb.close());
   let clock = Date.UTC(2026, 0, 5, 12, 0, 0);
   const cwd = benchTempDir("digest");
-  const config = loadConfig({ RL_LOG_LEVEL: "silent", WANDB_API_KEY: KEY, WANDB_BASE_URL: wandb.url, WANDB_ENTITY: "bench-team" }, cwd);
+  const config = loadConfig(
+    { RL_LOG_LEVEL: "silent", WANDB_API_KEY: KEY, WANDB_BASE_URL: wandb.url, WANDB_ENTITY: "bench-team" },
+    cwd,
+  );
   // The WandB client's fetch, timed: the fake runs in this process, so its work is inside these waits.
   let wandbMs = 0;
   const timedFetch: typeof fetch = async (input, init) => {
@@ -98,7 +126,9 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
       otherRequests: sent.length - runsRequests.length,
     });
     const r = reps.at(-1)!;
-    ctx.progress(`  digest ${rep + 1}/${sizes.digestReps}: ${ms(r.ms)} (${ms(r.wandbMs)} waiting on WandB), ${r.messages} messages for ${r.runs} runs, ${r.queries} Runs queries in ${r.pages} pages`);
+    ctx.progress(
+      `  digest ${rep + 1}/${sizes.digestReps}: ${ms(r.ms)} (${ms(r.wandbMs)} waiting on WandB), ${r.messages} messages for ${r.runs} runs, ${r.queries} Runs queries in ${r.pages} pages`,
+    );
   }
   await closeServices();
   await closeWandb();

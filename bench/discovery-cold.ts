@@ -20,7 +20,12 @@ export async function scanOnce(dir: string, lockedEnv: Record<string, unknown>):
   const result = await scanner.scan(dir);
   const elapsed = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  return { ms: elapsed, cpuMs: (used.user + used.system) / 1000, environments: result.environments.length, warnings: result.warnings.length };
+  return {
+    ms: elapsed,
+    cpuMs: (used.user + used.system) / 1000,
+    environments: result.environments.length,
+    warnings: result.warnings.length,
+  };
 }
 
 export async function measureDiscoveryCold(ctx: BenchContext): Promise<BenchRow[]> {
@@ -39,7 +44,9 @@ export async function measureDiscoveryCold(ctx: BenchContext): Promise<BenchRow[
       seed.push(await runSeedScan(envs.dir));
       ours.push(await scanOnce(envs.dir, ctx.lockedEnv));
     }
-    ctx.progress(`  discovery cold ${rep + 1}/${sizes.discoveryReps}: ours ${ms(ours.at(-1)!.ms)}, seed loop ${ms(seed.at(-1)!.scanMs)}`);
+    ctx.progress(
+      `  discovery cold ${rep + 1}/${sizes.discoveryReps}: ours ${ms(ours.at(-1)!.ms)}, seed loop ${ms(seed.at(-1)!.scanMs)}`,
+    );
   }
   const oursMs = median(ours.map((o) => o.ms));
   const seedMs = median(seed.map((s) => s.scanMs));
@@ -50,7 +57,9 @@ export async function measureDiscoveryCold(ctx: BenchContext): Promise<BenchRow[
   for (let rep = 0; rep < sizes.processReps; rep++) {
     cli.push((await runCliScan(envs.dir, cliCwd)).wallMs);
     seedProcess.push((await runSeedScan(envs.dir)).processMs);
-    ctx.progress(`  discovery whole process ${rep + 1}/${sizes.processReps}: rl-chatops scan ${ms(cli.at(-1)!)}, python3 ${ms(seedProcess.at(-1)!)}`);
+    ctx.progress(
+      `  discovery whole process ${rep + 1}/${sizes.processReps}: rl-chatops scan ${ms(cli.at(-1)!)}, python3 ${ms(seedProcess.at(-1)!)}`,
+    );
   }
   const cliMs = median(cli);
   const seedProcessMs = median(seedProcess);

@@ -15,7 +15,10 @@ export async function measureDiscoveryWarm(ctx: BenchContext): Promise<BenchRow[
   const dir = benchTempDir("warm");
   generateEnvironments(dir, sizes.envFiles);
   // As services.ts makes it for the bot.
-  const scanner = createWorkerScanner({ lockedEnv: ctx.lockedEnv, parseThreads: Math.max(1, availableParallelism() - 1) });
+  const scanner = createWorkerScanner({
+    lockedEnv: ctx.lockedEnv,
+    parseThreads: Math.max(1, availableParallelism() - 1),
+  });
   await scanner.scan(dir);
   const unchanged: number[] = [];
   const ours: number[] = [];
@@ -32,7 +35,9 @@ export async function measureDiscoveryWarm(ctx: BenchContext): Promise<BenchRow[
     parsed.push(scanner.stats().parsed);
     // The seed keeps no cache: every listing is a full scan of the same folder.
     seed.push((await runSeedScan(dir)).scanMs);
-    ctx.progress(`  discovery warm ${rep + 1}/${sizes.discoveryReps}: ours ${ms(ours.at(-1)!)} (${parsed.at(-1)} parsed), seed ${ms(seed.at(-1)!)}`);
+    ctx.progress(
+      `  discovery warm ${rep + 1}/${sizes.discoveryReps}: ours ${ms(ours.at(-1)!)} (${parsed.at(-1)} parsed), seed ${ms(seed.at(-1)!)}`,
+    );
   }
   await scanner.close();
   const oursMs = median(ours);

@@ -58,17 +58,35 @@ function kindOf(index: number): SourceKind {
 function configClass(index: number, lines: string[]): string {
   const name = `Task${index}Config`;
   const count = 3 + (index % 12);
-  lines.push(`class ${name}(BaseEnvConfig):`, `    """Settings of task ${index}: sampling, scoring and dataset options.`, "", `    Tuned on run ${index * 7} of the sweep.`, '    """', "");
+  lines.push(
+    `class ${name}(BaseEnvConfig):`,
+    `    """Settings of task ${index}: sampling, scoring and dataset options.`,
+    "",
+    `    Tuned on run ${index * 7} of the sweep.`,
+    '    """',
+    "",
+  );
   for (let f = 0; f < count; f++) {
     const [type, value] = FIELD_TYPES[(index + f) % FIELD_TYPES.length]!;
     const bounds = type === "int" && f % 2 === 0 ? ", ge=0, le=10000" : type === "float" ? ", ge=0.0" : "";
-    lines.push(`    option_${index}_${f}: ${type} = Field(`, `        default=${value(index + f)},`, `        description="Option ${f} of task ${index} (${type})"${bounds},`, "    )");
+    lines.push(
+      `    option_${index}_${f}: ${type} = Field(`,
+      `        default=${value(index + f)},`,
+      `        description="Option ${f} of task ${index} (${type})"${bounds},`,
+      "    )",
+    );
   }
   lines.push(`    mode_${index}: str = "train"`, "", "");
   return name;
 }
 
-function environmentClass(index: number, kind: SourceKind, base: string, config: string | undefined, lines: string[]): void {
+function environmentClass(
+  index: number,
+  kind: SourceKind,
+  base: string,
+  config: string | undefined,
+  lines: string[],
+): void {
   lines.push(
     `class ${className(index)}(${base}):`,
     `    """Task ${index}: answer generated questions and score them by exact match.`,
@@ -175,16 +193,28 @@ function promptConstant(index: number, count: number, name = `PROMPT_${index}`):
 function environmentImports(spec: SourceSpec, lines: string[]): string {
   const { kind } = spec;
   if (kind === "attribute") {
-    lines.push("from atroposlib.envs import base", "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
+    lines.push(
+      "from atroposlib.envs import base",
+      "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup",
+    );
     return "base.BaseEnv";
   }
   if (kind === "aliased") {
-    lines.push("from atroposlib.envs.base import BaseEnv as AtroposBaseEnv", "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
+    lines.push(
+      "from atroposlib.envs.base import BaseEnv as AtroposBaseEnv",
+      "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup",
+    );
     return "AtroposBaseEnv";
   }
   if (kind === "indirect") {
-    const base = spec.base ?? { module: fileNameOf(spec.index - (spec.index % 10)).replace(/\.py$/, ""), className: className(spec.index - (spec.index % 10)) };
-    lines.push(`from ${base.module} import ${base.className}`, "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup");
+    const base = spec.base ?? {
+      module: fileNameOf(spec.index - (spec.index % 10)).replace(/\.py$/, ""),
+      className: className(spec.index - (spec.index % 10)),
+    };
+    lines.push(
+      `from ${base.module} import ${base.className}`,
+      "from atroposlib.envs.base import APIServerConfig, BaseEnvConfig, ScoredDataGroup",
+    );
     return base.className;
   }
   lines.push("from atroposlib.envs.base import APIServerConfig, BaseEnv, BaseEnvConfig, ScoredDataGroup");
@@ -198,7 +228,12 @@ export function pythonSource(spec: SourceSpec): string {
     while (lines.length < spec.lines) lines.push(`# package notes for task family ${index}`);
     return `${lines.join("\n")}\n`;
   }
-  const lines = [`"""Generated Atropos environment ${index} (${kind}) for rl-chatops benchmarks."""`, "import random", "from typing import Dict, List, Optional, Tuple", ""];
+  const lines = [
+    `"""Generated Atropos environment ${index} (${kind}) for rl-chatops benchmarks."""`,
+    "import random",
+    "from typing import Dict, List, Optional, Tuple",
+    "",
+  ];
   let base = "BaseEnv";
   if (kind === "module") lines.push("import json");
   else if (kind !== "helper") base = environmentImports(spec, lines);
@@ -211,12 +246,23 @@ export function pythonSource(spec: SourceSpec): string {
   if (kind === "module") {
     lines.push(...promptConstant(index, Math.min(40, Math.floor(spec.lines / 10))));
   } else if (kind === "helper") {
-    lines.push(`class Scorer${index}:`, `    """Scores answers for task family ${index}; not an environment."""`, "", `    name = "scorer_${index}"`, "", "    def score(self, answer: str, expected: str) -> float:", "        return 1.0 if answer == expected else 0.0", "", "");
+    lines.push(
+      `class Scorer${index}:`,
+      `    """Scores answers for task family ${index}; not an environment."""`,
+      "",
+      `    name = "scorer_${index}"`,
+      "",
+      "    def score(self, answer: str, expected: str) -> float:",
+      "        return 1.0 if answer == expected else 0.0",
+      "",
+      "",
+    );
   } else {
     const config = kind === "indirect" && index % 2 === 1 ? undefined : configClass(index, lines);
     environmentClass(index, kind, base, config, lines);
   }
-  const footer = kind === "helper" || kind === "module" ? [] : ["", 'if __name__ == "__main__":', `    ${className(index)}.cli()`];
+  const footer =
+    kind === "helper" || kind === "module" ? [] : ["", 'if __name__ == "__main__":', `    ${className(index)}.cli()`];
   const prompt = Math.floor((spec.promptShare ?? 0) * (spec.lines - lines.length - footer.length)) - 4;
   if (prompt > 0) lines.push(...promptConstant(index, prompt, `INSTRUCTIONS_${index}`));
   for (let n = 0; lines.length + 8 + footer.length <= spec.lines; n++) lines.push(...helperFunction(index, n));

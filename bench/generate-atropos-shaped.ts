@@ -17,7 +17,26 @@ export interface ShapedFolder {
 
 /** The top-level files' lengths in lines, as in Atropos's folder. */
 const TOP_LINES = [58, 266, 300, 328, 330, 368, 396, 487, 501, 559, 624, 1126, 1183, 1260, 1604, 1718, 1756, 1875];
-const TOP_KINDS: SourceKind[] = ["direct", "direct", "attribute", "direct", "aliased", "direct", "direct", "indirect", "direct", "direct", "direct", "attribute", "direct", "direct", "aliased", "direct", "indirect", "direct"];
+const TOP_KINDS: SourceKind[] = [
+  "direct",
+  "direct",
+  "attribute",
+  "direct",
+  "aliased",
+  "direct",
+  "direct",
+  "indirect",
+  "direct",
+  "direct",
+  "direct",
+  "attribute",
+  "direct",
+  "direct",
+  "aliased",
+  "direct",
+  "indirect",
+  "direct",
+];
 /** Deciles of the subfolders' file sizes in lines, by role (Atropos's in bytes / 37 bytes a line, at about its totals). */
 const ENV_LINES = [52, 194, 280, 331, 387, 452, 516, 611, 778, 1174, 4660];
 const CLASS_LINES = [16, 48, 88, 128, 172, 224, 280, 352, 456, 640, 1200];
@@ -46,7 +65,15 @@ function fromDeciles(deciles: readonly number[], u: number): number {
 }
 
 export function generateAtroposShaped(dir: string, recursive: boolean): ShapedFolder {
-  const kinds: ShapedFolder["kinds"] = { direct: 0, attribute: 0, aliased: 0, indirect: 0, helper: 0, module: 0, init: 0 };
+  const kinds: ShapedFolder["kinds"] = {
+    direct: 0,
+    attribute: 0,
+    aliased: 0,
+    indirect: 0,
+    helper: 0,
+    module: 0,
+    init: 0,
+  };
   let files = 0;
   let bytes = 0;
   let index = 0;
@@ -68,7 +95,11 @@ export function generateAtroposShaped(dir: string, recursive: boolean): ShapedFo
     const kind = TOP_KINDS[k]!;
     const module = `task_${String(k).padStart(2, "0")}_server`;
     const first = topModules[0];
-    const own = write(`${module}.py`, { kind, lines, ...(kind === "indirect" && first ? { base: { module: first.module, className: className(first.index) } } : {}) });
+    const own = write(`${module}.py`, {
+      kind,
+      lines,
+      ...(kind === "indirect" && first ? { base: { module: first.module, className: className(first.index) } } : {}),
+    });
     topModules.push({ module, index: own });
   });
   if (!recursive) return { dir, files, bytes, kinds };
@@ -95,11 +126,18 @@ export function generateAtroposShaped(dir: string, recursive: boolean): ShapedFo
   };
   for (let k = 0; k < SUB_HELPER_CLASSES; k++) {
     // As in Atropos, a file of helper classes does not mention BaseEnv.
-    helper((k * 7) % projects.length, k, `helper_classes_${k}`, { kind: "helper", lines: fromDeciles(CLASS_LINES, spread(k + 3)), helperImportsBaseEnv: false });
+    helper((k * 7) % projects.length, k, `helper_classes_${k}`, {
+      kind: "helper",
+      lines: fromDeciles(CLASS_LINES, spread(k + 3)),
+      helperImportsBaseEnv: false,
+    });
   }
   for (let k = 0; k < SUB_MODULES; k++) {
     const name = ["utils", "prompts", "scoring", "test_local", "dataset_tools", "run_eval"][k % 6];
-    helper((k * 5 + 1) % projects.length, k + SUB_HELPER_CLASSES, `${name}_${k}`, { kind: "module", lines: fromDeciles(MODULE_LINES, spread(k + 11)) });
+    helper((k * 5 + 1) % projects.length, k + SUB_HELPER_CLASSES, `${name}_${k}`, {
+      kind: "module",
+      lines: fromDeciles(MODULE_LINES, spread(k + 11)),
+    });
   }
   // Environments: one per project, then a second one in 44 projects, deriving from the first in every other one.
   const firstEnv = new Map<number, { module: string; index: number }>();
@@ -107,7 +145,8 @@ export function generateAtroposShaped(dir: string, recursive: boolean): ShapedFo
     const p = k % projects.length;
     const project = projects[p]!;
     const first = firstEnv.get(p);
-    const kind: SourceKind = first && k % 2 === 0 ? "indirect" : (["direct", "direct", "direct", "attribute", "aliased"] as const)[k % 5]!;
+    const kind: SourceKind =
+      first && k % 2 === 0 ? "indirect" : (["direct", "direct", "direct", "attribute", "aliased"] as const)[k % 5]!;
     const module = `${path.posix.basename(project)}_env${first ? "_v2" : ""}`;
     const own = write(`${project}/${module}.py`, {
       kind,

@@ -11,7 +11,15 @@ export interface GeneratedFolder {
 }
 
 export function generateEnvironments(dir: string, count: number): GeneratedFolder {
-  const kinds: GeneratedFolder["kinds"] = { direct: 0, attribute: 0, aliased: 0, indirect: 0, helper: 0, module: 0, init: 0 };
+  const kinds: GeneratedFolder["kinds"] = {
+    direct: 0,
+    attribute: 0,
+    aliased: 0,
+    indirect: 0,
+    helper: 0,
+    module: 0,
+    init: 0,
+  };
   for (let i = 0; i < count; i++) {
     const file = environmentSource(i);
     writeFileSync(path.join(dir, file.fileName), file.text);

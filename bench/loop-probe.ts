@@ -34,13 +34,20 @@ export function startLoopProbe(): () => LoopReport {
   histogram.enable();
   let last = performance.now();
   let lastTimes = mainThreadTimes();
-  const report = { worstGapMs: 0, worstGapRunMs: Number.NaN, worstGapWaitMs: Number.NaN, longestRunMs: lastTimes ? 0 : Number.NaN, longestRunSeenAt: Number.NaN };
+  const report = {
+    worstGapMs: 0,
+    worstGapRunMs: Number.NaN,
+    worstGapWaitMs: Number.NaN,
+    longestRunMs: lastTimes ? 0 : Number.NaN,
+    longestRunSeenAt: Number.NaN,
+  };
   const timer = setInterval(() => {
     const now = performance.now();
     const times = mainThreadTimes();
     const runMs = times && lastTimes ? (times[0] - lastTimes[0]) / 1e6 : Number.NaN;
     const waitMs = times && lastTimes ? (times[1] - lastTimes[1]) / 1e6 : Number.NaN;
-    if (now - last > report.worstGapMs) Object.assign(report, { worstGapMs: now - last, worstGapRunMs: runMs, worstGapWaitMs: waitMs });
+    if (now - last > report.worstGapMs)
+      Object.assign(report, { worstGapMs: now - last, worstGapRunMs: runMs, worstGapWaitMs: waitMs });
     if (runMs > report.longestRunMs) Object.assign(report, { longestRunMs: runMs, longestRunSeenAt: now });
     last = now;
     lastTimes = times;

@@ -39,12 +39,26 @@ const MEASUREMENTS: Array<{ id: string; title: string; run: (ctx: BenchContext) 
 
 function failedRow(id: string, title: string, err: unknown): BenchRow {
   const message = err instanceof Error ? err.message : String(err);
-  return { id, measurement: title, sizes: "-", ours: "error", baseline: "-", ratio: "-", goal: "-", met: false, note: `The measurement failed: ${message}`, repetitions: 0, data: {} };
+  return {
+    id,
+    measurement: title,
+    sizes: "-",
+    ours: "error",
+    baseline: "-",
+    ratio: "-",
+    goal: "-",
+    met: false,
+    note: `The measurement failed: ${message}`,
+    repetitions: 0,
+    data: {},
+  };
 }
 
 function printMarkdown(): number {
   const report = JSON.parse(readFileSync(RESULTS, "utf8")) as BenchReport;
-  console.log(`${markdownTable(report.rows)}\n\n${notes(report.rows)}\n\n${report.mode} run of ${report.date.slice(0, 10)}, ${report.totalSeconds} s, ${report.machine.cpus} CPUs, ${report.machine.node}, ${report.machine.python}.`);
+  console.log(
+    `${markdownTable(report.rows)}\n\n${notes(report.rows)}\n\n${report.mode} run of ${report.date.slice(0, 10)}, ${report.totalSeconds} s, ${report.machine.cpus} CPUs, ${report.machine.node}, ${report.machine.python}.`,
+  );
   return 0;
 }
 
@@ -63,7 +77,9 @@ async function main(): Promise<number> {
     lockedEnv,
     progress: (text) => console.log(text),
   };
-  console.log(`rl-chatops bench (${options.quick ? "quick" : "full"}) on ${cpus().length} CPUs, load average ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `rl-chatops bench (${options.quick ? "quick" : "full"}) on ${cpus().length} CPUs, load average ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}`,
+  );
   const rows: BenchRow[] = [];
   for (const m of MEASUREMENTS) {
     if (options.only.length > 0 && !options.only.some((prefix) => m.id.startsWith(prefix))) continue;
@@ -92,7 +108,9 @@ async function main(): Promise<number> {
     rows,
   };
   console.log(`\n${textTable(rows)}\n\n${notes(rows)}\n`);
-  console.log(`Total ${report.totalSeconds} s; load average at the end ${report.machine.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" ")}. Written to bench/results.json.`);
+  console.log(
+    `Total ${report.totalSeconds} s; load average at the end ${report.machine.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" ")}. Written to bench/results.json.`,
+  );
   writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
   // A missed goal is a result, not a crash: only a measurement that could not run fails the command.
   return rows.some((r) => r.ours === "error") ? 1 : 0;

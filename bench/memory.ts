@@ -45,8 +45,22 @@ async function seedDatabase(dataDir: string, cwd: string, count: number): Promis
     for (let i = 0; i < count; i++) {
       const id = `m${i.toString(16).padStart(7, "0")}`;
       const environment = `task_${i % 50}`;
-      services.runs.insert({ id, channel: { platform: i % 2 ? "slack" : "discord", workspace: "TBENCH", channel: `C${i % 100}` }, environment, config: { group_size: 8, total_steps: 100 }, status: FINISHED[i % 3]!, createdBy: "U1" });
-      services.runs.update(id, { startedAt: now - 3_600_000, endedAt: now - 60_000, totalSteps: 100, wandbProject: "proj", wandbGroup: `${environment}-${id}`, wandbRunName: `${environment}-${id}` });
+      services.runs.insert({
+        id,
+        channel: { platform: i % 2 ? "slack" : "discord", workspace: "TBENCH", channel: `C${i % 100}` },
+        environment,
+        config: { group_size: 8, total_steps: 100 },
+        status: FINISHED[i % 3]!,
+        createdBy: "U1",
+      });
+      services.runs.update(id, {
+        startedAt: now - 3_600_000,
+        endedAt: now - 60_000,
+        totalSteps: 100,
+        wandbProject: "proj",
+        wandbGroup: `${environment}-${id}`,
+        wandbRunName: `${environment}-${id}`,
+      });
     }
   })();
   await services.close();
@@ -54,9 +68,12 @@ async function seedDatabase(dataDir: string, cwd: string, count: number): Promis
 
 /** The arguments `npm start` gives Node (package.json's start script), bin/rl-chatops.js as an absolute path. */
 function startArguments(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } };
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    scripts: { start: string };
+  };
   const [node, ...args] = pkg.scripts.start.trim().split(/\s+/);
-  if (node !== "node" || !args.includes("bin/rl-chatops.js")) throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  if (node !== "node" || !args.includes("bin/rl-chatops.js"))
+    throw new Error(`unexpected start script: ${pkg.scripts.start}`);
   return args.map((arg) => (arg === "bin/rl-chatops.js" ? CLI : arg));
 }
 
@@ -70,7 +87,8 @@ async function oneBot(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Prom
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   while (!stderr.includes('"rl-chatops started"')) {
-    if (child.exitCode !== null || performance.now() - started > START_TIMEOUT_MS) throw new Error(`the bot did not start: ${stderr.slice(-2000)}`);
+    if (child.exitCode !== null || performance.now() - started > START_TIMEOUT_MS)
+      throw new Error(`the bot did not start: ${stderr.slice(-2000)}`);
     await sleep(20);
   }
   const startMs = performance.now() - started;
@@ -97,8 +115,18 @@ export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
   // Only what the bot needs: none of the caller's own tokens or settings leak in.
   const base = measuredEnv({ RL_LOG_LEVEL: "info", RL_DATA_DIR: dataDir });
   const configurations = [
-    { id: "memory-idle-none", title: "Bot RSS, idle, no platform", sizes: `console on the demo stack, ${sizes.memoryRuns} runs in the DB`, goal: undefined },
-    { id: "memory-idle-both", title: "Bot RSS, idle, Slack + Discord", sizes: `both on fakes, ${sizes.memoryRuns} runs in the DB`, goal: GOAL_BYTES },
+    {
+      id: "memory-idle-none",
+      title: "Bot RSS, idle, no platform",
+      sizes: `console on the demo stack, ${sizes.memoryRuns} runs in the DB`,
+      goal: undefined,
+    },
+    {
+      id: "memory-idle-both",
+      title: "Bot RSS, idle, Slack + Discord",
+      sizes: `both on fakes, ${sizes.memoryRuns} runs in the DB`,
+      goal: GOAL_BYTES,
+    },
   ];
   const reps: Record<string, Rep[]> = {};
   for (const configuration of configurations) {
@@ -124,10 +152,14 @@ export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {
       reps[configuration.id]!.push(await oneBot(env, cwd, sizes.memoryIdleMs));
       await closeDiscord();
       const r = reps[configuration.id]!.at(-1)!;
-      ctx.progress(`  ${configuration.title.toLowerCase()} ${rep + 1}/${sizes.memoryReps}: idle RSS ${mb(r.idleRss)} (peak ${mb(r.peakRss)}), started in ${ms(r.startMs)}`);
+      ctx.progress(
+        `  ${configuration.title.toLowerCase()} ${rep + 1}/${sizes.memoryReps}: idle RSS ${mb(r.idleRss)} (peak ${mb(r.peakRss)}), started in ${ms(r.startMs)}`,
+      );
     }
   }
-  const nodeOnly = Number(execFileSync(process.execPath, ["-e", `setTimeout(() => console.log(process.memoryUsage().rss), 2000)`]).toString());
+  const nodeOnly = Number(
+    execFileSync(process.execPath, ["-e", `setTimeout(() => console.log(process.memoryUsage().rss), 2000)`]).toString(),
+  );
   await closeSlack();
 
   return configurations.map((configuration) => {

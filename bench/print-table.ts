@@ -4,13 +4,25 @@ import type { BenchRow } from "./bench-row.ts";
 const HEADERS = ["Measurement", "Sizes", "Ours", "Baseline", "Ratio", "Goal", "Met"];
 
 function cells(row: BenchRow): string[] {
-  return [row.measurement, row.sizes, row.ours, row.baseline, row.ratio, row.goal, row.met === null ? "-" : row.met ? "yes" : "NO"];
+  return [
+    row.measurement,
+    row.sizes,
+    row.ours,
+    row.baseline,
+    row.ratio,
+    row.goal,
+    row.met === null ? "-" : row.met ? "yes" : "NO",
+  ];
 }
 
 export function textTable(rows: readonly BenchRow[]): string {
   const all = [HEADERS, ...rows.map(cells)];
   const widths = HEADERS.map((_, col) => Math.max(...all.map((r) => r[col]!.length)));
-  const line = (r: string[]) => r.map((c, col) => c.padEnd(widths[col]!)).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, col) => c.padEnd(widths[col]!))
+      .join("  ")
+      .trimEnd();
   return [line(HEADERS), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map((r) => line(cells(r)))].join("\n");
 }
 

@@ -35,7 +35,10 @@ function tracked(bot: BotProcess): BotProcess {
 
 async function setup(name: string) {
   const cwd = benchTempDir(name);
-  const env = { RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 10, stepSeconds: 0.1 }), RL_STOP_GRACE_SECONDS: "3" };
+  const env = {
+    RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 10, stepSeconds: 0.1 }),
+    RL_STOP_GRACE_SECONDS: "3",
+  };
   return { cwd, env, socket: socketPathFor(loadConfig(env, cwd).dataDir) };
 }
 
@@ -45,20 +48,44 @@ async function oneRep(rep: number): Promise<Rep> {
   const first = tracked(spawnBot(cwd, env));
   first.write("/rl select parity\n");
   first.write("/rl start\n");
-  const run = await waitFor(() => readDb(cwd, env, (db) => db.prepare("SELECT id FROM runs WHERE status = 'running'").get() as { id: string } | undefined), "the run to be running");
+  const run = await waitFor(
+    () =>
+      readDb(
+        cwd,
+        env,
+        (db) => db.prepare("SELECT id FROM runs WHERE status = 'running'").get() as { id: string } | undefined,
+      ),
+    "the run to be running",
+  );
   first.kill("SIGKILL");
   await first.ended;
-  const procs = readDb(cwd, env, (db) => db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(run.id) as Array<{ component: string; pid: number; start_time: string }>) ?? [];
+  const procs =
+    readDb(
+      cwd,
+      env,
+      (db) =>
+        db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(run.id) as Array<{
+          component: string;
+          pid: number;
+          start_time: string;
+        }>,
+    ) ?? [];
   onCleanup(() => procs.forEach((p) => killPid(p.pid)));
   const alive = (p: { pid: number; start_time: string }) => processStartTime(p.pid) === p.start_time;
   await waitFor(() => !procs.some((p) => p.component === "trainer" && alive(p)), "the trainer to finish", 120_000);
 
   const t1 = performance.now();
   const second = tracked(spawnBot(cwd, env));
-  await waitFor(() => {
-    const queued = readDb(cwd, env, (db) => db.prepare("SELECT 1 FROM outbox WHERE dedupe_key = ?").get(`notice:${run.id}:completed`));
-    return queued !== undefined && !procs.some(alive);
-  }, "the run to be settled", 60_000).catch(() => undefined);
+  await waitFor(
+    () => {
+      const queued = readDb(cwd, env, (db) =>
+        db.prepare("SELECT 1 FROM outbox WHERE dedupe_key = ?").get(`notice:${run.id}:completed`),
+      );
+      return queued !== undefined && !procs.some(alive);
+    },
+    "the run to be settled",
+    60_000,
+  ).catch(() => undefined);
   while (!(await answers(socket))) await sleep(5);
   const recoveredMs = performance.now() - t1;
   second.endInput();

@@ -85,7 +85,11 @@ function probedScan(config: Config, onStart: () => void = () => undefined) {
 export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow[]> {
   const { sizes } = ctx;
   // Slack's side (the fake Web API and the load) lives in another process, as it would: only the bot is in this one.
-  const child = startTsChild("./slack-load-child.ts", { ...process.env, BENCH_SLACK_BOT_TOKEN: BOT_TOKEN, BENCH_SLACK_SIGNING_SECRET: SIGNING_SECRET });
+  const child = startTsChild("./slack-load-child.ts", {
+    ...process.env,
+    BENCH_SLACK_BOT_TOKEN: BOT_TOKEN,
+    BENCH_SLACK_SIGNING_SECRET: SIGNING_SECRET,
+  });
   const stopChild = onCleanup(async () => {
     child.send({ type: "stop" });
     await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
@@ -202,7 +206,8 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
         `while the Slack receiver answered ${sizes.slackCommands} signed /rl help commands sent one at a time, evenly spaced over the scan ` +
         `(at least ${Math.min(...reps.map((r) => r.spreadDuringScan))} per repetition sent and acked while it ran; scan took ${ms(median(reps.map((r) => r.scanMs)))} under that load). ` +
         `"Scan alone" is the same scan with no requests; "waves of ${sizes.slackConcurrency}" the same scan with the commands of the row below, which arrive together and are answered ` +
-        `in one turn of the loop (on CPU ${ms(median(reps.map((r) => r.burstLoop.longestRunMs)))}: Bolt's time for ${sizes.slackConcurrency} commands, not discovery's). ` +`Loop delay p99 ${ms(median(reps.map((r) => r.loop.p99Ms)))}. The most time the main thread spent on a CPU between two ticks of a 1 ms interval ` +
+        `in one turn of the loop (on CPU ${ms(median(reps.map((r) => r.burstLoop.longestRunMs)))}: Bolt's time for ${sizes.slackConcurrency} commands, not discovery's). ` +
+        `Loop delay p99 ${ms(median(reps.map((r) => r.loop.p99Ms)))}. The most time the main thread spent on a CPU between two ticks of a 1 ms interval ` +
         `(Linux schedstat), i.e. the stall our own code caused: ${ms(median(reps.map((r) => r.loop.longestRunMs)))} with the load, ${ms(median(reps.map((r) => r.aloneLoop.longestRunMs)))} alone; it came after the scan's result ` +
         `was back (taking in the result) in ${reps.filter((r) => r.longestAtEnd).length + reps.filter((r) => r.aloneLongestAtEnd).length} of ${reps.length * 2} scans. ` +
         `The worst wall-clock gap was ${ms(worst.worstGapMs)}: the main thread ran ${ms(worst.worstGapRunMs)} of it and was runnable but waiting for a free CPU for ${ms(worst.worstGapWaitMs)}. Median of ${sizes.responsivenessReps}.`,

@@ -33,10 +33,18 @@ export function measuredEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs a command to completion; wall time from spawn to exit. Exit codes other than 0 and `allowExit` reject. */
-export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; allowExit?: number[] } = {}): Promise<ProcessRun> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; allowExit?: number[] } = {},
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? measuredEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? measuredEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -44,21 +52,44 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
     child.once("error", reject);
     child.once("close", (code) => {
       const wallMs = performance.now() - start;
-      if (code !== 0 && !(code !== null && options.allowExit?.includes(code))) return reject(new Error(`${command} ${args.join(" ")} exited with ${code}: ${Buffer.concat(err).toString().slice(0, 2000)}`));
+      if (code !== 0 && !(code !== null && options.allowExit?.includes(code)))
+        return reject(
+          new Error(
+            `${command} ${args.join(" ")} exited with ${code}: ${Buffer.concat(err).toString().slice(0, 2000)}`,
+          ),
+        );
       resolve({ wallMs, stdout: Buffer.concat(out).toString() });
     });
   });
 }
 
 /** `env`: the environment to start it in (default `measuredEnv()`). */
-export async function runSeedScan(dir: string, options: { recursive?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<SeedScan> {
-  const run = await runProcess(PYTHON, [SEED_SCRIPT, dir, ...(options.recursive ? ["--recursive"] : [])], { env: options.env ?? measuredEnv() });
+export async function runSeedScan(
+  dir: string,
+  options: { recursive?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<SeedScan> {
+  const run = await runProcess(PYTHON, [SEED_SCRIPT, dir, ...(options.recursive ? ["--recursive"] : [])], {
+    env: options.env ?? measuredEnv(),
+  });
   const answer = JSON.parse(run.stdout) as { scan_seconds: number; scan_cpu_seconds: number; environments: number };
-  return { processMs: run.wallMs, scanMs: answer.scan_seconds * 1000, scanCpuMs: answer.scan_cpu_seconds * 1000, environments: answer.environments };
+  return {
+    processMs: run.wallMs,
+    scanMs: answer.scan_seconds * 1000,
+    scanCpuMs: answer.scan_cpu_seconds * 1000,
+    environments: answer.environments,
+  };
 }
 
 /** `rl-chatops scan DIR [--json]`, started from `cwd` so its data folder lands there; `env` as for runSeedScan. */
-export async function runCliScan(dir: string, cwd: string, options: { recursive?: boolean; json?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessRun> {
-  const env = { ...(options.env ?? measuredEnv()), RL_LOG_LEVEL: "silent", RL_SCAN_RECURSIVE: options.recursive ? "true" : "false" };
+export async function runCliScan(
+  dir: string,
+  cwd: string,
+  options: { recursive?: boolean; json?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<ProcessRun> {
+  const env = {
+    ...(options.env ?? measuredEnv()),
+    RL_LOG_LEVEL: "silent",
+    RL_SCAN_RECURSIVE: options.recursive ? "true" : "false",
+  };
   return runProcess(process.execPath, [CLI, "scan", dir, ...(options.json ? ["--json"] : [])], { cwd, env });
 }

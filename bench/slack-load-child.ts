@@ -49,7 +49,9 @@ async function load(request: LoadRequest): Promise<AckSample[]> {
   for (let wave = 0; wave < request.waves; wave++) {
     const wait = start + wave * request.intervalMs - clock();
     if (wait > 0) await sleep(wait);
-    samples.push(...(await Promise.all(Array.from({ length: request.perWave }, () => sendOne(request.url, request.text)))));
+    samples.push(
+      ...(await Promise.all(Array.from({ length: request.perWave }, () => sendOne(request.url, request.text)))),
+    );
   }
   return samples;
 }

@@ -33,9 +33,12 @@ async function oneRun(rep: number): Promise<Rep> {
   const stack = await startDemo({ cwd: benchTempDir(`demo${rep}`), totalSteps: 400, stepSeconds: 0.1 });
   const { services } = stack;
   const close = onCleanup(async () => {
-    for (const run of services.runs.listByStatus(["queued", "starting", "running"])) await services.manager.stop(run.id, "bench").catch(() => undefined);
+    for (const run of services.runs.listByStatus(["queued", "starting", "running"]))
+      await services.manager.stop(run.id, "bench").catch(() => undefined);
     // Whatever the manager did not stop (it should have) is killed by pid, ours only.
-    const left = services.db.prepare("SELECT pid FROM run_processes WHERE state != 'exited'").all() as Array<{ pid: number | null }>;
+    const left = services.db.prepare("SELECT pid FROM run_processes WHERE state != 'exited'").all() as Array<{
+      pid: number | null;
+    }>;
     await services.close();
     for (const { pid } of left) killPid(pid ?? undefined);
   });
@@ -73,7 +76,9 @@ export async function measureStartup(ctx: BenchContext): Promise<BenchRow[]> {
   for (let rep = 0; rep < sizes.startupReps; rep++) {
     reps.push(await oneRun(rep));
     const r = reps.at(-1)!;
-    ctx.progress(`  start-up ${rep + 1}/${sizes.startupReps}: running after ${ms(r.startMs)}; SIGKILL -> failed ${ms(r.failedMs)}, notice queued ${ms(r.noticeMs)}`);
+    ctx.progress(
+      `  start-up ${rep + 1}/${sizes.startupReps}: running after ${ms(r.startMs)}; SIGKILL -> failed ${ms(r.failedMs)}, notice queued ${ms(r.noticeMs)}`,
+    );
   }
   const startMs = median(reps.map((r) => r.startMs));
   const detectMs = median(reps.map((r) => Math.max(r.failedMs, r.noticeMs)));
@@ -89,7 +94,7 @@ export async function measureStartup(ctx: BenchContext): Promise<BenchRow[]> {
       met: null,
       note:
         "services.manager.start() on the bundled demo stack on free ports (test/helpers/demo-stack.ts; environment parity) until it resolves with the run " +
-        "\"running\": three processes spawned in turn, each waited for by readiness probes (the environment: first data, or alive 2 s). " +
+        '"running": three processes spawned in turn, each waited for by readiness probes (the environment: first data, or alive 2 s). ' +
         `The seed sleeps 5 + 30 + 90 + 10 s whatever happens. Median of ${sizes.startupReps}.`,
       repetitions: sizes.startupReps,
       data: { reps },

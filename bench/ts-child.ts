@@ -18,7 +18,13 @@ export interface TsChild {
 }
 
 /** `bundle`: a prebuilt JavaScript bundle of `file` (bin/bundle.js) to run as plain Node, without tsx. */
-export function startTsChild(file: string, env: NodeJS.ProcessEnv = process.env, cwd?: string, nodeFlags: string[] = [], bundle?: string): TsChild {
+export function startTsChild(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd?: string,
+  nodeFlags: string[] = [],
+  bundle?: string,
+): TsChild {
   const child = fork(bundle ?? fileURLToPath(new URL(file, import.meta.url)), [], {
     // Resolved here, so a child started in another folder (a temp dir) still finds this project's tsx.
     execArgv: bundle ? nodeFlags : [...nodeFlags, "--import", import.meta.resolve("tsx")],
@@ -42,7 +48,10 @@ export function startTsChild(file: string, env: NodeJS.ProcessEnv = process.env,
     send: (message) => void child.send(message),
     next<T extends ChildMessage>(type: string, timeoutMs = 120_000): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => finish(new Error(`bench child ${file}: no "${type}" message after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => finish(new Error(`bench child ${file}: no "${type}" message after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const finish = (err?: Error, message?: ChildMessage) => {
           clearTimeout(timer);
           waiters.delete(check);
@@ -54,7 +63,8 @@ export function startTsChild(file: string, env: NodeJS.ProcessEnv = process.env,
           if (at >= 0) return finish(undefined, inbox.splice(at, 1)[0]);
           const failed = inbox.find((m) => m.type === "error");
           if (failed) return finish(new Error(`bench child ${file} failed: ${String(failed.message)}`));
-          if (child.exitCode !== null || child.signalCode !== null) finish(new Error(`bench child ${file} exited (${child.exitCode ?? child.signalCode}) before "${type}"`));
+          if (child.exitCode !== null || child.signalCode !== null)
+            finish(new Error(`bench child ${file} exited (${child.exitCode ?? child.signalCode}) before "${type}"`));
         };
         waiters.add(check);
         check();

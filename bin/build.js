@@ -31,7 +31,17 @@ export const STANDALONE = {
  * uses them) and node-cron (required lazily). The rest (zod, yaml, execa: many small modules each) is bundled, so a
  * command reads a few files instead of a few hundred.
  */
-export const EXTERNAL = ["better-sqlite3", "tree-sitter", "tree-sitter-python", "@resvg/resvg-js", "@slack/bolt", "discord.js", "node-cron", "esbuild", "tsx"];
+export const EXTERNAL = [
+  "better-sqlite3",
+  "tree-sitter",
+  "tree-sitter-python",
+  "@resvg/resvg-js",
+  "@slack/bolt",
+  "discord.js",
+  "node-cron",
+  "esbuild",
+  "tsx",
+];
 /**
  * zod re-exports every one of its 60-odd message locales as `z.locales`, which no bundler can leave out (about 370 KB,
  * half of zod's code, compiled by every command). The bot's messages are English: its bundle gets zod's English locale
@@ -40,12 +50,20 @@ export const EXTERNAL = ["better-sqlite3", "tree-sitter", "tree-sitter-python", 
 const englishZodLocales = {
   name: "english-zod-locales",
   setup(build) {
-    build.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) => (/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: path.join(path.dirname(args.importer), "../locales/en.js"), namespace: "zod-locales" } : undefined));
-    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: path.dirname(args.path) }));
+    build.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), "../locales/en.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
   },
 };
 /** CommonJS code bundled into ES modules still calls require() for Node's own modules. */
-const REQUIRE_SHIM = 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);';
+const REQUIRE_SHIM =
+  'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);';
 
 /** Writes `contents` to `file` unless it already holds exactly that; whole files only (rename), never half of one. */
 function writeIfChanged(file, contents) {
@@ -79,7 +97,8 @@ export async function buildDist({ quiet = false } = {}) {
     write: false,
     logLevel: "error",
   };
-  const entryPoints = (entries) => Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(ROOT, file)]));
+  const entryPoints = (entries) =>
+    Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(ROOT, file)]));
   const results = await Promise.all([
     build({ ...common, entryPoints: entryPoints(ENTRIES), chunkNames: "chunks/[name]-[hash]", splitting: true }),
     // execa is loaded only to ask the training Python where atroposlib is, which a one-shot scan never does.
@@ -97,7 +116,10 @@ export async function buildDist({ quiet = false } = {}) {
     // Another build's file on its way in is not stale.
     if (!written.has(file) && !name.endsWith(".tmp")) rmSync(file, { force: true });
   }
-  if (!quiet) process.stdout.write(`rl-chatops: built dist/ (${changed} of ${written.size} files changed) in ${Math.round(performance.now() - started)} ms\n`);
+  if (!quiet)
+    process.stdout.write(
+      `rl-chatops: built dist/ (${changed} of ${written.size} files changed) in ${Math.round(performance.now() - started)} ms\n`,
+    );
   return { changed, files: written.size };
 }
 

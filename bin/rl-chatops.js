@@ -9,6 +9,8 @@ const cli = new URL("../dist/cli.js", import.meta.url);
 if (existsSync(cli)) {
   await import(cli.href);
 } else {
-  process.stderr.write("rl-chatops: dist/ is missing; build it with `npm run build` (npm ci does), or run the sources with `npm run dev`.\n");
+  process.stderr.write(
+    "rl-chatops: dist/ is missing; build it with `npm run build` (npm ci does), or run the sources with `npm run dev`.\n",
+  );
   process.exitCode = 1;
 }

@@ -73,7 +73,10 @@ export function usageOf(command: AnyCommand): string {
       const word = `${label}${command.restOfLine && spec.name === last ? "..." : ""}`;
       parts.push(spec.required ? `<${word}>` : `[${word}]`);
     } else {
-      const flag = spec.type === "boolean" ? `--${spec.name}` : `--${spec.name} ${spec.type === "integer" || spec.type === "number" ? "N" : spec.name.toUpperCase()}`;
+      const flag =
+        spec.type === "boolean"
+          ? `--${spec.name}`
+          : `--${spec.name} ${spec.type === "integer" || spec.type === "number" ? "N" : spec.name.toUpperCase()}`;
       parts.push(spec.required ? flag : `[${flag}]`);
     }
   }

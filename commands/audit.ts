@@ -22,7 +22,15 @@ export default defineCommand({
   name: "audit",
   summary: "Show the audit log (admins)",
   description: `List the latest audit log rows, newest first: time, platform:channel, user, command, outcome (ok, refused, failed) and detail. Every state-changing command and every refusal is there. Default ${DEFAULT_AUDIT_ROWS} rows, at most ${MAX_AUDIT_ROWS}.`,
-  args: z.object({ n: z.number().int().min(1).max(MAX_AUDIT_ROWS).optional().describe(`How many rows (default ${DEFAULT_AUDIT_ROWS}, at most ${MAX_AUDIT_ROWS})`) }),
+  args: z.object({
+    n: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_AUDIT_ROWS)
+      .optional()
+      .describe(`How many rows (default ${DEFAULT_AUDIT_ROWS}, at most ${MAX_AUDIT_ROWS})`),
+  }),
   positional: ["n"],
   permission: "admin",
   examples: ["/rl audit", "/rl audit 100"],

@@ -16,7 +16,9 @@ export default defineCommand({
   description:
     "Compare training runs: given a sweep id, all its runs; else the run ids given (two or more, space-separated). Returns a table of the config fields on which they differ with each run's final (or latest) reward mean, steps, duration and state, names the run with the best reward, and one chart with every run's reward curve.",
   toolName: "rl_compare_runs",
-  args: z.object({ run: z.string().min(1).max(2000).describe("A sweep id, or two or more run ids separated by spaces") }),
+  args: z.object({
+    run: z.string().min(1).max(2000).describe("A sweep id, or two or more run ids separated by spaces"),
+  }),
   positional: ["run"],
   restOfLine: true,
   permission: "operate",
@@ -30,10 +32,16 @@ export default defineCommand({
     for (const id of ids) {
       const asSweep = sweeps.get(id);
       if (asSweep) sweep = ids.length === 1 ? asSweep : undefined;
-      for (const run of asSweep ? runsRepo.listBySweep(asSweep.id) : [report.find(id)]) if (!runs.some((r) => r.id === run.id)) runs.push(run);
+      for (const run of asSweep ? runsRepo.listBySweep(asSweep.id) : [report.find(id)])
+        if (!runs.some((r) => r.id === run.id)) runs.push(run);
     }
-    if (runs.length < 2) throw new RlError("USAGE", "Compare needs two or more runs: give a sweep id, or two or more run ids (see /rl runs).");
-    if (runs.length > MAX_COMPARED) throw new RlError("USAGE", `That is ${runs.length} runs; compare at most ${MAX_COMPARED} at once.`);
+    if (runs.length < 2)
+      throw new RlError(
+        "USAGE",
+        "Compare needs two or more runs: give a sweep id, or two or more run ids (see /rl runs).",
+      );
+    if (runs.length > MAX_COMPARED)
+      throw new RlError("USAGE", `That is ${runs.length} runs; compare at most ${MAX_COMPARED} at once.`);
     await ctx.progress?.(`Reading the results of ${runs.length} runs…`);
     return comparisonReply(await compareRuns(runs, report, ctx.services.now), sweep);
   },

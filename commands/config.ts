@@ -15,11 +15,13 @@ const BASE_NAMES = new Set(BASE_ENV_CONFIG_FIELDS.map((f) => f.name));
 // A default only the running environment computes is shown as its source, never as "none".
 function currentText(field: FieldView): string {
   if (field.locked) return formatValue(field.locked_value);
-  if (!field.changed && field.default_expr !== undefined) return `set when the environment starts: \`${field.default_expr}\``;
+  if (!field.changed && field.default_expr !== undefined)
+    return `set when the environment starts: \`${field.default_expr}\``;
   return formatValue(field.current_value);
 }
 
-const clipped = (text: string): string => (text.length <= LIST_DESCRIPTION ? text : `${text.slice(0, LIST_DESCRIPTION - 1)}…`);
+const clipped = (text: string): string =>
+  text.length <= LIST_DESCRIPTION ? text : `${text.slice(0, LIST_DESCRIPTION - 1)}…`;
 
 /** One field as a list entry: name and type, then the value (and the default when it differs) and the description. */
 function listEntry(f: FieldView, group: string): ReplyField {
@@ -72,7 +74,13 @@ function baseSource(view: ConfigView): string {
 function fieldReply(view: ConfigView, f: FieldView, raw: ConfigField | undefined): Reply {
   const fields: ReplyField[] = [
     { label: "Type", value: f.type },
-    { label: "Default", value: f.default_expr !== undefined ? `\`${f.default_expr}\` (set when the environment starts)` : formatValue(f.default) },
+    {
+      label: "Default",
+      value:
+        f.default_expr !== undefined
+          ? `\`${f.default_expr}\` (set when the environment starts)`
+          : formatValue(f.default),
+    },
     { label: "Current", value: currentText(f) },
     { label: "Changed here", value: f.changed ? "yes" : "no" },
   ];
@@ -83,7 +91,9 @@ function fieldReply(view: ConfigView, f: FieldView, raw: ConfigField | undefined
   if (f.locked) fields.push({ label: "Locked", value: "yes, by the infrastructure settings" });
   return {
     title: `${f.name} (${view.environment})`,
-    text: f.locked ? "This field is locked and cannot be changed here." : `Change it with /rl set ${f.name} <value>; undo with /rl reset ${f.name}.`,
+    text: f.locked
+      ? "This field is locked and cannot be changed here."
+      : `Change it with /rl set ${f.name} <value>; undo with /rl reset ${f.name}.`,
     fields,
     ...(f.description ? { blocks: [{ kind: "text" as const, title: "Description", content: f.description }] } : {}),
     data: { environment: view.environment, field: f },
@@ -97,7 +107,12 @@ export default defineCommand({
     "Show the config of this channel's selected environment: configurable fields (name, type, default, description, current value, whether changed here) and locked infrastructure fields with their locked values. With filter: a field's exact name shows that field whole; other words list the fields whose name or description contains them.",
   toolName: "rl_get_current_config",
   args: z.object({
-    filter: z.string().min(1).max(200).optional().describe("A field name (shown whole), or words to find in field names and descriptions"),
+    filter: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("A field name (shown whole), or words to find in field names and descriptions"),
   }),
   positional: ["filter"],
   restOfLine: true,
@@ -106,21 +121,39 @@ export default defineCommand({
     const view = await ctx.services.env.getConfig(ctx.channel);
     const all = [...view.configurable_fields, ...view.locked_fields];
     const query = filter?.trim().toLowerCase();
-    const exact = query ? (all.find((f) => f.name.toLowerCase() === query) ?? all.find((f) => f.name.toLowerCase() === `${TRAINER_PREFIX}${query}`)) : undefined;
+    const exact = query
+      ? (all.find((f) => f.name.toLowerCase() === query) ??
+        all.find((f) => f.name.toLowerCase() === `${TRAINER_PREFIX}${query}`))
+      : undefined;
     if (exact) {
       const env = await ctx.services.catalog.get(view.environment).catch(() => undefined);
-      const trainer = trainerFields(ctx.services.lockedFields, (ctx.services.catalog.latest() ?? (await ctx.services.catalog.list())).trainerFields);
-      return fieldReply(view, exact, [...(env?.fields ?? []), ...trainer].find((f) => f.name === exact.name));
+      const trainer = trainerFields(
+        ctx.services.lockedFields,
+        (ctx.services.catalog.latest() ?? (await ctx.services.catalog.list())).trainerFields,
+      );
+      return fieldReply(
+        view,
+        exact,
+        [...(env?.fields ?? []), ...trainer].find((f) => f.name === exact.name),
+      );
     }
-    const matches = (f: FieldView): boolean => !query || f.name.toLowerCase().includes(query) || f.description.toLowerCase().includes(query);
-    const shown: ConfigView = { ...view, configurable_fields: view.configurable_fields.filter(matches), locked_fields: view.locked_fields.filter(matches) };
+    const matches = (f: FieldView): boolean =>
+      !query || f.name.toLowerCase().includes(query) || f.description.toLowerCase().includes(query);
+    const shown: ConfigView = {
+      ...view,
+      configurable_fields: view.configurable_fields.filter(matches),
+      locked_fields: view.locked_fields.filter(matches),
+    };
     const fields = groupedFields(shown);
     const count = shown.configurable_fields.length + shown.locked_fields.length;
     return {
-      title: query ? `Config of ${view.environment}: ${count} fields matching "${filter?.trim()}"` : `Config of ${view.environment}`,
-      text: query && fields.length === 0
-        ? `No field of ${view.environment} has "${filter?.trim()}" in its name or description. See /rl config for all of them.`
-        : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. ${baseSource(view)} Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
+      title: query
+        ? `Config of ${view.environment}: ${count} fields matching "${filter?.trim()}"`
+        : `Config of ${view.environment}`,
+      text:
+        query && fields.length === 0
+          ? `No field of ${view.environment} has "${filter?.trim()}" in its name or description. See /rl config for all of them.`
+          : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. ${baseSource(view)} Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
       ...(fields.length ? { fields } : {}),
       data: query ? shown : view,
     };

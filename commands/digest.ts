@@ -10,7 +10,12 @@ export default defineCommand({
     "Digests: 'now' queues a status digest of this channel's active runs (or one run) at once; 'off' mutes the periodic digests of a run (default: the channel's latest); 'on' unmutes them. Notices of start, failure, completion and stop are never muted.",
   args: z.object({
     action: z.enum(["now", "on", "off"]).describe("now, on or off"),
-    run: z.string().min(1).max(64).optional().describe("Run id (default: every active run for now, the latest run for on/off)"),
+    run: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("Run id (default: every active run for now, the latest run for on/off)"),
   }),
   positional: ["action", "run"],
   permission: "operate",
@@ -21,16 +26,26 @@ export default defineCommand({
       const run = id ? report.find(id) : undefined;
       const result = await digests.runNow({ force: true, channel: ctx.channel, runId: run?.id });
       if (result.runs === 0) {
-        const why = result.skippedChannels ? "this channel reached its hourly digest limit (RL_CHANNEL_POSTS_PER_HOUR)" : "no run is active here";
+        const why = result.skippedChannels
+          ? "this channel reached its hourly digest limit (RL_CHANNEL_POSTS_PER_HOUR)"
+          : "no run is active here";
         throw new RlError("CONFLICT", `No digest posted: ${why}.`);
       }
-      return { title: "Digest queued", text: `Covering ${result.runs} run(s); it will appear in the run's thread or this channel.`, ephemeral: true, data: result };
+      return {
+        title: "Digest queued",
+        text: `Covering ${result.runs} run(s); it will appear in the run's thread or this channel.`,
+        ephemeral: true,
+        data: result,
+      };
     }
     const run = id ? report.find(id) : report.latest(ctx.channel);
     digests.mute(run.id, action === "off");
     return {
       title: action === "off" ? `Digests of run ${run.id} muted` : `Digests of run ${run.id} on`,
-      text: action === "off" ? "Start, failure, completion and stop notices still arrive. Turn digests back on with /rl digest on." : undefined,
+      text:
+        action === "off"
+          ? "Start, failure, completion and stop notices still arrive. Turn digests back on with /rl digest on."
+          : undefined,
       data: { run_id: run.id, muted: action === "off" },
     };
   },

@@ -46,13 +46,20 @@ export function errorReply(err: RlError): Reply {
     title,
     text: err.message,
     ephemeral: true,
-    error: { code: err.code, message: err.message, ...(Object.keys(err.details).length ? { details: err.details } : {}) },
+    error: {
+      code: err.code,
+      message: err.message,
+      ...(Object.keys(err.details).length ? { details: err.details } : {}),
+    },
   };
 }
 
 type RunInput = Exclude<CommandInput, ConfirmationAnswerInput>;
 
-function resolve(input: RunInput, commands: readonly AnyCommand[]): { command: AnyCommand; args: Record<string, unknown> } {
+function resolve(
+  input: RunInput,
+  commands: readonly AnyCommand[],
+): { command: AnyCommand; args: Record<string, unknown> } {
   if ("text" in input) {
     if (typeof input.text !== "string") throw new RlError("USAGE", "The command must be text, e.g. /rl help.");
     return parseCommandText(input.text, commands);
@@ -67,9 +74,12 @@ function resolve(input: RunInput, commands: readonly AnyCommand[]): { command: A
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return "arguments: invalid.";
   const where = issue.path.join(".") || "arguments";
-  if (issue.code === "too_big" && issue.origin === "string") return `${where} is too long: at most ${issue.maximum} characters.`;
-  if (issue.code === "too_big" && issue.origin === "array") return `${where} has too many items: at most ${issue.maximum}.`;
-  if (issue.code === "too_small" && issue.origin === "string" && issue.minimum === 1) return `${where} must not be empty.`;
+  if (issue.code === "too_big" && issue.origin === "string")
+    return `${where} is too long: at most ${issue.maximum} characters.`;
+  if (issue.code === "too_big" && issue.origin === "array")
+    return `${where} has too many items: at most ${issue.maximum}.`;
+  if (issue.code === "too_small" && issue.origin === "string" && issue.minimum === 1)
+    return `${where} must not be empty.`;
   return `${where}: ${issue.message}.`;
 }
 
@@ -112,7 +122,11 @@ export function commandText(command: AnyCommand, args: Record<string, unknown>):
     if (value === true) flags.push(`--${name}`);
     else if (Array.isArray(value)) {
       const items = value.map(String);
-      if (items.some((item) => item.includes(","))) throw new RlError("USAGE", `--${name} has an item with a comma, which cannot go on a button; type the command instead.`);
+      if (items.some((item) => item.includes(",")))
+        throw new RlError(
+          "USAGE",
+          `--${name} has an item with a comma, which cannot go on a button; type the command instead.`,
+        );
       flags.push(`--${name}`, quoteWord(items.join(",")));
     } else flags.push(`--${name}`, quoteWord(String(value)));
   }
@@ -133,7 +147,12 @@ function readableText(command: AnyCommand, args: Record<string, unknown>): strin
  * The prompt: a preview, and Confirm / Cancel buttons carrying the id of a confirmation recorded for the asker.
  * The record keeps the arguments as they were given, so Confirm runs exactly those, once.
  */
-async function confirmation(command: AnyCommand, rawArgs: Record<string, unknown>, parsed: Record<string, unknown>, ctx: CommandContext): Promise<Reply> {
+async function confirmation(
+  command: AnyCommand,
+  rawArgs: Record<string, unknown>,
+  parsed: Record<string, unknown>,
+  ctx: CommandContext,
+): Promise<Reply> {
   const preview = command.preview ? await command.preview(parsed, ctx) : { title: `Run /rl ${command.name}?` };
   const text = readableText(command, parsed);
   const record = ctx.services.confirmations.create({
@@ -148,7 +167,13 @@ async function confirmation(command: AnyCommand, rawArgs: Record<string, unknown
     ...preview,
     ephemeral: true,
     buttons: [
-      { label: "Confirm", command: text, style: command.name === "stop" ? "danger" : "primary", action: "confirm", confirmation: record.id },
+      {
+        label: "Confirm",
+        command: text,
+        style: command.name === "stop" ? "danger" : "primary",
+        action: "confirm",
+        confirmation: record.id,
+      },
       { label: "Cancel", command: "", action: "cancel", confirmation: record.id },
     ],
   };
@@ -165,12 +190,21 @@ function checkPermission(command: AnyCommand, ctx: CommandContext): void {
   const access = accessOf(policy, ctx.channel, ctx.user);
   if (!allows(access.role, command.permission)) {
     throw new RlError("FORBIDDEN", refusalMessage(policy, access, `/rl ${command.name}`, command.permission), {
-      details: { needed: command.permission, role: access.role, ...(access.reason === "channel" ? { reason: "channel_not_allowed" } : {}) },
+      details: {
+        needed: command.permission,
+        role: access.role,
+        ...(access.reason === "channel" ? { reason: "channel_not_allowed" } : {}),
+      },
     });
   }
 }
 
-async function attempt(input: RunInput, ctx: CommandContext, confirmed: boolean, commands: readonly AnyCommand[]): Promise<DispatchResult> {
+async function attempt(
+  input: RunInput,
+  ctx: CommandContext,
+  confirmed: boolean,
+  commands: readonly AnyCommand[],
+): Promise<DispatchResult> {
   const { services } = ctx;
   let command: AnyCommand | undefined;
   let args: Record<string, unknown> = {};
@@ -179,10 +213,17 @@ async function attempt(input: RunInput, ctx: CommandContext, confirmed: boolean,
     checkPermission(command, ctx);
     const parsed = command.args.safeParse(args);
     if (!parsed.success) {
-      throw new RlError("USAGE", `${describeIssue(parsed.error.issues[0])}\nUsage: ${usageOf(command)}`, { details: { usage: usageOf(command) } });
+      throw new RlError("USAGE", `${describeIssue(parsed.error.issues[0])}\nUsage: ${usageOf(command)}`, {
+        details: { usage: usageOf(command) },
+      });
     }
     if (command.confirm && !confirmed) {
-      return { reply: await confirmation(command, args, parsed.data as Record<string, unknown>, ctx), command, ok: true, needsConfirmation: true };
+      return {
+        reply: await confirmation(command, args, parsed.data as Record<string, unknown>, ctx),
+        command,
+        ok: true,
+        needsConfirmation: true,
+      };
     }
     const reply = await command.run(parsed.data as Record<string, unknown>, ctx);
     // A command can finish and still report a failure (a start whose run failed): that is not ok for the caller.
@@ -190,14 +231,28 @@ async function attempt(input: RunInput, ctx: CommandContext, confirmed: boolean,
     return { reply, command, ok: reply.error === undefined };
   } catch (thrown) {
     const err = asRlError(thrown);
-    if (err.code === "INTERNAL") services.log.error("command failed", { command: command?.name, channel: ctx.channel, user: ctx.user.id, err: thrown });
-    else services.log.debug("command refused", { command: command?.name, code: err.code, channel: ctx.channel, user: ctx.user.id });
-    if (command && (command.mutates || isRefusal(err))) audit(ctx, command.name, args, isRefusal(err) ? "refused" : "failed", err.message);
+    if (err.code === "INTERNAL")
+      services.log.error("command failed", {
+        command: command?.name,
+        channel: ctx.channel,
+        user: ctx.user.id,
+        err: thrown,
+      });
+    else
+      services.log.debug("command refused", {
+        command: command?.name,
+        code: err.code,
+        channel: ctx.channel,
+        user: ctx.user.id,
+      });
+    if (command && (command.mutates || isRefusal(err)))
+      audit(ctx, command.name, args, isRefusal(err) ? "refused" : "failed", err.message);
     return { reply: errorReply(err), command, ok: false };
   }
 }
 
-const sameChannel = (a: ChannelKey, b: ChannelKey): boolean => a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
+const sameChannel = (a: ChannelKey, b: ChannelKey): boolean =>
+  a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
 const nameOf = (id: string, name: string | undefined): string => name || id;
 
 /** Why a prompt cannot be answered any more: someone answered it, or its time is up. */
@@ -206,12 +261,16 @@ function closed(record: ConfirmationRow): { outcome: "answered" | "expired"; err
     const by = nameOf(record.answeredBy ?? "someone", record.answeredByName);
     return {
       outcome: "answered",
-      err: new RlError("CONFLICT", `This was already answered (${record.state} by ${by}).`, { details: { state: record.state, answered_by: record.answeredBy } }),
+      err: new RlError("CONFLICT", `This was already answered (${record.state} by ${by}).`, {
+        details: { state: record.state, answered_by: record.answeredBy },
+      }),
     };
   }
   return {
     outcome: "expired",
-    err: new RlError("CONFLICT", "This prompt expired; run the command again.", { details: { state: "expired", expired_at: new Date(record.expiresAt).toISOString() } }),
+    err: new RlError("CONFLICT", "This prompt expired; run the command again.", {
+      details: { state: "expired", expired_at: new Date(record.expiresAt).toISOString() },
+    }),
   };
 }
 
@@ -220,7 +279,12 @@ function closed(record: ConfirmationRow): { outcome: "answered" | "expired"; err
  * expires. Anything else changes nothing and says why. A won Confirm runs the stored command as the clicker, through
  * the same permission check as any command.
  */
-async function answerConfirmation(input: ConfirmationAnswerInput, ctx: CommandContext, options: DispatchOptions, commands: readonly AnyCommand[]): Promise<DispatchResult> {
+async function answerConfirmation(
+  input: ConfirmationAnswerInput,
+  ctx: CommandContext,
+  options: DispatchOptions,
+  commands: readonly AnyCommand[],
+): Promise<DispatchResult> {
   const { services } = ctx;
   if (input.answer !== "confirm" && input.answer !== "cancel") {
     return { reply: errorReply(new RlError("USAGE", 'A prompt is answered with "confirm" or "cancel".')), ok: false };
@@ -229,24 +293,46 @@ async function answerConfirmation(input: ConfirmationAnswerInput, ctx: CommandCo
   const id = typeof input.confirmation === "string" ? input.confirmation : "";
   const record = services.confirmations.get(id);
   const refuse = (outcome: AnswerOutcome, err: RlError, row?: ConfirmationRow): DispatchResult => {
-    services.log.debug("confirmation answer refused", { outcome, confirmation: row?.id, channel: ctx.channel, user: ctx.user.id });
+    services.log.debug("confirmation answer refused", {
+      outcome,
+      confirmation: row?.id,
+      channel: ctx.channel,
+      user: ctx.user.id,
+    });
     auditAnswer(ctx, verb, id, row, "refused", err.message);
     return { reply: errorReply(err), ok: false, answer: { outcome, ...(row ? { confirmation: row } : {}) } };
   };
 
   // A prompt is answered where it was asked: an id brought anywhere else is as good as unknown.
   if (!record || !sameChannel(record.channel, ctx.channel)) {
-    return refuse("unknown", new RlError("NOT_FOUND", "I do not know this prompt (it may be from an older version of the bot); run the command again."));
+    return refuse(
+      "unknown",
+      new RlError(
+        "NOT_FOUND",
+        "I do not know this prompt (it may be from an older version of the bot); run the command again.",
+      ),
+    );
   }
   if (record.askerId !== ctx.user.id && accessOf(services.config.policy, ctx.channel, ctx.user).role !== "admin") {
-    return refuse("refused", new RlError("FORBIDDEN", `Only ${nameOf(record.askerId, record.askerName)} or an admin can answer this prompt.`, { details: { asker: record.askerId } }), record);
+    return refuse(
+      "refused",
+      new RlError("FORBIDDEN", `Only ${nameOf(record.askerId, record.askerName)} or an admin can answer this prompt.`, {
+        details: { asker: record.askerId },
+      }),
+      record,
+    );
   }
   if (record.state !== "pending" || record.expiresAt <= services.now()) {
     const { outcome, err } = closed(record);
     return refuse(outcome, err, record);
   }
   const command = commands.find((c) => c.name === record.command);
-  if (!command) return refuse("unknown", new RlError("NOT_FOUND", `/rl ${record.command} is no longer a command; nothing ran.`), record);
+  if (!command)
+    return refuse(
+      "unknown",
+      new RlError("NOT_FOUND", `/rl ${record.command} is no longer a command; nothing ran.`),
+      record,
+    );
   if (verb === "confirm") {
     // Refused by the policy (the asker lost the permission, the channel left the allowlist): the prompt stays open.
     try {
@@ -270,7 +356,12 @@ async function answerConfirmation(input: ConfirmationAnswerInput, ctx: CommandCo
 
   if (verb === "cancel") {
     return {
-      reply: { title: "Cancelled", text: `Cancelled by ${nameOf(who.id, who.name)}: ${record.commandText}. Nothing ran.`, ephemeral: true, data: { confirmation: record.id, state: "cancelled" } },
+      reply: {
+        title: "Cancelled",
+        text: `Cancelled by ${nameOf(who.id, who.name)}: ${record.commandText}. Nothing ran.`,
+        ephemeral: true,
+        data: { confirmation: record.id, state: "cancelled" },
+      },
       command,
       ok: true,
       answer: { outcome: "cancelled", confirmation: answered },
@@ -280,9 +371,18 @@ async function answerConfirmation(input: ConfirmationAnswerInput, ctx: CommandCo
   try {
     extra = await options.onConfirmed?.(answered);
   } catch (err) {
-    services.log.error("closing a confirmed prompt failed; its command did not run", { confirmation: record.id, command: command.name, err });
+    services.log.error("closing a confirmed prompt failed; its command did not run", {
+      confirmation: record.id,
+      command: command.name,
+      err,
+    });
     return {
-      reply: errorReply(new RlError("INTERNAL", `The prompt was answered but could not be closed, so ${record.commandText} did not run. Run the command again.`)),
+      reply: errorReply(
+        new RlError(
+          "INTERNAL",
+          `The prompt was answered but could not be closed, so ${record.commandText} did not run. Run the command again.`,
+        ),
+      ),
       command,
       ok: false,
       answer: { outcome: "confirmed", confirmation: answered },
@@ -292,7 +392,11 @@ async function answerConfirmation(input: ConfirmationAnswerInput, ctx: CommandCo
   return { ...result, answer: { outcome: "confirmed", confirmation: answered } };
 }
 
-export async function dispatch(input: CommandInput, ctx: CommandContext, options: DispatchOptions = {}): Promise<DispatchResult> {
+export async function dispatch(
+  input: CommandInput,
+  ctx: CommandContext,
+  options: DispatchOptions = {},
+): Promise<DispatchResult> {
   const commands = options.commands ?? COMMANDS;
   let result: DispatchResult;
   if (typeof input === "object" && input !== null && "confirmation" in input) {
@@ -300,7 +404,10 @@ export async function dispatch(input: CommandInput, ctx: CommandContext, options
       result = await answerConfirmation(input, ctx, options, commands);
     } catch (err) {
       ctx.services.log.error("answering a confirmation failed", { channel: ctx.channel, user: ctx.user.id, err });
-      result = { reply: errorReply(new RlError("INTERNAL", "The answer could not be recorded; the error is in the bot's log.")), ok: false };
+      result = {
+        reply: errorReply(new RlError("INTERNAL", "The answer could not be recorded; the error is in the bot's log.")),
+        ok: false,
+      };
     }
   } else {
     result = await attempt(input, ctx, options.confirmed === true && isTrustedLocal(ctx), commands);
@@ -311,12 +418,28 @@ export async function dispatch(input: CommandInput, ctx: CommandContext, options
 }
 
 /** Every answer to a prompt, won or not, as "confirm" or "cancel", with the command it was for. */
-function auditAnswer(ctx: CommandContext, verb: "confirm" | "cancel", id: string, record: ConfirmationRow | undefined, outcome: "ok" | "refused", detail?: string): void {
-  const args: Record<string, unknown> = { confirmation: id.slice(0, 64), ...(record ? { command: record.command, text: record.commandText, asked_by: record.askerId } : {}) };
+function auditAnswer(
+  ctx: CommandContext,
+  verb: "confirm" | "cancel",
+  id: string,
+  record: ConfirmationRow | undefined,
+  outcome: "ok" | "refused",
+  detail?: string,
+): void {
+  const args: Record<string, unknown> = {
+    confirmation: id.slice(0, 64),
+    ...(record ? { command: record.command, text: record.commandText, asked_by: record.askerId } : {}),
+  };
   audit(ctx, verb, args, outcome, detail);
 }
 
-function audit(ctx: CommandContext, command: string, args: Record<string, unknown>, outcome: "ok" | "refused" | "failed", detail?: string): void {
+function audit(
+  ctx: CommandContext,
+  command: string,
+  args: Record<string, unknown>,
+  outcome: "ok" | "refused" | "failed",
+  detail?: string,
+): void {
   try {
     const { redact } = ctx.services;
     ctx.services.audit.record({

@@ -13,13 +13,20 @@ export default defineCommand({
   async run(_args, ctx) {
     const result = await ctx.services.env.listEnvironments(ctx.channel);
     const lines = result.environments.map(
-      (e) => `${e.name === result.selected ? "▶ " : "• "}${e.name} (${e.class_name}): ${e.description}${e.runnable ? "" : ` [cannot be started: ${e.reason ?? "no entry point"}]`}`,
+      (e) =>
+        `${e.name === result.selected ? "▶ " : "• "}${e.name} (${e.class_name}): ${e.description}${e.runnable ? "" : ` [cannot be started: ${e.reason ?? "no entry point"}]`}`,
     );
     return {
       title: `Environments (${result.environments.length})`,
       text: lines.join("\n") || "No environments found. Check RL_ENVIRONMENTS_DIR.",
       blocks: result.warnings.length
-        ? [{ kind: "text", title: "Warnings", content: result.warnings.map((w) => `${w.filePath}: ${w.message}`).join("\n") }]
+        ? [
+            {
+              kind: "text",
+              title: "Warnings",
+              content: result.warnings.map((w) => `${w.filePath}: ${w.message}`).join("\n"),
+            },
+          ]
         : undefined,
       data: result,
     };

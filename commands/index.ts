@@ -20,4 +20,24 @@ import sweep from "./sweep.ts";
 import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [help, envs, select, config, set, reset, keys, test, start, rerun, sweep, status, stop, results, compare, runs, logs, digest, audit];
+export const COMMANDS: readonly AnyCommand[] = [
+  help,
+  envs,
+  select,
+  config,
+  set,
+  reset,
+  keys,
+  test,
+  start,
+  rerun,
+  sweep,
+  status,
+  stop,
+  results,
+  compare,
+  runs,
+  logs,
+  digest,
+  audit,
+];

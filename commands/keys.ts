@@ -5,7 +5,8 @@ import { defineCommand } from "./types.ts";
 export default defineCommand({
   name: "keys",
   summary: "Check which API keys are missing",
-  description: "Check which API keys training needs (TINKER_API_KEY, WANDB_API_KEY) and list the names of those not set. Never returns key values.",
+  description:
+    "Check which API keys training needs (TINKER_API_KEY, WANDB_API_KEY) and list the names of those not set. Never returns key values.",
   toolName: "rl_check_api_keys",
   args: z.object({}),
   permission: "read",

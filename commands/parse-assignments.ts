@@ -13,9 +13,14 @@ export function parseAssignments(text: string | undefined, usage: string): Assig
   const out: Assignment[] = [];
   for (const token of tokenize(text ?? "")) {
     const at = token.value.indexOf("=");
-    if (at <= 0) throw new RlError("USAGE", `${quoteInput(token.value)} is not field=value. Write each change as field=value, e.g. temperature=0.5.\nUsage: ${usage}`);
+    if (at <= 0)
+      throw new RlError(
+        "USAGE",
+        `${quoteInput(token.value)} is not field=value. Write each change as field=value, e.g. temperature=0.5.\nUsage: ${usage}`,
+      );
     const field = token.value.slice(0, at).trim();
-    if (out.some((a) => a.field === field)) throw new RlError("USAGE", `${quoteInput(field)} is given twice; give each field once.\nUsage: ${usage}`);
+    if (out.some((a) => a.field === field))
+      throw new RlError("USAGE", `${quoteInput(field)} is given twice; give each field once.\nUsage: ${usage}`);
     out.push({ field, value: token.value.slice(at + 1) });
   }
   return out;

@@ -67,7 +67,9 @@ export interface ParsedCommand {
 }
 
 function usageError(command: AnyCommand, problem: string): RlError {
-  return new RlError("USAGE", `${problem}\nUsage: ${usageOf(command)}`, { details: { usage: usageOf(command), command: command.name } });
+  return new RlError("USAGE", `${problem}\nUsage: ${usageOf(command)}`, {
+    details: { usage: usageOf(command), command: command.name },
+  });
 }
 
 function convertWord(spec: ArgSpec, word: string, command: AnyCommand): unknown {
@@ -76,7 +78,8 @@ function convertWord(spec: ArgSpec, word: string, command: AnyCommand): unknown 
       if (!/^[+-]?\d+$/.test(word)) throw usageError(command, `--${spec.name} expects a whole number, not "${word}".`);
       return Number(word);
     case "number":
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(word)) throw usageError(command, `--${spec.name} expects a number, not "${word}".`);
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(word))
+        throw usageError(command, `--${spec.name} expects a number, not "${word}".`);
       return Number(word);
     case "boolean": {
       const w = word.toLowerCase();
@@ -85,7 +88,10 @@ function convertWord(spec: ArgSpec, word: string, command: AnyCommand): unknown 
       throw usageError(command, `--${spec.name} expects true or false, not "${word}".`);
     }
     case "array":
-      return word.split(",").map((s) => s.trim()).filter(Boolean);
+      return word
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     case "string":
       return word;
   }
@@ -94,17 +100,27 @@ function convertWord(spec: ArgSpec, word: string, command: AnyCommand): unknown 
 /** Parse text after (or including) "/rl" against the registry. Empty text means "help". */
 export function parseCommandText(text: string, commands: readonly AnyCommand[]): ParsedCommand {
   if (text.length > MAX_COMMAND_LENGTH) {
-    throw new RlError("USAGE", `That command is ${text.length} characters long; the limit is ${MAX_COMMAND_LENGTH}. Shorten it.`);
+    throw new RlError(
+      "USAGE",
+      `That command is ${text.length} characters long; the limit is ${MAX_COMMAND_LENGTH}. Shorten it.`,
+    );
   }
   const body = text.trim().replace(/^\/?rl(\s+|$)/i, "");
   const tokens = tokenize(body);
   const name = (tokens[0]?.value ?? "help").toLowerCase();
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    const near = nearestName(name, commands.map((c) => c.name));
-    throw new RlError("USAGE", `Unknown command "${name}".${near ? ` Did you mean /rl ${near}?` : ""} Try /rl help for the list.`, {
-      details: { suggestion: near },
-    });
+    const near = nearestName(
+      name,
+      commands.map((c) => c.name),
+    );
+    throw new RlError(
+      "USAGE",
+      `Unknown command "${name}".${near ? ` Did you mean /rl ${near}?` : ""} Try /rl help for the list.`,
+      {
+        details: { suggestion: near },
+      },
+    );
   }
   const specs = argSpecs(command);
   const positional = specs.filter((s) => s.positional);
@@ -114,7 +130,9 @@ export function parseCommandText(text: string, commands: readonly AnyCommand[]):
     const token = tokens[i]!;
     const flag = !token.quoted && token.value.startsWith("--") ? token.value.slice(2) : undefined;
     if (flag !== undefined && flag.length > 0) {
-      const [flagName, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
+      const [flagName, inline] = flag.includes("=")
+        ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)]
+        : [flag, undefined];
       const key = flagName.replace(/-/g, "_");
       const spec = specs.find((s) => s.name === key);
       if (!spec) throw usageError(command, `Unknown option --${flagName} for /rl ${command.name}.`);

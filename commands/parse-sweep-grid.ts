@@ -33,16 +33,26 @@ export function parseSweepGrid(text: string, usage: string): RawGrid {
   let max: number | undefined;
   const flag = MAX_FLAG.exec(rest);
   if (flag) {
-    if (!/^\d+$/.test(flag[2]!)) throw new RlError("USAGE", `--max expects a whole number, not ${quoteInput(flag[2]!)}.\nUsage: ${usage}`);
+    if (!/^\d+$/.test(flag[2]!))
+      throw new RlError("USAGE", `--max expects a whole number, not ${quoteInput(flag[2]!)}.\nUsage: ${usage}`);
     max = Number(flag[2]);
     rest = rest.slice(0, flag.index) + rest.slice(flag.index + flag[0].length);
   }
   const assignments = parseAssignments(rest, usage);
-  if (assignments.length === 0) throw new RlError("USAGE", `Give at least one field with its values, e.g. temperature=0.3,0.7.\nUsage: ${usage}`);
+  if (assignments.length === 0)
+    throw new RlError("USAGE", `Give at least one field with its values, e.g. temperature=0.3,0.7.\nUsage: ${usage}`);
   const axes = assignments.map(({ field, value }) => {
     const values = splitValues(value);
-    if (values.some((v) => v === "")) throw new RlError("USAGE", `${quoteInput(field)} has an empty value in ${quoteInput(value)}; separate values with single commas.\nUsage: ${usage}`);
-    if (new Set(values).size !== values.length) throw new RlError("USAGE", `${quoteInput(field)} lists a value twice in ${quoteInput(value)}; give each value once.\nUsage: ${usage}`);
+    if (values.some((v) => v === ""))
+      throw new RlError(
+        "USAGE",
+        `${quoteInput(field)} has an empty value in ${quoteInput(value)}; separate values with single commas.\nUsage: ${usage}`,
+      );
+    if (new Set(values).size !== values.length)
+      throw new RlError(
+        "USAGE",
+        `${quoteInput(field)} lists a value twice in ${quoteInput(value)}; give each value once.\nUsage: ${usage}`,
+      );
     return { field, values };
   });
   return { axes, ...(max !== undefined ? { max } : {}) };

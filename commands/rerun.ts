@@ -9,12 +9,24 @@ import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts"
 
 const args = z.object({
   run: z.string().min(1).max(64).describe("Run id to run again"),
-  changes: z.string().max(4000).optional().describe("Changes as field=value words, e.g. temperature=0.5 seed=3 (default: none)"),
+  changes: z
+    .string()
+    .max(4000)
+    .optional()
+    .describe("Changes as field=value words, e.g. temperature=0.5 seed=3 (default: none)"),
 });
 
-async function planRerun(command: AnyCommand, input: z.output<typeof args>, ctx: CommandContext): Promise<{ base: string; applied: AppliedChanges }> {
+async function planRerun(
+  command: AnyCommand,
+  input: z.output<typeof args>,
+  ctx: CommandContext,
+): Promise<{ base: string; applied: AppliedChanges }> {
   const base = ctx.services.report.find(input.run);
-  const applied = await ctx.services.env.applyChanges(base.environment, base.config, parseAssignments(input.changes, usageOf(command)));
+  const applied = await ctx.services.env.applyChanges(
+    base.environment,
+    base.config,
+    parseAssignments(input.changes, usageOf(command)),
+  );
   return { base: base.id, applied };
 }
 
@@ -39,7 +51,12 @@ const rerun: AnyCommand = defineCommand({
       fields: [
         { label: "Environment", value: applied.environment },
         { label: "Config of", value: `run ${base}` },
-        { label: "Differences", value: applied.changes.map((c) => `${c.field}: ${formatValue(c.from)} → ${formatValue(c.to)}`).join(", ") || "none (the same config)" },
+        {
+          label: "Differences",
+          value:
+            applied.changes.map((c) => `${c.field}: ${formatValue(c.from)} → ${formatValue(c.to)}`).join(", ") ||
+            "none (the same config)",
+        },
       ],
       data: { rerun_of: base, environment: applied.environment, changes: applied.changes },
     };

@@ -6,7 +6,8 @@ import { defineCommand } from "./types.ts";
 export default defineCommand({
   name: "reset",
   summary: "Reset one field (or all) to the default",
-  description: "Reset one config field, or every field when none is named, of the selected environment to its default for this channel.",
+  description:
+    "Reset one config field, or every field when none is named, of the selected environment to its default for this channel.",
   toolName: "rl_reset_config",
   args: z.object({ field: z.string().min(1).max(200).optional().describe("Field name; omit to reset every field") }),
   positional: ["field"],
@@ -15,7 +16,10 @@ export default defineCommand({
   async run({ field }, ctx) {
     const r = await ctx.services.env.resetConfig(ctx.channel, field);
     return {
-      title: r.reset === "all" ? `Reset every field of ${r.environment}` : `Reset ${r.reset[0]} to ${formatValue(r.default)}`,
+      title:
+        r.reset === "all"
+          ? `Reset every field of ${r.environment}`
+          : `Reset ${r.reset[0]} to ${formatValue(r.default)}`,
       data: r,
     };
   },

@@ -18,7 +18,12 @@ export default defineCommand({
     const run = id ? report.find(id) : report.latest(ctx.channel);
     const view = await report.results(run);
     const blocks = [];
-    if (view.failed_log_tail?.length) blocks.push({ kind: "code" as const, title: `${view.failed_component} log`, content: ctx.services.redact(view.failed_log_tail.join("\n")) });
+    if (view.failed_log_tail?.length)
+      blocks.push({
+        kind: "code" as const,
+        title: `${view.failed_component} log`,
+        content: ctx.services.redact(view.failed_log_tail.join("\n")),
+      });
     const fields = statusFields(view);
     if (view.final_weights) fields.push({ label: "Final weights", value: view.final_weights });
     return {
@@ -26,7 +31,10 @@ export default defineCommand({
       text: [view.error, view.history_note].filter(Boolean).join("\n") || undefined,
       fields,
       blocks: blocks.length ? blocks : undefined,
-      chart: view.reward_history.length > 1 ? { title: "Reward mean by step", points: view.reward_history.map((p) => ({ x: p.step, y: p.value })) } : undefined,
+      chart:
+        view.reward_history.length > 1
+          ? { title: "Reward mean by step", points: view.reward_history.map((p) => ({ x: p.step, y: p.value })) }
+          : undefined,
       links: wandbLinks(view),
       runId: view.run_id,
       data: view,

@@ -28,18 +28,28 @@ export function statusFields(view: RunStatusView): ReplyField[] {
     { label: "Reward mean", value: fmt(view.reward_mean) },
     { label: "Loss", value: fmt(view.loss) },
     { label: "Running time", value: `${view.running_time_minutes} min` },
-    { label: "Processes", value: `api ${view.processes.api}, trainer ${view.processes.trainer}, env ${view.processes.env}` },
+    {
+      label: "Processes",
+      value: `api ${view.processes.api}, trainer ${view.processes.trainer}, env ${view.processes.env}`,
+    },
     { label: "Started by", value: personRef(view.created_by) },
   ];
   const m = view.wandb.metrics;
   if (m?.percentCorrect != null) fields.push({ label: "Percent correct", value: fmt(m.percentCorrect) });
   if (m?.evalPercentCorrect != null) fields.push({ label: "Eval percent correct", value: fmt(m.evalPercentCorrect) });
-  if (view.stalled) fields.push({ label: "Progress", value: `no progress for ${view.stalled.minutes} min, last step ${view.stalled.last_step}` });
+  if (view.stalled)
+    fields.push({
+      label: "Progress",
+      value: `no progress for ${view.stalled.minutes} min, last step ${view.stalled.last_step}`,
+    });
   if (view.queue_size !== null) fields.push({ label: "Queue", value: String(view.queue_size) });
   if (view.stopped_by) fields.push({ label: "Stopped by", value: personRef(view.stopped_by) });
   // The few reasons there are (one channel, one bot): each says what to do, so a person can make the next one arrive.
   for (const u of (view.undelivered ?? []).slice(0, 3)) {
-    fields.push({ label: `${UNDELIVERED_LABELS[u.kind]} not delivered`, value: u.count > 1 ? `${u.why} (${u.count} messages)` : u.why });
+    fields.push({
+      label: `${UNDELIVERED_LABELS[u.kind]} not delivered`,
+      value: u.count > 1 ? `${u.why} (${u.count} messages)` : u.why,
+    });
   }
   return fields;
 }
@@ -50,6 +60,7 @@ export function wandbLinks(view: RunStatusView): ReplyLink[] {
 
 export function runButtons(run: { id: string; status: RunRow["status"] }): ReplyButton[] {
   const buttons: ReplyButton[] = [{ label: "Status", command: `/rl status ${run.id}` }];
-  if (["queued", "starting", "running"].includes(run.status)) buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" });
+  if (["queued", "starting", "running"].includes(run.status))
+    buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" });
   return buttons;
 }

@@ -7,7 +7,8 @@ import { defineCommand } from "./types.ts";
 export default defineCommand({
   name: "runs",
   summary: "List training runs",
-  description: "List training runs, newest first: this channel's, or every channel's with all=true. Each has run id, environment, status, who started it and when.",
+  description:
+    "List training runs, newest first: this channel's, or every channel's with all=true. Each has run id, environment, status, who started it and when.",
   toolName: "rl_list_runs",
   args: z.object({
     all: z.boolean().optional().describe("Every channel's runs, not just this one's"),
@@ -26,7 +27,13 @@ export default defineCommand({
     }));
     return {
       title: `Runs${all ? " (all channels)" : ""}: ${runs.length}`,
-      text: rows.map((r) => `${statusLine(r)} · ${personRef(r.createdBy)} · ${new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")}`).join("\n") || "No runs yet. Start one with /rl start.",
+      text:
+        rows
+          .map(
+            (r) =>
+              `${statusLine(r)} · ${personRef(r.createdBy)} · ${new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")}`,
+          )
+          .join("\n") || "No runs yet. Start one with /rl start.",
       data: { runs, count: runs.length },
     };
   },

@@ -5,13 +5,24 @@ import { runButtons, statusLine } from "./run-reply.ts";
 import type { CommandContext } from "./types.ts";
 
 export async function startReply(run: RunRow, ctx: CommandContext): Promise<Reply> {
-  const data = { run_id: run.id, status: run.status, environment: run.environment, wandb_project: run.wandbProject, wandb_run_name: run.wandbRunName, error: run.error };
+  const data = {
+    run_id: run.id,
+    status: run.status,
+    environment: run.environment,
+    wandb_project: run.wandbProject,
+    wandb_run_name: run.wandbRunName,
+    error: run.error,
+  };
   if (run.status === "failed") {
-    const tail = run.failedComponent ? await ctx.services.report.logs(run, run.failedComponent as "api" | "trainer" | "env", 15) : [];
+    const tail = run.failedComponent
+      ? await ctx.services.report.logs(run, run.failedComponent as "api" | "trainer" | "env", 15)
+      : [];
     return {
       title: statusLine(run),
       text: run.error,
-      blocks: tail.length ? [{ kind: "code", title: `${run.failedComponent} log`, content: ctx.services.redact(tail.join("\n")) }] : undefined,
+      blocks: tail.length
+        ? [{ kind: "code", title: `${run.failedComponent} log`, content: ctx.services.redact(tail.join("\n")) }]
+        : undefined,
       error: { code: "PROCESS_FAILED", message: run.error ?? "The run failed to start." },
       anchorRunId: run.id,
       data,

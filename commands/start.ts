@@ -20,19 +20,29 @@ export default defineCommand({
     await ctx.services.env.startableEnvironment(ctx.channel);
     const view = await ctx.services.env.getConfig(ctx.channel);
     const changed = view.configurable_fields.filter((f) => f.changed);
-    const steps = view.locked_fields.find((f) => f.name === "total_steps")?.locked_value ?? view.configurable_fields.find((f) => f.name === "total_steps")?.current_value;
+    const steps =
+      view.locked_fields.find((f) => f.name === "total_steps")?.locked_value ??
+      view.configurable_fields.find((f) => f.name === "total_steps")?.current_value;
     return {
       title: `Start training ${view.environment}?`,
       fields: [
         { label: "Environment", value: view.environment },
         { label: "Steps", value: formatValue(steps) },
-        { label: "Changed fields", value: changed.map((f) => `${f.name} = ${formatValue(f.current_value)}`).join(", ") || "none (defaults)" },
+        {
+          label: "Changed fields",
+          value: changed.map((f) => `${f.name} = ${formatValue(f.current_value)}`).join(", ") || "none (defaults)",
+        },
       ],
     };
   },
   async run(_args, ctx) {
     await ctx.progress?.("Starting the trajectory API, the trainer and the environment…");
-    const run = await ctx.services.manager.start({ channel: ctx.channel, thread: ctx.thread, userId: ctx.user.id, progress: ctx.progress });
+    const run = await ctx.services.manager.start({
+      channel: ctx.channel,
+      thread: ctx.thread,
+      userId: ctx.user.id,
+      progress: ctx.progress,
+    });
     return startReply(run, ctx);
   },
 });

@@ -25,9 +25,13 @@ export default defineCommand({
       const now = ctx.services.now();
       if (last !== undefined && now - last < CHAT_STATUS_INTERVAL_MS) {
         const seconds = Math.ceil((CHAT_STATUS_INTERVAL_MS - (now - last)) / 1000);
-        throw new RlError("RATE_LIMITED", `Status of run ${run.id} was checked recently; the next check is possible in ${Math.ceil(seconds / 60)} minutes.`, {
-          details: { run_id: run.id, next_check_in_seconds: seconds },
-        });
+        throw new RlError(
+          "RATE_LIMITED",
+          `Status of run ${run.id} was checked recently; the next check is possible in ${Math.ceil(seconds / 60)} minutes.`,
+          {
+            details: { run_id: run.id, next_check_in_seconds: seconds },
+          },
+        );
       }
       rateLimits.stamp("chat-status", run.id, now);
     }
@@ -37,7 +41,9 @@ export default defineCommand({
       title: statusLine({ id: view.run_id, status: view.status, environment: view.environment }),
       text: notes || undefined,
       fields: statusFields(view),
-      blocks: view.step_errors.length ? [{ kind: "code", title: "Step errors", content: view.step_errors.join("\n") }] : undefined,
+      blocks: view.step_errors.length
+        ? [{ kind: "code", title: "Step errors", content: view.step_errors.join("\n") }]
+        : undefined,
       links: wandbLinks(view),
       buttons: runButtons({ id: view.run_id, status: view.status }),
       runId: view.run_id,

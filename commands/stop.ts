@@ -20,7 +20,9 @@ function checkOwnership(run: Pick<RunRow, "id" | "createdBy" | "channel">, ctx: 
   throw new RlError(
     "FORBIDDEN",
     `${noun} ${run.id} was started by ${run.createdBy}; only they or an admin may stop it. Stopping another person's ${noun.toLowerCase()} needs the admin permission; you have ${access.role}. ${
-      admins.length ? `Ask ${run.createdBy} or one of: ${admins.join(", ")} (RL_ADMINS).` : `Ask ${run.createdBy}; no admins are configured (RL_ADMINS).`
+      admins.length
+        ? `Ask ${run.createdBy} or one of: ${admins.join(", ")} (RL_ADMINS).`
+        : `Ask ${run.createdBy}; no admins are configured (RL_ADMINS).`
     }`,
     { details: { needed: "admin", role: access.role, started_by: run.createdBy } },
   );
@@ -51,7 +53,10 @@ export default defineCommand({
     }
     const run = ctx.services.report.find(id);
     checkOwnership(run, ctx);
-    return { title: `Stop run ${run.id} (${run.environment})?`, text: `Started by ${personRef(run.createdBy)}; now ${run.status}.` };
+    return {
+      title: `Stop run ${run.id} (${run.environment})?`,
+      text: `Started by ${personRef(run.createdBy)}; now ${run.status}.`,
+    };
   },
   async run({ run: id }, ctx) {
     const sweep = ctx.services.sweeps.get(id);
@@ -68,6 +73,10 @@ export default defineCommand({
     const found = ctx.services.report.find(id);
     checkOwnership(found, ctx);
     const run = await ctx.services.manager.stop(found.id, ctx.user.name ?? ctx.user.id);
-    return { title: statusLine(run), text: `Stopped by ${run.stoppedBy ?? ctx.user.id}.`, data: { run_id: run.id, status: run.status } };
+    return {
+      title: statusLine(run),
+      text: `Stopped by ${run.stoppedBy ?? ctx.user.id}.`,
+      data: { run_id: run.id, status: run.status },
+    };
   },
 });

@@ -8,8 +8,18 @@ import { parseSweepGrid } from "./parse-sweep-grid.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
 
 const args = z.object({
-  grid: z.string().min(1).max(4000).describe("Fields with their values, as field=v1,v2 words, e.g. temperature=0.3,0.7 seed=1,2"),
-  max: z.number().int().min(1).max(256).optional().describe("The most runs this sweep may start (at most RL_SWEEP_MAX_RUNS)"),
+  grid: z
+    .string()
+    .min(1)
+    .max(4000)
+    .describe("Fields with their values, as field=v1,v2 words, e.g. temperature=0.3,0.7 seed=1,2"),
+  max: z
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe("The most runs this sweep may start (at most RL_SWEEP_MAX_RUNS)"),
 });
 
 interface SweepPlan {
@@ -31,7 +41,11 @@ async function planSweep(command: AnyCommand, input: z.output<typeof args>, ctx:
   const raw = parseSweepGrid(input.grid, usage);
   const limit = ctx.services.config.sweepMaxRuns;
   const asked = input.max ?? raw.max;
-  if (asked !== undefined && asked > limit) throw new RlError("INVALID_VALUE", `--max ${asked} is more than this bot allows for one sweep (${limit}, RL_SWEEP_MAX_RUNS).`);
+  if (asked !== undefined && asked > limit)
+    throw new RlError(
+      "INVALID_VALUE",
+      `--max ${asked} is more than this bot allows for one sweep (${limit}, RL_SWEEP_MAX_RUNS).`,
+    );
   const cap = asked ?? limit;
   const { environment, values: base } = await ctx.services.env.channelValues(ctx.channel);
   const axes: GridAxis[] = [];
@@ -43,7 +57,11 @@ async function planSweep(command: AnyCommand, input: z.output<typeof args>, ctx:
       field = applied.changes[0]!.field;
       parsed.push(applied.changes[0]!.to);
     }
-    if (axes.some((a) => a.field === field)) throw new RlError("USAGE", `${field} is given twice; give each field once, with all its values.\nUsage: ${usage}`);
+    if (axes.some((a) => a.field === field))
+      throw new RlError(
+        "USAGE",
+        `${field} is given twice; give each field once, with all its values.\nUsage: ${usage}`,
+      );
     axes.push({ field, values: parsed });
   }
   const size = gridSize(axes);
@@ -79,9 +97,23 @@ const sweep: AnyCommand = defineCommand({
       fields: [
         { label: "Environment", value: plan.environment },
         { label: "Runs", value: `${plan.combinations.length} (at most ${plan.cap})` },
-        { label: "How", value: backend === "slurm" ? "one Slurm job array, a task per run" : maxConcurrentRuns === 1 ? "one after another" : `${maxConcurrentRuns} at a time` },
+        {
+          label: "How",
+          value:
+            backend === "slurm"
+              ? "one Slurm job array, a task per run"
+              : maxConcurrentRuns === 1
+                ? "one after another"
+                : `${maxConcurrentRuns} at a time`,
+        },
       ],
-      blocks: [{ kind: "text", title: "Combinations", content: plan.combinations.map((c, i) => `${i + 1}. ${describeCombo(c)}`).join("\n") }],
+      blocks: [
+        {
+          kind: "text",
+          title: "Combinations",
+          content: plan.combinations.map((c, i) => `${i + 1}. ${describeCombo(c)}`).join("\n"),
+        },
+      ],
       data: { environment: plan.environment, combinations: plan.combinations },
     };
   },
@@ -98,13 +130,20 @@ const sweep: AnyCommand = defineCommand({
     return {
       title: `🧪 Sweep ${row.id} (${row.environment}): ${runs.length} runs`,
       text: "The runs start as the queue allows; their notices follow in this thread, and a comparison of them all when the last one ends.",
-      fields: runs.map((run, i) => ({ label: `Run ${run.id}`, value: `${describeCombo(plan.combinations[i]!)} · ${run.status}` })),
+      fields: runs.map((run, i) => ({
+        label: `Run ${run.id}`,
+        value: `${describeCombo(plan.combinations[i]!)} · ${run.status}`,
+      })),
       buttons: [
         { label: "Compare", command: `/rl compare ${row.id}` },
         { label: "Stop sweep", command: `/rl stop ${row.id}`, style: "danger" },
       ],
       anchorRunId: runs[0]?.id,
-      data: { sweep_id: row.id, environment: row.environment, runs: runs.map((run, i) => ({ run_id: run.id, status: run.status, changes: plan.combinations[i] })) },
+      data: {
+        sweep_id: row.id,
+        environment: row.environment,
+        runs: runs.map((run, i) => ({ run_id: run.id, status: run.status, changes: plan.combinations[i] })),
+      },
     };
   },
 });

@@ -41,7 +41,17 @@ export function createAuditRepo(db: Db, now: () => number = Date.now): AuditRepo
   const select = db.prepare<[number], RawAuditRow>("SELECT * FROM audit ORDER BY id DESC LIMIT ?");
   return {
     record: (e) => {
-      insert.run(now(), e.platform, e.workspace, e.channel, e.userId, e.command, JSON.stringify(e.args), e.outcome, e.detail ?? null);
+      insert.run(
+        now(),
+        e.platform,
+        e.workspace,
+        e.channel,
+        e.userId,
+        e.command,
+        JSON.stringify(e.args),
+        e.outcome,
+        e.detail ?? null,
+      );
     },
     latest: (limit) =>
       select.all(limit).map((r) => ({

@@ -7,7 +7,8 @@ import type { Db } from "./open-database.ts";
 /** Copy `db` to `file`, which must not exist yet: an existing file is someone's data. Resolves with the file. */
 export async function backupDatabase(db: Db, file: string): Promise<string> {
   const target = path.resolve(file);
-  if (existsSync(target)) throw new RlError("CONFLICT", `${target} already exists; name a new file, or move that one aside first.`);
+  if (existsSync(target))
+    throw new RlError("CONFLICT", `${target} already exists; name a new file, or move that one aside first.`);
   mkdirSync(path.dirname(target), { recursive: true });
   // A half-written copy must never look like a backup: write a temporary file, then rename it.
   const partial = `${target}.partial`;

@@ -107,7 +107,10 @@ export function newConfirmationId(): string {
 /** What confirmation ids look like; anything else is not looked up. */
 export const CONFIRMATION_ID = /^[A-Za-z0-9_-]{22}$/;
 
-export function createConfirmationsRepo(db: Db, { now = Date.now, ttlMs, redact }: ConfirmationsOptions): ConfirmationsRepo {
+export function createConfirmationsRepo(
+  db: Db,
+  { now = Date.now, ttlMs, redact }: ConfirmationsOptions,
+): ConfirmationsRepo {
   const insert = db.prepare(
     `INSERT INTO confirmations (id, platform, workspace, channel, asker_id, asker_name, command, command_text, args_json, created_at, expires_at, state)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
@@ -124,7 +127,10 @@ export function createConfirmationsRepo(db: Db, { now = Date.now, ttlMs, redact 
       const argsJson = JSON.stringify(c.args);
       const stored = [c.commandText, argsJson, c.askerId, c.askerName ?? ""];
       if (stored.some((text) => redact(text) !== text)) {
-        throw new RlError("USAGE", "This command holds one of the bot's secrets, so it cannot be kept for a Confirm button. Nothing ran; leave the secret out.");
+        throw new RlError(
+          "USAGE",
+          "This command holds one of the bot's secrets, so it cannot be kept for a Confirm button. Nothing ran; leave the secret out.",
+        );
       }
       const at = now();
       const row: RawRow = {
@@ -146,7 +152,19 @@ export function createConfirmationsRepo(db: Db, { now = Date.now, ttlMs, redact 
       };
       db.transaction(() => {
         prune.run(at - CONFIRMATION_RETENTION_MS);
-        insert.run(row.id, row.platform, row.workspace, row.channel, row.asker_id, row.asker_name, row.command, row.command_text, row.args_json, row.created_at, row.expires_at);
+        insert.run(
+          row.id,
+          row.platform,
+          row.workspace,
+          row.channel,
+          row.asker_id,
+          row.asker_name,
+          row.command,
+          row.command_text,
+          row.args_json,
+          row.created_at,
+          row.expires_at,
+        );
       })();
       return toRow(row);
     },

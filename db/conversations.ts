@@ -42,7 +42,9 @@ export function startIndex(roles: readonly string[]): number {
 function roleOf(json: string): string {
   try {
     const parsed = JSON.parse(json) as unknown;
-    return typeof parsed === "object" && parsed !== null && typeof (parsed as { role?: unknown }).role === "string" ? (parsed as { role: string }).role : "";
+    return typeof parsed === "object" && parsed !== null && typeof (parsed as { role?: unknown }).role === "string"
+      ? (parsed as { role: string }).role
+      : "";
   } catch {
     return "";
   }
@@ -65,7 +67,9 @@ export function createConversationsRepo(db: Db, now: () => number = Date.now): C
   const deleteBefore = db.prepare<[...Params, number]>(
     "DELETE FROM conversations WHERE platform = ? AND workspace = ? AND channel = ? AND thread = ? AND seq < ?",
   );
-  const deleteAll = db.prepare<Params>("DELETE FROM conversations WHERE platform = ? AND workspace = ? AND channel = ? AND thread = ?");
+  const deleteAll = db.prepare<Params>(
+    "DELETE FROM conversations WHERE platform = ? AND workspace = ? AND channel = ? AND thread = ?",
+  );
 
   const params = (key: ConversationKey): Params => [key.platform, key.workspace, key.channel, key.thread ?? ""];
   /** The newest `limit` rows, oldest first, cut to start at a turn boundary. */
@@ -89,7 +93,8 @@ export function createConversationsRepo(db: Db, now: () => number = Date.now): C
         // A row that is not a message (hand-edited, or from a future version) is skipped, not fatal.
         try {
           const parsed = JSON.parse(row.message_json) as unknown;
-          if (typeof parsed === "object" && parsed !== null && typeof (parsed as { role?: unknown }).role === "string") out.push(parsed as StoredMessage);
+          if (typeof parsed === "object" && parsed !== null && typeof (parsed as { role?: unknown }).role === "string")
+            out.push(parsed as StoredMessage);
         } catch {
           continue;
         }

@@ -30,7 +30,8 @@ export async function backUpToday(deps: DailyBackupsDeps): Promise<string | unde
     names.push(file);
   }
   // ISO dates sort as text: the oldest go first.
-  for (const old of names.sort().slice(0, Math.max(0, names.length - (deps.keep ?? BACKUPS_KEPT)))) rmSync(path.join(deps.dir, old), { force: true });
+  for (const old of names.sort().slice(0, Math.max(0, names.length - (deps.keep ?? BACKUPS_KEPT))))
+    rmSync(path.join(deps.dir, old), { force: true });
   return written;
 }
 

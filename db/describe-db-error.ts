@@ -20,6 +20,11 @@ export function describeDbError(file: string, err: unknown): RlError {
   const code = typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "";
   // SQLite's extended codes (SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, ...) share their primary code's cause.
   const primary = Object.keys(CAUSES).find((c) => code === c || code.startsWith(`${c}_`));
-  const cause = primary ? CAUSES[primary]! : `${err instanceof Error ? err.message : String(err)}${code ? ` (${code})` : ""}`;
-  return new RlError("DATABASE", `The database ${file} cannot be used: ${cause}.`, { cause: err, details: { file, code } });
+  const cause = primary
+    ? CAUSES[primary]!
+    : `${err instanceof Error ? err.message : String(err)}${code ? ` (${code})` : ""}`;
+  return new RlError("DATABASE", `The database ${file} cannot be used: ${cause}.`, {
+    cause: err,
+    details: { file, code },
+  });
 }

@@ -50,7 +50,8 @@ const COLUMNS: Record<keyof DigestPatch, string> = {
   regressionAlerted: "regression_alerted",
 };
 
-const toColumn = (v: unknown): number | null => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? v : null);
+const toColumn = (v: unknown): number | null =>
+  typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? v : null;
 
 export function createDigestStateRepo(db: Db): DigestStateRepo {
   const get = db.prepare<[string], RawState>("SELECT * FROM digest_state WHERE run_id = ?");

@@ -87,7 +87,9 @@ export function createInferenceTestsRepo(db: Db, now: () => number = Date.now): 
     listByChannel: (c, limit) => byChannel.all(c.platform, c.workspace, c.channel, limit).map(toRow),
     failInterrupted: () =>
       db
-        .prepare("UPDATE inference_tests SET status = 'failed', finished_at = ?, result_json = ? WHERE status = 'running'")
+        .prepare(
+          "UPDATE inference_tests SET status = 'failed', finished_at = ?, result_json = ? WHERE status = 'running'",
+        )
         .run(now(), JSON.stringify({ error: "The bot restarted while this test ran; run /rl test again." })).changes,
   };
   return repo;

@@ -18,7 +18,12 @@ function checkExistingFile(file: string): void {
   // A database whose first pages are still in its write-ahead log is empty on disk but whole.
   const wal = `${file}-wal`;
   if (size === 0 && existsSync(wal) && statSync(wal).size > 0) return;
-  if (size === 0) throw new RlError("DATABASE", `The database ${file} is empty (0 bytes): a failed copy or a full disk? ${WHAT_TO_DO}`, { details: { file } });
+  if (size === 0)
+    throw new RlError(
+      "DATABASE",
+      `The database ${file} is empty (0 bytes): a failed copy or a full disk? ${WHAT_TO_DO}`,
+      { details: { file } },
+    );
   const head = Buffer.alloc(HEADER.length);
   const fd = openSync(file, "r");
   try {
@@ -26,7 +31,10 @@ function checkExistingFile(file: string): void {
   } finally {
     closeSync(fd);
   }
-  if (!head.equals(HEADER)) throw new RlError("DATABASE", `The database ${file} is not an SQLite database. ${WHAT_TO_DO}`, { details: { file } });
+  if (!head.equals(HEADER))
+    throw new RlError("DATABASE", `The database ${file} is not an SQLite database. ${WHAT_TO_DO}`, {
+      details: { file },
+    });
 }
 
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
@@ -59,7 +67,10 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   const current = db.pragma("user_version", { simple: true }) as number;
   const latest = Math.max(0, ...migrations.map((m) => m.version));
   if (current > latest) {
-    throw new RlError("DATABASE", `The database is at schema version ${current}, newer than this program (${latest}). Upgrade rl-chatops.`);
+    throw new RlError(
+      "DATABASE",
+      `The database is at schema version ${current}, newer than this program (${latest}). Upgrade rl-chatops.`,
+    );
   }
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (migration.version <= current) continue;

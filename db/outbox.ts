@@ -74,14 +74,21 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   const due = db.prepare<[number, number], RawOutbox>(
     "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
   );
-  const sent = db.prepare("UPDATE outbox SET status = 'sent', sent_at = ?, message_id = ?, attempts = attempts + 1 WHERE id = ?");
-  const retry = db.prepare("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?");
+  const sent = db.prepare(
+    "UPDATE outbox SET status = 'sent', sent_at = ?, message_id = ?, attempts = attempts + 1 WHERE id = ?",
+  );
+  const retry = db.prepare(
+    "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?",
+  );
   const dead = db.prepare("UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?");
   const limited = db.prepare("UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?");
-  const undeliverable = db.prepare("UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ?, undeliverable = ? WHERE id = ?");
-  const undelivered = db.prepare<[string], { kind: OutboxKind; undeliverable: string | null; last_error: string | null; attempts: number }>(
-    "SELECT kind, undeliverable, last_error, attempts FROM outbox WHERE run_id = ? AND status = 'dead' ORDER BY id",
+  const undeliverable = db.prepare(
+    "UPDATE outbox SET status = 'dead', attempts = attempts + 1, last_error = ?, undeliverable = ? WHERE id = ?",
   );
+  const undelivered = db.prepare<
+    [string],
+    { kind: OutboxKind; undeliverable: string | null; last_error: string | null; attempts: number }
+  >("SELECT kind, undeliverable, last_error, attempts FROM outbox WHERE run_id = ? AND status = 'dead' ORDER BY id");
   const count = db.prepare<[string, string, string, string, number], { n: number }>(
     "SELECT COUNT(*) AS n FROM outbox WHERE platform = ? AND workspace = ? AND channel = ? AND kind = ? AND created_at >= ?",
   );
@@ -91,13 +98,26 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   const pending = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'");
   return {
     enqueue: (m, at) =>
-      insert.run(m.dedupeKey, m.target.channel.platform, m.target.channel.workspace, m.target.channel.channel, m.target.thread ?? null, m.kind, m.runId ?? null, JSON.stringify(m.reply), at, at)
-        .changes === 1,
+      insert.run(
+        m.dedupeKey,
+        m.target.channel.platform,
+        m.target.channel.workspace,
+        m.target.channel.channel,
+        m.target.thread ?? null,
+        m.kind,
+        m.runId ?? null,
+        JSON.stringify(m.reply),
+        at,
+        at,
+      ).changes === 1,
     due: (now, limit) =>
       due.all(now, limit).map((r) => ({
         id: r.id,
         dedupeKey: r.dedupe_key,
-        target: { channel: { platform: r.platform, workspace: r.workspace, channel: r.channel }, thread: r.thread ?? undefined },
+        target: {
+          channel: { platform: r.platform, workspace: r.workspace, channel: r.channel },
+          thread: r.thread ?? undefined,
+        },
         kind: r.kind,
         runId: r.run_id ?? undefined,
         reply: JSON.parse(r.reply_json) as unknown,

@@ -26,11 +26,19 @@ export interface RunActionsRepo {
   markDone(id: number, at: number): void;
 }
 
-const toAction = (r: RawAction): OwedAction => ({ id: r.id, runId: r.run_id, action: r.action, component: r.component, createdAt: r.created_at });
+const toAction = (r: RawAction): OwedAction => ({
+  id: r.id,
+  runId: r.run_id,
+  action: r.action,
+  component: r.component,
+  createdAt: r.created_at,
+});
 
 export function createRunActionsRepo(db: Db): RunActionsRepo {
   const insert = db.prepare("INSERT INTO run_actions (run_id, action, component, created_at) VALUES (?, 'stop', ?, ?)");
-  const ofRun = db.prepare<[string], RawAction>("SELECT * FROM run_actions WHERE done_at IS NULL AND run_id = ? ORDER BY id");
+  const ofRun = db.prepare<[string], RawAction>(
+    "SELECT * FROM run_actions WHERE done_at IS NULL AND run_id = ? ORDER BY id",
+  );
   const all = db.prepare<[], RawAction>("SELECT * FROM run_actions WHERE done_at IS NULL ORDER BY id");
   const done = db.prepare("UPDATE run_actions SET done_at = ? WHERE id = ? AND done_at IS NULL");
   return {

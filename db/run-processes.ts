@@ -35,7 +35,13 @@ interface RawProcess {
 export interface RunProcessesRepo {
   upsert(row: ProcessRow): void;
   list(runId: string): ProcessRow[];
-  markExited(runId: string, component: Component, exitCode: number | undefined, signal: string | undefined, at: number): void;
+  markExited(
+    runId: string,
+    component: Component,
+    exitCode: number | undefined,
+    signal: string | undefined,
+    at: number,
+  ): void;
   markReady(runId: string, component: Component): void;
 }
 
@@ -52,7 +58,9 @@ export function createRunProcessesRepo(db: Db): RunProcessesRepo {
   const exited = db.prepare(
     "UPDATE run_processes SET state = 'exited', exit_code = ?, signal = ?, ended_at = ? WHERE run_id = ? AND component = ? AND state != 'exited'",
   );
-  const ready = db.prepare("UPDATE run_processes SET state = 'ready' WHERE run_id = ? AND component = ? AND state = 'starting'");
+  const ready = db.prepare(
+    "UPDATE run_processes SET state = 'ready' WHERE run_id = ? AND component = ? AND state = 'starting'",
+  );
   return {
     upsert: (r) =>
       void upsert.run({
@@ -80,7 +88,8 @@ export function createRunProcessesRepo(db: Db): RunProcessesRepo {
         startedAt: r.started_at ?? undefined,
         endedAt: r.ended_at ?? undefined,
       })),
-    markExited: (runId, component, exitCode, signal, at) => void exited.run(exitCode ?? null, signal ?? null, at, runId, component),
+    markExited: (runId, component, exitCode, signal, at) =>
+      void exited.run(exitCode ?? null, signal ?? null, at, runId, component),
     markReady: (runId, component) => void ready.run(runId, component),
   };
 }

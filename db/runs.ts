@@ -2,7 +2,16 @@
 import type { ChannelKey } from "./channel-key.ts";
 import type { Db } from "./open-database.ts";
 
-export const RUN_STATUSES = ["queued", "starting", "running", "stopping", "stopped", "completed", "failed", "lost"] as const;
+export const RUN_STATUSES = [
+  "queued",
+  "starting",
+  "running",
+  "stopping",
+  "stopped",
+  "completed",
+  "failed",
+  "lost",
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const ACTIVE_STATUSES: readonly RunStatus[] = ["queued", "starting", "running", "stopping"];
 
@@ -45,7 +54,20 @@ export interface NewRun {
   sweepId?: string;
 }
 
-type Patchable = "status" | "error" | "startedAt" | "endedAt" | "thread" | "configPath" | "wandbProject" | "wandbGroup" | "wandbRunName" | "totalSteps" | "failedComponent" | "stoppedBy" | "jobId";
+type Patchable =
+  | "status"
+  | "error"
+  | "startedAt"
+  | "endedAt"
+  | "thread"
+  | "configPath"
+  | "wandbProject"
+  | "wandbGroup"
+  | "wandbRunName"
+  | "totalSteps"
+  | "failedComponent"
+  | "stoppedBy"
+  | "jobId";
 export type RunPatch = Partial<Pick<RunRow, Patchable>>;
 
 interface RawRun {
@@ -147,13 +169,31 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
   const all = db.prepare<[number], RawRun>("SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?");
   const bySweep = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE sweep_id = ? ORDER BY created_at, rowid");
   // A sweep's runs share one thread: the message that becomes the thread of one becomes it for those still without one.
-  const shareThread = db.prepare("UPDATE runs SET thread = ? WHERE sweep_id = (SELECT sweep_id FROM runs WHERE id = ?) AND thread IS NULL");
-  const like = db.prepare<[string, number], { id: string }>("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?");
+  const shareThread = db.prepare(
+    "UPDATE runs SET thread = ? WHERE sweep_id = (SELECT sweep_id FROM runs WHERE id = ?) AND thread IS NULL",
+  );
+  const like = db.prepare<[string, number], { id: string }>(
+    "SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?",
+  );
 
   const repo: RunsRepo = {
     insert: (run) => {
       const t = now();
-      insert.run(run.id, run.channel.platform, run.channel.workspace, run.channel.channel, run.thread ?? null, run.environment, JSON.stringify(run.config), run.status, run.createdBy, t, t, run.backend ?? "local", run.sweepId ?? null);
+      insert.run(
+        run.id,
+        run.channel.platform,
+        run.channel.workspace,
+        run.channel.channel,
+        run.thread ?? null,
+        run.environment,
+        JSON.stringify(run.config),
+        run.status,
+        run.createdBy,
+        t,
+        t,
+        run.backend ?? "local",
+        run.sweepId ?? null,
+      );
       return repo.get(run.id)!;
     },
     get: (id) => {
@@ -163,7 +203,11 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
     update: (id, patch) => {
       const keys = Object.keys(patch) as Array<keyof RunPatch>;
       const sets = keys.map((k) => `${COLUMNS[k]} = ?`);
-      db.prepare(`UPDATE runs SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(...keys.map((k) => patch[k] ?? null), now(), id);
+      db.prepare(`UPDATE runs SET ${[...sets, "updated_at = ?"].join(", ")} WHERE id = ?`).run(
+        ...keys.map((k) => patch[k] ?? null),
+        now(),
+        id,
+      );
       if (patch.thread) shareThread.run(patch.thread, id);
       const row = repo.get(id);
       if (!row) throw new Error(`run ${id} vanished during update`);
@@ -178,12 +222,18 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
       return result.changes === 1 ? repo.get(id) : undefined;
     },
     countByStatus: (statuses) =>
-      (db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")})`).get(...statuses) as { n: number }).n,
+      (
+        db
+          .prepare(`SELECT COUNT(*) AS n FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")})`)
+          .get(...statuses) as { n: number }
+      ).n,
     listByChannel: (c, limit) => byChannel.all(c.platform, c.workspace, c.channel, limit).map(toRow),
     listAll: (limit) => all.all(limit).map(toRow),
     listByStatus: (statuses) =>
       db
-        .prepare<string[], RawRun>(`SELECT * FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at, rowid`)
+        .prepare<string[], RawRun>(
+          `SELECT * FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY created_at, rowid`,
+        )
         .all(...statuses)
         .map(toRow),
     listBySweep: (sweepId) => bySweep.all(sweepId).map(toRow),

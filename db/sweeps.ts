@@ -60,11 +60,23 @@ export function createSweepsRepo(db: Db, now: () => number = Date.now): SweepsRe
   const byChannel = db.prepare<[string, string, string, number], { id: string }>(
     "SELECT id FROM sweeps WHERE platform = ? AND workspace = ? AND channel = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
   );
-  const uncompared = db.prepare<[], RawSweep>("SELECT * FROM sweeps WHERE compared_at IS NULL ORDER BY created_at, rowid");
+  const uncompared = db.prepare<[], RawSweep>(
+    "SELECT * FROM sweeps WHERE compared_at IS NULL ORDER BY created_at, rowid",
+  );
   const compared = db.prepare("UPDATE sweeps SET compared_at = ? WHERE id = ? AND compared_at IS NULL");
   const repo: SweepsRepo = {
     insert: (s) => {
-      insert.run(s.id, s.channel.platform, s.channel.workspace, s.channel.channel, s.thread ?? null, s.environment, JSON.stringify(s.grid), s.createdBy, now());
+      insert.run(
+        s.id,
+        s.channel.platform,
+        s.channel.workspace,
+        s.channel.channel,
+        s.thread ?? null,
+        s.environment,
+        JSON.stringify(s.grid),
+        s.createdBy,
+        now(),
+      );
       return repo.get(s.id)!;
     },
     get: (id) => {

@@ -19,7 +19,10 @@ type ScanCommand = typeof ScanCommandModule;
  * command spends much of its time loading modules, and a dozen shared chunks, with the code the bot's other users of
  * them need, cost it more than one file with only its own. From the sources it is the TypeScript file.
  */
-const SCAN_COMMAND = new URL(import.meta.url.endsWith(".ts") ? "./scan-command.ts" : "./scan-command.js", import.meta.url).href;
+const SCAN_COMMAND = new URL(
+  import.meta.url.endsWith(".ts") ? "./scan-command.ts" : "./scan-command.js",
+  import.meta.url,
+).href;
 
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
@@ -61,7 +64,9 @@ function onShutdownSignals(onFirst: () => void): void {
   const handle = (signal: NodeJS.Signals) => {
     if (seen) process.exit(128 + constants.signals[signal]);
     seen = true;
-    process.stderr.write(`rl-chatops: ${signal}: finishing the work in flight, then stopping (send it again to quit at once).\n`);
+    process.stderr.write(
+      `rl-chatops: ${signal}: finishing the work in flight, then stopping (send it again to quit at once).\n`,
+    );
     onFirst();
   };
   process.on("SIGINT", handle);
@@ -72,7 +77,10 @@ function onShutdownSignals(onFirst: () => void): void {
 async function execHere(config: Config, lease: Lease, request: BotRequest): Promise<BotResponse> {
   onShutdownSignals(() => undefined);
   try {
-    const [{ createServices }, { runCliCommand }] = await Promise.all([import("./services.ts"), import("../adapters/console/cli-command.ts")]);
+    const [{ createServices }, { runCliCommand }] = await Promise.all([
+      import("./services.ts"),
+      import("../adapters/console/cli-command.ts"),
+    ]);
     const services = createServices(config);
     try {
       await services.manager.recover();
@@ -104,13 +112,25 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
   ]);
   const holder = await holderOf(config.dataDir, found);
   if (holder?.mode === "exec") {
-    throw new RlError("CONFLICT", `${describeHolder(holder)} is running a command on the data folder ${config.dataDir}; run yours when it has finished.`);
+    throw new RlError(
+      "CONFLICT",
+      `${describeHolder(holder)} is running a command on the data folder ${config.dataDir}; run yours when it has finished.`,
+    );
   }
   const socketPath = holder?.socket ?? socketPathFor(config.dataDir);
   try {
-    return await askBot(socketPath, request, 5000, () => holder === undefined || isSameProcess(holder.pid, holder.startTime));
+    return await askBot(
+      socketPath,
+      request,
+      5000,
+      () => holder === undefined || isSameProcess(holder.pid, holder.startTime),
+    );
   } catch (err) {
-    throw new RlError("UPSTREAM", `${describeHolder(holder)} owns the data folder ${config.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`, { cause: err });
+    throw new RlError(
+      "UPSTREAM",
+      `${describeHolder(holder)} owns the data folder ${config.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
 }
 
@@ -131,7 +151,10 @@ async function exec(flags: Flags): Promise<number> {
   };
   // Winning the lease means no bot runs; losing it means one does, and it answers for the folder.
   const attempt = tryAcquireLease(config.dataDir, "exec");
-  const response = "lease" in attempt ? await execHere(config, attempt.lease, request) : await execInBot(config, attempt.holder, request);
+  const response =
+    "lease" in attempt
+      ? await execHere(config, attempt.lease, request)
+      : await execInBot(config, attempt.holder, request);
   (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
   return exitCodeOf(response);
 }
@@ -152,7 +175,8 @@ async function backup(flags: Flags): Promise<number> {
   ]);
   const config = loadConfig();
   // A backup never creates the database it copies.
-  if (!existsSync(config.databasePath)) throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
+  if (!existsSync(config.databasePath))
+    throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const file = flags.positional[1] ?? path.join(config.backupsDir, `rl-chatops-${stamp}.db`);
   const db = openDatabase(config.databasePath);

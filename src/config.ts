@@ -13,22 +13,37 @@ export const DEMO_STACK_ROOT = path.join(PACKAGE_ROOT, "examples", "demo-stack")
 
 const TRUE_WORDS = ["1", "true", "yes", "on"];
 const BOOL_WORDS = [...TRUE_WORDS, "0", "false", "no", "off"];
-const trimmed = (...checks: Array<z.core.CheckFn<string> | z.core.$ZodCheck<string>>) => z.string().check(z.trim(), ...checks);
+const trimmed = (...checks: Array<z.core.CheckFn<string> | z.core.$ZodCheck<string>>) =>
+  z.string().check(z.trim(), ...checks);
 const bool = z.pipe(
-  trimmed(z.toLowerCase(), z.refine((v) => BOOL_WORDS.includes(v), "expected true or false")),
+  trimmed(
+    z.toLowerCase(),
+    z.refine((v) => BOOL_WORDS.includes(v), "expected true or false"),
+  ),
   z.transform((v) => TRUE_WORDS.includes(v)),
 );
 const int = (min: number, max: number) =>
-  z.pipe(z.pipe(trimmed(z.regex(/^-?\d+$/, "expected a whole number")), z.transform(Number)), z.int().check(z.minimum(min), z.maximum(max)));
+  z.pipe(
+    z.pipe(trimmed(z.regex(/^-?\d+$/, "expected a whole number")), z.transform(Number)),
+    z.int().check(z.minimum(min), z.maximum(max)),
+  );
 const port = int(0, 65535);
 const url = trimmed(z.url("expected a URL such as http://127.0.0.1:8080"));
 const text = trimmed(z.minLength(1));
 /** One sbatch option value: a partition, account or GPU spec, never spaces (each goes in its own argv element). */
 const slurmWord = trimmed(z.regex(/^[\w.:+-]+$/, "expected one word such as gpu, my-account or a100:1 (no spaces)"));
 const slurmTime = trimmed(
-  z.regex(/^(\d+(-\d+)?(:\d+){0,2}|UNLIMITED|INFINITE)$/i, "expected a Slurm time limit such as 90 (minutes), 4:00:00 or 1-12:00:00"),
+  z.regex(
+    /^(\d+(-\d+)?(:\d+){0,2}|UNLIMITED|INFINITE)$/i,
+    "expected a Slurm time limit such as 90 (minutes), 4:00:00 or 1-12:00:00",
+  ),
 );
-const split = z.transform((v: string) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const split = z.transform((v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const list = z.pipe(z.string(), split);
 const number = (pattern: RegExp, message: string) => z.pipe(trimmed(z.regex(pattern, message)), z.transform(Number));
 
@@ -61,7 +76,13 @@ const settings = {
   RL_OPERATORS: z._default(list, []),
   RL_DEFAULT_ROLE: z._default(z.enum(["none", "read", "operate", "admin"]), "read"),
   RL_CHANNEL_ALLOWLIST: z._default(list, []),
-  RL_DIGEST_CRON: z._default(trimmed(z.minLength(1), z.refine((v) => loadNodeCron().validate(v), 'expected a cron expression such as "*/30 * * * *"')), "*/30 * * * *"),
+  RL_DIGEST_CRON: z._default(
+    trimmed(
+      z.minLength(1),
+      z.refine((v) => loadNodeCron().validate(v), 'expected a cron expression such as "*/30 * * * *"'),
+    ),
+    "*/30 * * * *",
+  ),
   RL_DIGEST_INTERVAL_MINUTES: z._default(int(1, 24 * 60), 30),
   RL_CHANNEL_POSTS_PER_HOUR: z._default(int(1, 1000), 6),
   RL_STALL_MINUTES: z._default(int(1, 24 * 60), 20),
@@ -77,9 +98,14 @@ const settings = {
   RL_TEST_MODELS: z._default(
     z.pipe(
       list,
-      z.array(z.string()).check(
-        z.refine((ids) => ids.length > 0 && ids.every((id) => /^[A-Za-z0-9][\w.:@+/-]*$/.test(id)), "expected comma-separated model ids such as qwen/qwen3-8b"),
-      ),
+      z
+        .array(z.string())
+        .check(
+          z.refine(
+            (ids) => ids.length > 0 && ids.every((id) => /^[A-Za-z0-9][\w.:@+/-]*$/.test(id)),
+            "expected comma-separated model ids such as qwen/qwen3-8b",
+          ),
+        ),
     ),
     ["qwen/qwen3-8b", "zhipu-ai/glm-4-flash", "minimax/minimax-m1"],
   ),
@@ -160,16 +186,42 @@ export interface Config {
   stopGraceMs: number;
   /** How long a confirmation prompt (Confirm / Cancel) can be answered. */
   confirmTtlMs: number;
-  policy: { admins: string[]; operators: string[]; defaultRole: "none" | "read" | "operate" | "admin"; channelAllowlist: string[] };
+  policy: {
+    admins: string[];
+    operators: string[];
+    defaultRole: "none" | "read" | "operate" | "admin";
+    channelAllowlist: string[];
+  };
   logLevel: NonNullable<Raw["RL_LOG_LEVEL"]>;
-  digests: { cron: string; intervalMs: number; channelPostsPerHour: number; stallMs: number; regressionFraction: number };
+  digests: {
+    cron: string;
+    intervalMs: number;
+    channelPostsPerHour: number;
+    stallMs: number;
+    regressionFraction: number;
+  };
   keys: { tinker?: string; wandb?: string; openrouter?: string };
   /** /rl test: the environment's process mode against several models (see src/inference/). */
-  inferenceTest: { models: string[]; baseUrl: string; steps: number; groupSize: number; timeoutMs: number; concurrency: number; correctThreshold: number };
+  inferenceTest: {
+    models: string[];
+    baseUrl: string;
+    steps: number;
+    groupSize: number;
+    timeoutMs: number;
+    concurrency: number;
+    correctThreshold: number;
+  };
   wandb: { baseUrl: string; appUrl?: string; entity?: string; project: string };
   slack: { botToken?: string; appToken?: string; signingSecret?: string; port: number; apiUrl: string };
   discord: { token?: string; guildId?: string; apiUrl?: string };
-  llm: { baseUrl?: string; apiKey?: string; model?: string; maxIterations: number; historyMessages: number; timeoutMs: number };
+  llm: {
+    baseUrl?: string;
+    apiKey?: string;
+    model?: string;
+    maxIterations: number;
+    historyMessages: number;
+    timeoutMs: number;
+  };
   /** Every secret value in force, so output can be redacted. */
   secrets: string[];
 }
@@ -179,14 +231,22 @@ function readConfigFile(env: NodeJS.ProcessEnv, cwd: string): Record<string, str
   const explicit = env.RL_CONFIG;
   const file = path.resolve(cwd, explicit ?? "rl-chatops.yaml");
   if (!existsSync(file)) {
-    if (explicit) throw new RlError("CONFIG", `RL_CONFIG points to ${file}, which does not exist. Fix RL_CONFIG or create the file.`);
+    if (explicit)
+      throw new RlError(
+        "CONFIG",
+        `RL_CONFIG points to ${file}, which does not exist. Fix RL_CONFIG or create the file.`,
+      );
     return {};
   }
   let parsed: unknown;
   try {
     parsed = parseYaml(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new RlError("CONFIG", `${file} is not valid YAML (${(err as Error).message}). Fix the file named by RL_CONFIG.`, { cause: err });
+    throw new RlError(
+      "CONFIG",
+      `${file} is not valid YAML (${(err as Error).message}). Fix the file named by RL_CONFIG.`,
+      { cause: err },
+    );
   }
   if (parsed == null) return {};
   if (typeof parsed !== "object" || Array.isArray(parsed)) {
@@ -218,7 +278,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const result = settings[name].safeParse(merged[name]);
     if (!result.success) {
       const issue = result.error.issues[0]?.message ?? "invalid value";
-      throw new RlError("CONFIG", `${name} has a bad value: ${issue}. Set ${name} in the environment or in the RL_CONFIG file.`);
+      throw new RlError(
+        "CONFIG",
+        `${name} has a bad value: ${issue}. Set ${name} in the environment or in the RL_CONFIG file.`,
+      );
     }
     raw[name] = result.data;
   }

@@ -127,7 +127,10 @@ export function normaliseFieldName(input: string): string {
       { details: { section } },
     );
   }
-  throw new RlError("NOT_FOUND", `${quoteInput(input)} is not a config field: fields are plain names such as group_size (see /rl config); nested keys cannot be set.`);
+  throw new RlError(
+    "NOT_FOUND",
+    `${quoteInput(input)} is not a config field: fields are plain names such as group_size (see /rl config); nested keys cannot be set.`,
+  );
 }
 
 /** Names that can never be a config field: not identifier-shaped, or private/dunder (pydantic ignores those too). */
@@ -140,11 +143,19 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
   const selected = async (key: ChannelKey): Promise<EnvironmentInfo> => {
     const name = channels.selectedEnvironment(key);
-    if (!name) throw new RlError("NO_ENVIRONMENT", "No environment is selected in this channel. Pick one with /rl select <name> (see /rl envs).");
+    if (!name)
+      throw new RlError(
+        "NO_ENVIRONMENT",
+        "No environment is selected in this channel. Pick one with /rl select <name> (see /rl envs).",
+      );
     return catalog.get(name).catch((err: unknown) => {
-      throw new RlError("NOT_FOUND", `This channel's environment "${name}" is no longer in the environments folder. Select another with /rl select <name>.`, {
-        cause: err,
-      });
+      throw new RlError(
+        "NOT_FOUND",
+        `This channel's environment "${name}" is no longer in the environments folder. Select another with /rl select <name>.`,
+        {
+          cause: err,
+        },
+      );
     });
   };
 
@@ -154,12 +165,18 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     if (!input.includes("/") && !/\.py(:|$)/.test(input)) return catalog.get(input);
     const relative = input.replace(/\\/g, "/").replace(/^\.\//, "");
     const { environments } = await catalog.list();
-    const matches = environments.filter((e) => e.relativePath === relative || `${e.relativePath}:${e.className}` === relative);
+    const matches = environments.filter(
+      (e) => e.relativePath === relative || `${e.relativePath}:${e.className}` === relative,
+    );
     const [only] = matches;
     if (only && matches.length === 1) return only;
     if (matches.length > 1) {
       const choices = matches.map((e) => `${e.relativePath}:${e.className}`);
-      throw new RlError("NOT_FOUND", `${quoteInput(input)} holds ${matches.length} environments; select one of: ${choices.join(", ")}.`, { details: { available: choices } });
+      throw new RlError(
+        "NOT_FOUND",
+        `${quoteInput(input)} holds ${matches.length} environments; select one of: ${choices.join(", ")}.`,
+        { details: { available: choices } },
+      );
     }
     return catalog.get(input);
   };
@@ -167,9 +184,13 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   /** An environment a run can start: its file's main block calls its cli() (training and /rl test both run `python FILE`). */
   const requireRunnable = (env: EnvironmentInfo): EnvironmentInfo => {
     if (env.runnable) return env;
-    throw new RlError("NOT_STARTABLE", `${env.name} cannot be started: ${env.notRunnableReason ?? "its file has no entry point for it"}. Add \`if __name__ == "__main__": ${env.className}.cli()\` to ${env.relativePath}, or select another environment (see /rl envs).`, {
-      details: { environment: env.name, reason: env.notRunnableReason },
-    });
+    throw new RlError(
+      "NOT_STARTABLE",
+      `${env.name} cannot be started: ${env.notRunnableReason ?? "its file has no entry point for it"}. Add \`if __name__ == "__main__": ${env.className}.cli()\` to ${env.relativePath}, or select another environment (see /rl envs).`,
+      {
+        details: { environment: env.name, reason: env.notRunnableReason },
+      },
+    );
   };
 
   /** The channel's environment, refused when its file cannot start it. */
@@ -177,7 +198,8 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
 
   /** The trainer's fields: tinker-atropos's TinkerConfig as the scan read it, or the bundled table. */
   const scanned = async () => catalog.latest() ?? (await catalog.list());
-  const trainerList = async (): Promise<ConfigField[]> => (deps.locked ? trainerFields(deps.locked, (await scanned()).trainerFields) : []);
+  const trainerList = async (): Promise<ConfigField[]> =>
+    deps.locked ? trainerFields(deps.locked, (await scanned()).trainerFields) : [];
 
   // A bare name is the environment's field when it has one, else the trainer's of that name ("learning_rate").
   const findField = (env: EnvironmentInfo, trainer: readonly ConfigField[], input: string): ConfigField => {
@@ -190,7 +212,10 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
         : (env.fields.find((f) => matches(f, name)) ?? trainer.find((f) => matches(f, `${TRAINER_PREFIX}${name}`)))
       : undefined;
     if (field) return field;
-    const near = nearestName(name, [...env.fields, ...trainer].map((f) => f.name));
+    const near = nearestName(
+      name,
+      [...env.fields, ...trainer].map((f) => f.name),
+    );
     throw new RlError(
       "NOT_FOUND",
       `${env.name} has no config field ${quoteInput(input)}.${near ? ` Did you mean "${near}"?` : ""} See /rl config for the fields.`,
@@ -199,7 +224,11 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   };
 
   /** One field's value from what a person typed: the field found by name, refused when locked or holding a secret, parsed into its type. */
-  const parseFor = async (env: EnvironmentInfo, fieldName: string, raw: unknown): Promise<{ field: ConfigField; value: unknown }> => {
+  const parseFor = async (
+    env: EnvironmentInfo,
+    fieldName: string,
+    raw: unknown,
+  ): Promise<{ field: ConfigField; value: unknown }> => {
     const field = findField(env, await trainerList(), fieldName);
     if (field.locked) {
       const trainerField = field.name.startsWith(TRAINER_PREFIX) ? field.name.slice(TRAINER_PREFIX.length) : undefined;
@@ -211,9 +240,13 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     }
     // A key typed as a value would be stored, sent to the environment and shown: refuse it before anything keeps it.
     if (typeof raw === "string" && deps.redact(raw) !== raw) {
-      throw new RlError("INVALID_VALUE", `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`, {
-        details: { field: field.name },
-      });
+      throw new RlError(
+        "INVALID_VALUE",
+        `That value for ${field.name} holds one of the bot's secrets (an API key or token), so it was not stored. Keys belong in the bot's environment, never in a config field.`,
+        {
+          details: { field: field.name },
+        },
+      );
     }
     return { field, value: parseFieldValue(raw, field) };
   };
@@ -235,7 +268,9 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     selectedEnvironment: selected,
     startableEnvironment: startable,
 
-    async listEnvironments(key?: ChannelKey): Promise<{ environments: EnvironmentSummary[]; selected?: string; warnings: ScanWarning[] }> {
+    async listEnvironments(
+      key?: ChannelKey,
+    ): Promise<{ environments: EnvironmentSummary[]; selected?: string; warnings: ScanWarning[] }> {
       const result = await catalog.list();
       return {
         environments: result.environments.map(toSummary),
@@ -285,17 +320,27 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
      * nothing is stored; refused if the environment cannot start. Used by rerun and sweep, whose values belong to the
      * runs, not to the channel.
      */
-    async applyChanges(environment: string, base: ConfigValues, changes: ReadonlyArray<{ field: string; value: unknown }>): Promise<AppliedChanges> {
+    async applyChanges(
+      environment: string,
+      base: ConfigValues,
+      changes: ReadonlyArray<{ field: string; value: unknown }>,
+    ): Promise<AppliedChanges> {
       const env = requireRunnable(
         await catalog.get(environment).catch((err: unknown) => {
-          throw new RlError("NOT_FOUND", `The environment "${environment}" is no longer in the environments folder.`, { cause: err });
+          throw new RlError("NOT_FOUND", `The environment "${environment}" is no longer in the environments folder.`, {
+            cause: err,
+          });
         }),
       );
       const values: ConfigValues = { ...base };
       const diff: FieldChange[] = [];
       for (const change of changes) {
         const { field, value } = await parseFor(env, change.field, change.value);
-        diff.push({ field: field.name, from: Object.hasOwn(values, field.name) ? values[field.name] : (field.default ?? null), to: value });
+        diff.push({
+          field: field.name,
+          from: Object.hasOwn(values, field.name) ? values[field.name] : (field.default ?? null),
+          to: value,
+        });
         values[field.name] = value;
       }
       return { environment: env.name, values, changes: diff };
@@ -304,9 +349,14 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
     async resetConfig(key: ChannelKey, fieldName?: string) {
       const env = await selected(key);
       const field = fieldName === undefined ? undefined : findField(env, await trainerList(), fieldName);
-      if (field?.locked) throw new RlError("LOCKED_FIELD", `${field.name} is locked; it always has its infrastructure value.`);
+      if (field?.locked)
+        throw new RlError("LOCKED_FIELD", `${field.name} is locked; it always has its infrastructure value.`);
       channels.resetConfig(key, env.name, field?.name);
-      return { environment: env.name, reset: field ? [field.name] : "all" as const, default: field ? (field.default ?? null) : undefined };
+      return {
+        environment: env.name,
+        reset: field ? [field.name] : ("all" as const),
+        default: field ? (field.default ?? null) : undefined,
+      };
     },
 
     missingKeys(): { missing: string[]; required: string[]; demo_stack: boolean } {

@@ -59,9 +59,13 @@ export function loadLockedFields(filePath: string | undefined): LockedFields {
   try {
     parsed = parseYaml(readFileSync(filePath, "utf8"));
   } catch (err) {
-    throw new RlError("CONFIG", `Cannot read the locked fields file ${filePath}: ${(err as Error).message}. Fix RL_LOCKED_FIELDS.`, {
-      cause: err,
-    });
+    throw new RlError(
+      "CONFIG",
+      `Cannot read the locked fields file ${filePath}: ${(err as Error).message}. Fix RL_LOCKED_FIELDS.`,
+      {
+        cause: err,
+      },
+    );
   }
   const result = lockedFieldsSchema.safeParse(parsed ?? {});
   if (!result.success) {

@@ -37,11 +37,20 @@ function toJson(value: unknown): string {
   }
 }
 
-export function createLogger(level: LogLevel, redact: Redactor, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+export function createLogger(
+  level: LogLevel,
+  redact: Redactor,
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): Logger {
   const emit = (at: LogLevel, message: string, context: Record<string, unknown> = {}) => {
     if (ORDER[at] < ORDER[level]) return;
     try {
-      const entry = { time: new Date().toISOString(), level: at, message, ...Object.fromEntries(Object.entries(context).map(([k, v]) => [k, describe(v)])) };
+      const entry = {
+        time: new Date().toISOString(),
+        level: at,
+        message,
+        ...Object.fromEntries(Object.entries(context).map(([k, v]) => [k, describe(v)])),
+      };
       // Values are redacted before serialising (a secret JSON would escape stays findable), the line again after.
       write(redact(toJson(redactDeep(entry, redact))) + "\n");
     } catch {

@@ -74,7 +74,11 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   // Notices and digests go out through each platform's own post, once it is up.
   const serve = (adapter: ChatAdapter): void => {
     bot.adapters.push(adapter);
-    services.digests.registerPoster(adapter.platform, (target, reply, delivery) => adapter.post(target, reply, delivery), { threads: adapter.threads });
+    services.digests.registerPoster(
+      adapter.platform,
+      (target, reply, delivery) => adapter.post(target, reply, delivery),
+      { threads: adapter.threads },
+    );
   };
 
   let chat: ChatHandler;

@@ -59,7 +59,9 @@ function holdsRole(subject: PolicySubject, value: string): boolean {
   const lower = value.toLowerCase();
   const isId = SNOWFLAKE.test(value);
   if (subject.roleIds || subject.roleNames) {
-    return isId ? (subject.roleIds ?? []).includes(value) : (subject.roleNames ?? []).some((n) => n.toLowerCase() === lower);
+    return isId
+      ? (subject.roleIds ?? []).includes(value)
+      : (subject.roleNames ?? []).some((n) => n.toLowerCase() === lower);
   }
   // Ids and names mixed: an id entry is compared exactly, a name entry without regard to case.
   return (subject.roles ?? []).some((r) => (isId ? r === value : r.toLowerCase() === lower));
@@ -129,7 +131,10 @@ function settingsFor(level: Level): string {
 /** A refusal that says what is needed, what the person has, and who has it (or what to configure). */
 export function refusalMessage(policy: Policy, access: Access, what: string, level: Level): string {
   if (access.reason === "channel") {
-    const where = policy.channelAllowlist.map((c) => c.trim()).filter(Boolean).join(", ");
+    const where = policy.channelAllowlist
+      .map((c) => c.trim())
+      .filter(Boolean)
+      .join(", ");
     const admins = holdersOf(policy, "admin");
     return (
       `${what} needs the ${level} permission; you have none in this channel: outside the channels listed in RL_CHANNEL_ALLOWLIST (${where}) only admins may use the bot. ` +

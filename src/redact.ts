@@ -49,7 +49,13 @@ export function redactDeep<T>(value: T, redact: Redactor): T {
       if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
       if (v instanceof Error) return { name: v.name, message: redact(v.message) };
       const out: Record<string, unknown> = {};
-      for (const [k, item] of Object.entries(v)) Object.defineProperty(out, redact(k), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
+      for (const [k, item] of Object.entries(v))
+        Object.defineProperty(out, redact(k), {
+          value: walk(item, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return out;
     } finally {
       seen.delete(v);

@@ -89,5 +89,7 @@ export function showPeople(text: string, show: (id: string) => string): string {
 
 /** The ids of the people written with personRef in `text`, each once. */
 export function peopleIn(text: string): string[] {
-  return text.includes(PERSON_OPEN) ? [...new Set([...text.matchAll(PERSON)].map((m) => m[1] ?? ""))].filter(Boolean) : [];
+  return text.includes(PERSON_OPEN)
+    ? [...new Set([...text.matchAll(PERSON)].map((m) => m[1] ?? ""))].filter(Boolean)
+    : [];
 }

@@ -11,7 +11,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 2, minDelayMs: 200, maxDelayMs: 2000, maxRetryAfterMs: 5000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  retries: 2,
+  minDelayMs: 200,
+  maxDelayMs: 2000,
+  maxRetryAfterMs: 5000,
+};
 
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "ETIMEDOUT", "EAI_AGAIN"]);
 
@@ -60,7 +65,8 @@ export function retryTransient<T>(attempt: () => Promise<T>, policy: RetryPolicy
       } catch (err) {
         const waitMs = err instanceof RlError ? retryAfterMs(err) : undefined;
         // Not worth another try, or the service asked for a longer pause than the caller can wait.
-        if (!isTransient(err) || (waitMs !== undefined && waitMs > policy.maxRetryAfterMs)) throw new pRetry.AbortError(err as Error);
+        if (!isTransient(err) || (waitMs !== undefined && waitMs > policy.maxRetryAfterMs))
+          throw new pRetry.AbortError(err as Error);
         throw err;
       }
     },

@@ -39,7 +39,9 @@ export async function runScan(dir: string, options: { json: boolean }): Promise<
     process.stdout.write(`${JSON.stringify(toScanJson(result), null, 2)}\n`);
   } else {
     for (const e of result.environments) {
-      process.stdout.write(`${e.name}  ${e.className}  ${e.filePath}\n  ${e.description}\n  ${e.fields.length} fields (config class ${e.configClass})\n`);
+      process.stdout.write(
+        `${e.name}  ${e.className}  ${e.filePath}\n  ${e.description}\n  ${e.fields.length} fields (config class ${e.configClass})\n`,
+      );
     }
     for (const w of result.warnings) process.stderr.write(`warning: ${w.filePath}: ${w.message}\n`);
   }

@@ -85,7 +85,14 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     trainerConfigFile: path.join(config.trainingRoot, "tinker_atropos", "config.py"),
   });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
-  const env = createEnvironmentOps({ catalog, channels, keys: config.keys, isDemoStack: config.isDemoStack, redact, locked: lockedFields });
+  const env = createEnvironmentOps({
+    catalog,
+    channels,
+    keys: config.keys,
+    isDemoStack: config.isDemoStack,
+    redact,
+    locked: lockedFields,
+  });
   const runs = createRunsRepo(db, now);
   const sweeps = createSweepsRepo(db, now);
   const processes = createRunProcessesRepo(db);
@@ -110,10 +117,27 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     processEnv: options.processEnv,
   });
   const wandbClient = config.keys.wandb
-    ? createWandbClient({ apiKey: config.keys.wandb, baseUrl: config.wandb.baseUrl, entity: config.wandb.entity, appUrl: config.wandb.appUrl, fetch: options.fetch })
+    ? createWandbClient({
+        apiKey: config.keys.wandb,
+        baseUrl: config.wandb.baseUrl,
+        entity: config.wandb.entity,
+        appUrl: config.wandb.appUrl,
+        fetch: options.fetch,
+      })
     : undefined;
   const digestStates = createDigestStateRepo(db);
-  const digests = createDigests({ config, runs, states: digestStates, outbox, manager, wandb: wandbClient, log, now, redact, schedule: options.schedule });
+  const digests = createDigests({
+    config,
+    runs,
+    states: digestStates,
+    outbox,
+    manager,
+    wandb: wandbClient,
+    log,
+    now,
+    redact,
+    schedule: options.schedule,
+  });
   // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
   const closeInOrder = async () => {
     await digests.stop();
@@ -123,7 +147,16 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     db.close();
   };
   let closing: Promise<void> | undefined;
-  const report = createRunReport({ runs, processes, manager, wandb: createWandbLookup(wandbClient, now), digestStates, outbox, stallMs: config.digests.stallMs, now });
+  const report = createRunReport({
+    runs,
+    processes,
+    manager,
+    wandb: createWandbLookup(wandbClient, now),
+    digestStates,
+    outbox,
+    stallMs: config.digests.stallMs,
+    now,
+  });
   const sweepFinisher = createSweepFinisher({ sweeps, runs, report, outbox, log, now });
   manager.onEvent((event) => sweepFinisher.onEvent(event));
   manager.afterRecovery(() => sweepFinisher.catchUp());

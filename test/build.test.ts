@@ -16,14 +16,18 @@ describe("dist/", () => {
     expect(programs.sort()).toEqual(["cli", "parse-worker", "scan-command", "scan-worker"]);
     for (const name of programs) expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
     // The one-file programs share no chunk: each holds what it uses.
-    for (const name of Object.keys(STANDALONE)) expect(readFileSync(path.join(DIST, `${name}.js`), "utf8")).not.toMatch(/from "\.\/chunks\//);
+    for (const name of Object.keys(STANDALONE))
+      expect(readFileSync(path.join(DIST, `${name}.js`), "utf8")).not.toMatch(/from "\.\/chunks\//);
   });
 
   it("finds the package root, and from it the demo stack and the Slurm job launcher, as the sources do", async () => {
     // cli.js imports config.ts lazily, so it is a chunk of its own.
     const chunk = readdirSync(path.join(DIST, "chunks")).find((name) => /^config-[A-Z0-9]+\.js$/.test(name));
     expect(chunk).toBeDefined();
-    const built = (await import(pathToFileURL(path.join(DIST, "chunks", chunk!)).href)) as { PACKAGE_ROOT: string; DEMO_STACK_ROOT: string };
+    const built = (await import(pathToFileURL(path.join(DIST, "chunks", chunk!)).href)) as {
+      PACKAGE_ROOT: string;
+      DEMO_STACK_ROOT: string;
+    };
     expect(built.PACKAGE_ROOT).toBe(PACKAGE_ROOT);
     expect(existsSync(path.join(built.DEMO_STACK_ROOT, "tinker_atropos", "environments"))).toBe(true);
     expect(JOB_LAUNCHER.startsWith(PACKAGE_ROOT)).toBe(true);
@@ -32,7 +36,9 @@ describe("dist/", () => {
 
   it("carries zod's English messages and none of its other locales", async () => {
     const chunks = readdirSync(path.join(DIST, "chunks")).filter((name) => name.endsWith(".js"));
-    const zodChunks = chunks.filter((name) => readFileSync(path.join(DIST, "chunks", name), "utf8").includes("node_modules/zod/"));
+    const zodChunks = chunks.filter((name) =>
+      readFileSync(path.join(DIST, "chunks", name), "utf8").includes("node_modules/zod/"),
+    );
     expect(zodChunks.length).toBeGreaterThan(0);
     const codes = zodChunks.map((name) => readFileSync(path.join(DIST, "chunks", name), "utf8"));
     // zod's code is split between its core, its mini build and its full build: one of them holds the English messages.
@@ -43,7 +49,12 @@ describe("dist/", () => {
     expect(scanCommand).toContain("node_modules/zod/v4/locales/en.js");
     expect(scanCommand).not.toContain("node_modules/zod/v4/locales/fr.js");
     // A setting zod checks with its own message: the built command still says it in English.
-    const run = promisify(execFile)(process.execPath, [path.join(DIST, "..", "bin", "rl-chatops.js"), "scan", "."], { env: { ...process.env, RL_BACKEND: "bogus" } });
-    await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('RL_BACKEND has a bad value: Invalid option: expected one of "local"|"slurm"') });
+    const run = promisify(execFile)(process.execPath, [path.join(DIST, "..", "bin", "rl-chatops.js"), "scan", "."], {
+      env: { ...process.env, RL_BACKEND: "bogus" },
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('RL_BACKEND has a bad value: Invalid option: expected one of "local"|"slurm"'),
+    });
   });
 });

@@ -35,7 +35,10 @@ describe("loadConfig", () => {
 
   it("reads the YAML file, and the environment wins over it", () => {
     const cwd = tmp();
-    writeFileSync(path.join(cwd, "rl-chatops.yaml"), "RL_MAX_CONCURRENT_RUNS: 3\nRL_ADMINS: [slack:U1, discord:2]\nSLACK_PORT: 4000\n");
+    writeFileSync(
+      path.join(cwd, "rl-chatops.yaml"),
+      "RL_MAX_CONCURRENT_RUNS: 3\nRL_ADMINS: [slack:U1, discord:2]\nSLACK_PORT: 4000\n",
+    );
     const config = loadConfig({ SLACK_PORT: "5000" }, cwd);
     expect(config.maxConcurrentRuns).toBe(3);
     expect(config.policy.admins).toEqual(["slack:U1", "discord:2"]);

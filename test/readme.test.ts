@@ -19,7 +19,11 @@ describe("README", () => {
   });
 
   it("covers every setting, in its table or by its family's pointer to .env.example", () => {
-    const missing = SETTING_NAMES.filter((name) => !readme.includes(name) && !(/^RL_(TEST|SLURM)_/.test(name) && readme.includes(`${name.split("_").slice(0, 2).join("_")}_*`)));
+    const missing = SETTING_NAMES.filter(
+      (name) =>
+        !readme.includes(name) &&
+        !(/^RL_(TEST|SLURM)_/.test(name) && readme.includes(`${name.split("_").slice(0, 2).join("_")}_*`)),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -27,7 +31,19 @@ describe("README", () => {
     const start = readme.indexOf("## Training with a real tinker-atropos checkout");
     expect(start).toBeGreaterThan(-1);
     const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-    for (const piece of ["pip install atroposlib", "pip install -e .", "RL_PYTHON", "RL_API_COMMAND", "RL_TRAINER_COMMAND", "TINKER_API_KEY", "WANDB_API_KEY", "8001", "RL_LOCKED_FIELDS", "server_type: sglang", "tinker.learning_rate"]) {
+    for (const piece of [
+      "pip install atroposlib",
+      "pip install -e .",
+      "RL_PYTHON",
+      "RL_API_COMMAND",
+      "RL_TRAINER_COMMAND",
+      "TINKER_API_KEY",
+      "WANDB_API_KEY",
+      "8001",
+      "RL_LOCKED_FIELDS",
+      "server_type: sglang",
+      "tinker.learning_rate",
+    ]) {
       expect(section, piece).toContain(piece);
     }
     expect(section).toContain("### What discovery cannot know without running the code");

@@ -9,7 +9,10 @@ describe("sparkline", () => {
   });
 
   it("squeezes a long history into the width without failing", () => {
-    const line = sparkline(Array.from({ length: 200_000 }, (_, i) => i), 40);
+    const line = sparkline(
+      Array.from({ length: 200_000 }, (_, i) => i),
+      40,
+    );
     expect(line).toHaveLength(40);
     expect(line.startsWith("▁")).toBe(true);
     expect(line.endsWith("█")).toBe(true);
@@ -25,9 +28,25 @@ describe("renderText", () => {
       blocks: [{ kind: "code", title: "log", content: "a\nb" }],
       links: [{ label: "WandB", url: "http://127.0.0.1/x" }],
       buttons: [{ label: "Stop", command: "/rl stop x" }],
-      chart: { title: "Reward", points: [{ x: 0, y: 0 }, { x: 1, y: 1 }] },
+      chart: {
+        title: "Reward",
+        points: [
+          { x: 0, y: 0 },
+          { x: 1, y: 1 },
+        ],
+      },
     });
-    expect(text.split("\n")).toEqual(["■ T", "body", "  Step: 3 / 10", "log:", "  a", "  b", "Reward: ▁█", "WandB: http://127.0.0.1/x", "[Stop: /rl stop x]"]);
+    expect(text.split("\n")).toEqual([
+      "■ T",
+      "body",
+      "  Step: 3 / 10",
+      "log:",
+      "  a",
+      "  b",
+      "Reward: ▁█",
+      "WandB: http://127.0.0.1/x",
+      "[Stop: /rl stop x]",
+    ]);
     expect(renderText({ title: "Nope", error: { code: "X", message: "m" } })).toBe("✗ Nope");
   });
 });

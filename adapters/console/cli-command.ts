@@ -7,7 +7,8 @@ import type { Services } from "../../src/services.ts";
 import { CONSOLE_CHANNEL } from "./console.ts";
 import { renderText } from "../render-text.ts";
 
-export const UNSUPERVISED_NOTE = "Runs are supervised only while the bot runs: start it with `npm start` (or `rl-chatops`) to follow this run to its end.";
+export const UNSUPERVISED_NOTE =
+  "Runs are supervised only while the bot runs: start it with `npm start` (or `rl-chatops`) to follow this run to its end.";
 
 const LIVE_STATUSES = new Set(["queued", "starting", "running"]);
 
@@ -22,10 +23,18 @@ export interface CliCommandOptions {
   unsupervised?: boolean;
 }
 
-export async function runCliCommand(services: Services, request: BotRequest, options: CliCommandOptions = {}): Promise<BotResponse> {
+export async function runCliCommand(
+  services: Services,
+  request: BotRequest,
+  options: CliCommandOptions = {},
+): Promise<BotResponse> {
   const channel = request.channel ? { ...CONSOLE_CHANNEL, channel: request.channel } : CONSOLE_CHANNEL;
   const user = request.user ?? "local";
-  const { reply, ok, command } = await dispatch({ text: request.text }, { channel, user: { id: user, name: user }, via: "cli", services }, { confirmed: true });
+  const { reply, ok, command } = await dispatch(
+    { text: request.text },
+    { channel, user: { id: user, name: user }, via: "cli", services },
+    { confirmed: true },
+  );
   const note = options.unsupervised && ok && startedRun(reply, command?.name) ? UNSUPERVISED_NOTE : undefined;
   let rendered: string;
   if (request.json) {
@@ -35,7 +44,12 @@ export async function runCliCommand(services: Services, request: BotRequest, opt
     rendered = renderText(reply) + (note ? `\n${note}` : "");
   }
   // The command line's output boundary: the text printed and the reply handed back are each redacted once, here.
-  return { ok, ...(reply.error ? { code: reply.error.code } : {}), reply: redactDeep(reply, services.redact), rendered: services.redact(rendered) };
+  return {
+    ok,
+    ...(reply.error ? { code: reply.error.code } : {}),
+    reply: redactDeep(reply, services.redact),
+    rendered: services.redact(rendered),
+  };
 }
 
 /** README's exit codes: 0 done, 1 refused or failed, 2 usage. */

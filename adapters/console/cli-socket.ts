@@ -32,7 +32,12 @@ export async function serveCliSocket(services: Services, socketPath: string): Pr
     try {
       const request = requestSchema.parse(JSON.parse(line));
       response = stopping
-        ? { ok: false, code: "CONFLICT", reply: {}, rendered: "The bot is shutting down; run the command again when it is back (or with no bot running)." }
+        ? {
+            ok: false,
+            code: "CONFLICT",
+            reply: {},
+            rendered: "The bot is shutting down; run the command again when it is back (or with no bot running).",
+          }
         : await runCliCommand(services, request);
     } catch (err) {
       services.log.warn("bad exec request", { err: (err as Error).message });

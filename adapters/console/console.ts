@@ -42,7 +42,9 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
   // outbox marks a notice sent as soon as post() returns, and behind a slow terminal or pipe a queued text is lost
   // if the bot is killed.
   const print = (reply: Reply): Promise<void> =>
-    new Promise((resolve, reject) => output.write(`${renderText(redactReply(reply, services.redact))}\n`, (err) => (err ? reject(err) : resolve())));
+    new Promise((resolve, reject) =>
+      output.write(`${renderText(redactReply(reply, services.redact))}\n`, (err) => (err ? reject(err) : resolve())),
+    );
   return {
     platform: "console",
     threads: false,
@@ -77,7 +79,10 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
   const output = options.output ?? process.stdout;
   const interactive = (input as { isTTY?: boolean }).isTTY === true;
   const rl = createInterface({ input, output, terminal: interactive, prompt: "rl> " });
-  const user = { id: options.userName ?? process.env.USER ?? "local", name: options.userName ?? process.env.USER ?? "local" };
+  const user = {
+    id: options.userName ?? process.env.USER ?? "local",
+    name: options.userName ?? process.env.USER ?? "local",
+  };
   // What the terminal shows is redacted once, here, as each platform's adapter does where it sends.
   const show = (reply: Reply): string => renderText(redactReply(reply, services.redact));
   const ctx: CommandContext = {
@@ -148,6 +153,8 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
   rl.close();
   const live = services.runs.listByStatus(["queued", "starting", "running"]);
   if (live.length > 0) {
-    output.write(`${live.map((r) => r.id).join(", ")} ${live.length === 1 ? "keeps" : "keep"} running; start the bot again to follow ${live.length === 1 ? "it" : "them"} (or /rl stop).\n`);
+    output.write(
+      `${live.map((r) => r.id).join(", ")} ${live.length === 1 ? "keeps" : "keep"} running; start the bot again to follow ${live.length === 1 ? "it" : "them"} (or /rl stop).\n`,
+    );
   }
 }

@@ -16,7 +16,8 @@ export function suggestionSource(commandName: string, spec: ArgSpec): Suggestion
   const name = spec.name.toLowerCase();
   if (/^env(ironment)?(_name)?$/.test(name) || (commandName === "select" && name === "name")) return "environment";
   if (/^(field|field_name)$/.test(name)) return "field";
-  if (/^(run|run_id)$/.test(name) || (/^(stop|status|logs|metrics|progress)$/.test(commandName) && name === "id")) return "run";
+  if (/^(run|run_id)$/.test(name) || (/^(stop|status|logs|metrics|progress)$/.test(commandName) && name === "id"))
+    return "run";
   if (commandName === "help" && name === "command") return "command";
   return undefined;
 }
@@ -38,27 +39,46 @@ function rank(candidates: Candidate[], typed: string): APIApplicationCommandOpti
   const q = typed.trim().toLowerCase();
   const usable = candidates.filter((c) => c.value.length > 0 && c.value.length <= DISCORD.choiceValue);
   const prefix = usable.filter((c) => c.value.toLowerCase().startsWith(q));
-  const inner = usable.filter((c) => !c.value.toLowerCase().startsWith(q) && (c.value.toLowerCase().includes(q) || c.label.toLowerCase().includes(q)));
-  return [...prefix, ...inner].slice(0, DISCORD.choices).map((c) => ({ name: clip(c.label, DISCORD.choiceName), value: c.value }));
+  const inner = usable.filter(
+    (c) =>
+      !c.value.toLowerCase().startsWith(q) && (c.value.toLowerCase().includes(q) || c.label.toLowerCase().includes(q)),
+  );
+  return [...prefix, ...inner]
+    .slice(0, DISCORD.choices)
+    .map((c) => ({ name: clip(c.label, DISCORD.choiceName), value: c.value }));
 }
 
 async function candidates(source: SuggestionSource, spec: ArgSpec, deps: SuggestDeps): Promise<Candidate[]> {
   switch (source) {
     case "environment": {
       const { environments, selected } = await deps.services.env.listEnvironments(deps.channel);
-      return environments.map((e) => ({ value: e.name, label: `${e.name === selected ? "▶ " : ""}${e.name} · ${e.description}` }));
+      return environments.map((e) => ({
+        value: e.name,
+        label: `${e.name === selected ? "▶ " : ""}${e.name} · ${e.description}`,
+      }));
     }
     case "field": {
       const view = await deps.services.env.getConfig(deps.channel);
       return [
-        ...view.configurable_fields.map((f) => ({ value: f.name, label: `${f.changed ? "* " : ""}${f.name} = ${formatValue(f.current_value)} (${f.type})` })),
-        ...view.locked_fields.map((f) => ({ value: f.name, label: `${f.name} = ${formatValue(f.locked_value)} (locked)` })),
+        ...view.configurable_fields.map((f) => ({
+          value: f.name,
+          label: `${f.changed ? "* " : ""}${f.name} = ${formatValue(f.current_value)} (${f.type})`,
+        })),
+        ...view.locked_fields.map((f) => ({
+          value: f.name,
+          label: `${f.name} = ${formatValue(f.locked_value)} (locked)`,
+        })),
       ];
     }
     case "run": {
       // A sweep id stands wherever a run id does in stop and compare; the channel's newest sweeps come first.
-      const sweeps = deps.services.sweeps.idsByChannel(deps.channel, 10).map((id) => ({ value: id, label: `${id} (sweep)` }));
-      return [...sweeps, ...(deps.runIds ? await deps.runIds(deps.channel) : []).map((id) => ({ value: id, label: id }))];
+      const sweeps = deps.services.sweeps
+        .idsByChannel(deps.channel, 10)
+        .map((id) => ({ value: id, label: `${id} (sweep)` }));
+      return [
+        ...sweeps,
+        ...(deps.runIds ? await deps.runIds(deps.channel) : []).map((id) => ({ value: id, label: id })),
+      ];
     }
     case "command":
       return deps.commands.map((c) => ({ value: c.name, label: `${c.name} · ${c.summary}` }));
@@ -68,8 +88,16 @@ async function candidates(source: SuggestionSource, spec: ArgSpec, deps: Suggest
 }
 
 /** The choices to offer for what the person has typed so far; [] when the source has nothing (or fails). */
-export async function suggest(source: SuggestionSource, spec: ArgSpec, typed: string, deps: SuggestDeps): Promise<APIApplicationCommandOptionChoice<string>[]> {
+export async function suggest(
+  source: SuggestionSource,
+  spec: ArgSpec,
+  typed: string,
+  deps: SuggestDeps,
+): Promise<APIApplicationCommandOptionChoice<string>[]> {
   const redact = deps.services.redact;
   const list = await candidates(source, spec, deps);
-  return rank(list.map((c) => ({ value: c.value, label: redact(c.label).trim() || c.value })), typed);
+  return rank(
+    list.map((c) => ({ value: c.value, label: redact(c.label).trim() || c.value })),
+    typed,
+  );
 }

@@ -16,14 +16,21 @@ export interface ChartDeps {
 }
 
 /** The message with the chart's PNG attached, or unchanged (sparkline only) when there is none or drawing fails. */
-export async function attachChart(message: DiscordMessage, chart: ReplyChart | undefined, deps: ChartDeps): Promise<DiscordMessage> {
+export async function attachChart(
+  message: DiscordMessage,
+  chart: ReplyChart | undefined,
+  deps: ChartDeps,
+): Promise<DiscordMessage> {
   if (!chart) return message;
   let png: Buffer | undefined;
   try {
     // The image shows the title too, so it is redacted like every other text the bot sends.
     png = await deps.renderChart({ ...chart, title: deps.redact(chart.title) });
   } catch (err) {
-    deps.log.warn("discord: chart image failed; the reply keeps its sparkline", { chart: deps.redact(chart.title), err });
+    deps.log.warn("discord: chart image failed; the reply keeps its sparkline", {
+      chart: deps.redact(chart.title),
+      err,
+    });
     return message;
   }
   if (!png) return message;
@@ -65,7 +72,11 @@ export function filesOption(message: DiscordMessage): { files?: AttachmentPayloa
  * Sends the message; if Discord refuses it while it carries the chart (no Attach Files permission: 403, a file too
  * large: 413, a form it does not take: 400), sends it once more without, so a picture never costs the answer.
  */
-export async function sendWithChart<T>(message: DiscordMessage, send: (m: DiscordMessage) => Promise<T>, log: Logger): Promise<T> {
+export async function sendWithChart<T>(
+  message: DiscordMessage,
+  send: (m: DiscordMessage) => Promise<T>,
+  log: Logger,
+): Promise<T> {
   try {
     return await send(message);
   } catch (err) {

@@ -1,6 +1,10 @@
 // Builds the one /rl chat-input command (a subcommand per registry command, typed options) and reads its options back.
 import { ApplicationCommandOptionType, ApplicationCommandType } from "discord.js";
-import type { APIApplicationCommandBasicOption, APIApplicationCommandSubcommandOption, RESTPostAPIChatInputApplicationCommandsJSONBody } from "discord.js";
+import type {
+  APIApplicationCommandBasicOption,
+  APIApplicationCommandSubcommandOption,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from "discord.js";
 import { argSpecs, type ArgSpec } from "../../commands/arg-specs.ts";
 import type { AnyCommand } from "../../commands/types.ts";
 import { suggestionSource } from "./discord-autocomplete.ts";
@@ -10,7 +14,12 @@ export const ROOT_COMMAND = "rl";
 
 /** Discord names are lowercase, 1-32 of letters, digits, "-" and "_". */
 export function discordName(name: string): string {
-  return name.toLowerCase().replace(/[^-_\p{L}\p{N}]/gu, "_").slice(0, 32) || "x";
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^-_\p{L}\p{N}]/gu, "_")
+      .slice(0, 32) || "x"
+  );
 }
 
 /** Required options first (Discord refuses them after optional ones), then the registry's order. */
@@ -22,7 +31,11 @@ export function orderedSpecs(command: AnyCommand): ArgSpec[] {
 function optionOf(command: AnyCommand, spec: ArgSpec): APIApplicationCommandBasicOption {
   const base = {
     name: discordName(spec.name),
-    description: clip(spec.type === "array" ? `${spec.description} (comma-separated)` : spec.description, DISCORD.optionDescription) || spec.name,
+    description:
+      clip(
+        spec.type === "array" ? `${spec.description} (comma-separated)` : spec.description,
+        DISCORD.optionDescription,
+      ) || spec.name,
     required: spec.required,
   };
   const choices = spec.choices && spec.choices.length <= DISCORD.choices ? spec.choices : undefined;
@@ -33,12 +46,23 @@ function optionOf(command: AnyCommand, spec: ArgSpec): APIApplicationCommandBasi
       return { ...base, type: ApplicationCommandOptionType.Boolean };
     case "number":
       return choices
-        ? { ...base, type: ApplicationCommandOptionType.Number, choices: choices.map((c) => ({ name: clip(String(c), DISCORD.choiceName), value: Number(c) })) }
+        ? {
+            ...base,
+            type: ApplicationCommandOptionType.Number,
+            choices: choices.map((c) => ({ name: clip(String(c), DISCORD.choiceName), value: Number(c) })),
+          }
         : { ...base, type: ApplicationCommandOptionType.Number };
     case "string":
     case "array": {
       if (choices) {
-        return { ...base, type: ApplicationCommandOptionType.String, choices: choices.map((c) => ({ name: clip(String(c), DISCORD.choiceName), value: clip(String(c), DISCORD.choiceValue) })) };
+        return {
+          ...base,
+          type: ApplicationCommandOptionType.String,
+          choices: choices.map((c) => ({
+            name: clip(String(c), DISCORD.choiceName),
+            value: clip(String(c), DISCORD.choiceValue),
+          })),
+        };
       }
       const autocomplete = spec.type === "string" && suggestionSource(command.name, spec) !== undefined;
       return { ...base, type: ApplicationCommandOptionType.String, ...(autocomplete ? { autocomplete: true } : {}) };
@@ -48,12 +72,14 @@ function optionOf(command: AnyCommand, spec: ArgSpec): APIApplicationCommandBasi
 
 /** The JSON registered with Discord (PUT .../commands). Commands past Discord's 25 subcommands are left out. */
 export function buildRlCommand(commands: readonly AnyCommand[]): RESTPostAPIChatInputApplicationCommandsJSONBody {
-  const subcommands: APIApplicationCommandSubcommandOption[] = commands.slice(0, DISCORD.subcommands).map((command) => ({
-    type: ApplicationCommandOptionType.Subcommand,
-    name: discordName(command.name),
-    description: clip(command.summary, DISCORD.optionDescription) || command.name,
-    options: orderedSpecs(command).map((spec) => optionOf(command, spec)),
-  }));
+  const subcommands: APIApplicationCommandSubcommandOption[] = commands
+    .slice(0, DISCORD.subcommands)
+    .map((command) => ({
+      type: ApplicationCommandOptionType.Subcommand,
+      name: discordName(command.name),
+      description: clip(command.summary, DISCORD.optionDescription) || command.name,
+      options: orderedSpecs(command).map((spec) => optionOf(command, spec)),
+    }));
   return {
     type: ApplicationCommandType.ChatInput,
     name: ROOT_COMMAND,
@@ -73,12 +99,21 @@ export function specFor(command: AnyCommand, optionName: string): ArgSpec | unde
 }
 
 /** Raw arguments for dispatch from the subcommand's option values; arrays arrive as comma-separated text. */
-export function argsFromOptions(command: AnyCommand, value: (optionName: string) => string | number | boolean | undefined): Record<string, unknown> {
+export function argsFromOptions(
+  command: AnyCommand,
+  value: (optionName: string) => string | number | boolean | undefined,
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const spec of argSpecs(command)) {
     const v = value(discordName(spec.name));
     if (v === undefined) continue;
-    args[spec.name] = spec.type === "array" && typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v;
+    args[spec.name] =
+      spec.type === "array" && typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v;
   }
   return args;
 }

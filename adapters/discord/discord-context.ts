@@ -27,12 +27,20 @@ export function whereOf(guildId: string | null, channel: ChannelLike | null, cha
 }
 
 /** The person, with role ids and names for the policy's "discord:role:<id or name>" entries. */
-export function callerOf(user: User, member: GuildMember | APIInteractionGuildMember | null, guild: Guild | null): Caller {
+export function callerOf(
+  user: User,
+  member: GuildMember | APIInteractionGuildMember | null,
+  guild: Guild | null,
+): Caller {
   const roles: string[] = [];
   const roleIds: string[] = [];
   const roleNames: string[] = [];
   // A cached member has role objects; an uncached one (raw API data) only role ids, named from the guild's cache.
-  const ids = !member ? [] : Array.isArray(member.roles) ? (member.roles as string[]) : [...(member as GuildMember).roles.cache.keys()];
+  const ids = !member
+    ? []
+    : Array.isArray(member.roles)
+      ? (member.roles as string[])
+      : [...(member as GuildMember).roles.cache.keys()];
   for (const id of ids) {
     // Everyone holds @everyone (its id is the guild's): it names no one in particular.
     if (id === guild?.id) continue;

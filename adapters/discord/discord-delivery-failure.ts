@@ -8,7 +8,10 @@ const REFUSALS: Partial<Record<number, { reason: string; hint: string }>> = {
     reason: "Unknown Channel (10003)",
     hint: "the channel was deleted or the bot cannot see it; start runs from a channel the bot can post in",
   },
-  [RESTJSONErrorCodes.UnknownGuild]: { reason: "Unknown Guild (10004)", hint: "the bot is no longer in this server; invite it again" },
+  [RESTJSONErrorCodes.UnknownGuild]: {
+    reason: "Unknown Guild (10004)",
+    hint: "the bot is no longer in this server; invite it again",
+  },
   [RESTJSONErrorCodes.MissingAccess]: {
     reason: "Missing Access (50001)",
     hint: "the bot cannot see this channel (removed from the server, or no View Channel); give its role View Channel and Send Messages here",
@@ -26,7 +29,11 @@ export function classifyDiscordFailure(err: unknown): DeliveryFailure {
   if (err instanceof DiscordAPIError) {
     const refusal = typeof err.code === "number" ? REFUSALS[err.code] : undefined;
     if (refusal) return { permanent: refusal.reason, hint: refusal.hint };
-    if (err.status === 401) return { permanent: "401 Unauthorized", hint: "Discord no longer accepts DISCORD_TOKEN; set DISCORD_TOKEN to the bot's current token" };
+    if (err.status === 401)
+      return {
+        permanent: "401 Unauthorized",
+        hint: "Discord no longer accepts DISCORD_TOKEN; set DISCORD_TOKEN to the bot's current token",
+      };
   }
   return { transient: true };
 }

@@ -8,7 +8,14 @@ import { callerOf } from "./discord-context.ts";
 import { DISCORD } from "./discord-limits.ts";
 import { turnDiscordPage } from "./discord-page.ts";
 import { statusEmbed } from "./discord-render.ts";
-import { answerPrompt, commandOfText, isSlow, runAndAnswer, whereOfInteraction, type DiscordDeps } from "./discord-run.ts";
+import {
+  answerPrompt,
+  commandOfText,
+  isSlow,
+  runAndAnswer,
+  whereOfInteraction,
+  type DiscordDeps,
+} from "./discord-run.ts";
 
 async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps): Promise<void> {
   const sub = i.options.getSubcommand(false);
@@ -36,13 +43,18 @@ async function answerAutocomplete(i: AutocompleteInteraction, deps: DiscordDeps)
   let choices: Awaited<ReturnType<typeof suggest>> = [];
   if (command && spec && source && mayRead) {
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<typeof choices>((resolve) => (timer = setTimeout(() => resolve([]), DISCORD.ackDeadlineMs)));
-    const work = suggest(source, spec, String(focused.value), { services, channel: where.channel, commands: deps.commands, runIds: deps.runIds }).catch(
-      (err: unknown) => {
-        services.log.debug("discord: no suggestions", { source, err });
-        return [];
-      },
+    const deadline = new Promise<typeof choices>(
+      (resolve) => (timer = setTimeout(() => resolve([]), DISCORD.ackDeadlineMs)),
     );
+    const work = suggest(source, spec, String(focused.value), {
+      services,
+      channel: where.channel,
+      commands: deps.commands,
+      runIds: deps.runIds,
+    }).catch((err: unknown) => {
+      services.log.debug("discord: no suggestions", { source, err });
+      return [];
+    });
     choices = await Promise.race([work, deadline]);
     clearTimeout(timer);
   }
@@ -61,10 +73,19 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
       await turnDiscordPage(i, action, deps);
       return;
     case "expired":
-      await i.reply({ embeds: [statusEmbed("This button has expired (the bot restarted since). Run the command again.", redact)], flags: MessageFlags.Ephemeral });
+      await i.reply({
+        embeds: [statusEmbed("This button has expired (the bot restarted since). Run the command again.", redact)],
+        flags: MessageFlags.Ephemeral,
+      });
       return;
     case "run":
-      await runAndAnswer(i, { text: action.command }, isSlow(commandOfText(action.command, deps.commands)), "button", deps);
+      await runAndAnswer(
+        i,
+        { text: action.command },
+        isSlow(commandOfText(action.command, deps.commands)),
+        "button",
+        deps,
+      );
       return;
   }
 }
@@ -72,7 +93,9 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
 /** Last resort after a failure: tell the person something went wrong rather than leave "thinking..." forever. */
 async function apologise(i: Interaction, deps: DiscordDeps): Promise<void> {
   if (!i.isRepliable()) return;
-  const embeds = [statusEmbed("Something went wrong answering that; the error is in the bot's log.", deps.services.redact, true)];
+  const embeds = [
+    statusEmbed("Something went wrong answering that; the error is in the bot's log.", deps.services.redact, true),
+  ];
   if (!i.replied && !i.deferred) await i.reply({ embeds, flags: MessageFlags.Ephemeral });
   else if (i.deferred && !i.replied) await i.editReply({ embeds });
 }
@@ -89,6 +112,8 @@ export async function handleInteraction(i: Interaction, deps: DiscordDeps): Prom
     }
   } catch (err) {
     deps.services.log.error("discord: interaction failed", { type: i.type, id: i.id, user: i.user.id, err });
-    await apologise(i, deps).catch((e: unknown) => deps.services.log.warn("discord: could not report the failure", { err: e }));
+    await apologise(i, deps).catch((e: unknown) =>
+      deps.services.log.warn("discord: could not report the failure", { err: e }),
+    );
   }
 }

@@ -42,7 +42,11 @@ export async function handleMention(message: Message, deps: DiscordDeps): Promis
     } else reply = hint(deps);
     // A channel message cannot be private: an ephemeral reply is posted as a normal one, to the person who asked.
     const rendered = await renderWithChart(pagedFor(reply, where.channel, deps), deps, { redacted: true });
-    const sent = await sendWithChart(rendered, (m) => message.reply({ embeds: m.embeds, components: m.components, ...filesOption(m) }), services.log);
+    const sent = await sendWithChart(
+      rendered,
+      (m) => message.reply({ embeds: m.embeds, components: m.components, ...filesOption(m) }),
+      services.log,
+    );
     await anchorReply(reply, where, sent.id, false, deps);
   } catch (err) {
     services.log.error("discord: answering a mention failed", { message: message.id, err });

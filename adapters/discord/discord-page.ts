@@ -6,14 +6,24 @@ import { statusEmbed } from "./discord-render.ts";
 import { renderFor, whereOfInteraction, type DiscordDeps } from "./discord-run.ts";
 import { pageView } from "../paginate-reply.ts";
 
-const sameChannel = (a: ChannelKey, b: ChannelKey): boolean => a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
+const sameChannel = (a: ChannelKey, b: ChannelKey): boolean =>
+  a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
 
-export async function turnDiscordPage(i: ButtonInteraction, page: { id: string; index: number }, deps: DiscordDeps): Promise<void> {
+export async function turnDiscordPage(
+  i: ButtonInteraction,
+  page: { id: string; index: number },
+  deps: DiscordDeps,
+): Promise<void> {
   const { services } = deps;
   const row = services.pages.get(page.id);
   // Pages are shown where they were asked for; an id brought elsewhere is as good as unknown.
   if (!row || !sameChannel(row.channel, whereOfInteraction(i).channel)) {
-    await i.reply({ embeds: [statusEmbed("These pages are no longer kept (they last 7 days). Run the command again.", services.redact)], flags: MessageFlags.Ephemeral });
+    await i.reply({
+      embeds: [
+        statusEmbed("These pages are no longer kept (they last 7 days). Run the command again.", services.redact),
+      ],
+      flags: MessageFlags.Ephemeral,
+    });
     return;
   }
   const index = Math.min(page.index, row.pages.length - 1);

@@ -19,13 +19,17 @@ async function isChannel(client: Client, id: string): Promise<boolean> {
     await client.channels.fetch(id);
     return true;
   } catch (err) {
-    if (err instanceof DiscordAPIError && (err.code === RESTJSONErrorCodes.UnknownChannel || err.status === 404)) return false;
+    if (err instanceof DiscordAPIError && (err.code === RESTJSONErrorCodes.UnknownChannel || err.status === 404))
+      return false;
     throw err;
   }
 }
 
 /** The channel a message goes to or lives in: a target's thread when it is a thread channel, else the channel itself. */
-async function channelOf(client: Client, target: PostTarget): Promise<{ channelId: string; reference?: { message_id: string; fail_if_not_exists: boolean } }> {
+async function channelOf(
+  client: Client,
+  target: PostTarget,
+): Promise<{ channelId: string; reference?: { message_id: string; fail_if_not_exists: boolean } }> {
   if (!target.thread) return { channelId: target.channel.channel };
   if (await isChannel(client, target.thread)) return { channelId: target.thread };
   return { channelId: target.channel.channel, reference: { message_id: target.thread, fail_if_not_exists: false } };
@@ -37,8 +41,16 @@ async function channelOf(client: Client, target: PostTarget): Promise<{ channelI
  * (after a crash between the post and its mark as sent) gets Discord's first message back instead of a second one.
  * Rejects with an RlError (UPSTREAM) carrying the outbox's verdict (discord-delivery-failure.ts).
  */
-export async function postReply(client: Client, rest: REST, target: PostTarget, reply: Reply, deps: DiscordDeps, delivery?: Delivery): Promise<MessageRef> {
-  if (!client.isReady()) throw deliveryError("Discord is not connected yet; the message will be posted once it is.", { transient: true });
+export async function postReply(
+  client: Client,
+  rest: REST,
+  target: PostTarget,
+  reply: Reply,
+  deps: DiscordDeps,
+  delivery?: Delivery,
+): Promise<MessageRef> {
+  if (!client.isReady())
+    throw deliveryError("Discord is not connected yet; the message will be posted once it is.", { transient: true });
   try {
     const { channelId, reference } = await channelOf(client, target);
     const rendered = await renderWithChart(reply, deps);
@@ -54,29 +66,49 @@ export async function postReply(client: Client, rest: REST, target: PostTarget, 
         ...(files.length ? { attachments: files.map((f, i) => ({ id: String(i), filename: f.name })) } : {}),
       };
       const raw = files.map((f) => ({ name: f.name, data: f.data, contentType: "image/png" }));
-      return (await rest.post(Routes.channelMessages(channelId), { body, ...(raw.length ? { files: raw } : {}) })) as APIMessage;
+      return (await rest.post(Routes.channelMessages(channelId), {
+        body,
+        ...(raw.length ? { files: raw } : {}),
+      })) as APIMessage;
     };
     const sent = await sendWithChart(rendered, send, deps.services.log);
-    await anchorReply(reply, { channel: target.channel, ...(target.thread ? { thread: target.thread } : {}) }, sent.id, false, deps);
+    await anchorReply(
+      reply,
+      { channel: target.channel, ...(target.thread ? { thread: target.thread } : {}) },
+      sent.id,
+      false,
+      deps,
+    );
     return { channel: target.channel, id: sent.id, ...(target.thread ? { thread: target.thread } : {}) };
   } catch (err) {
     const failure = classifyDiscordFailure(err);
     deps.services.log.warn("discord: post failed", { channel: target.channel, thread: target.thread, failure, err });
-    const why = "retryAfterMs" in failure ? `rate limited for ${failure.retryAfterMs} ms` : (err as Error).message || String(err);
+    const why =
+      "retryAfterMs" in failure ? `rate limited for ${failure.retryAfterMs} ms` : (err as Error).message || String(err);
     throw deliveryError(`Could not post to Discord channel ${target.channel.channel}: ${why}`, failure, { cause: err });
   }
 }
 
 /** Edits a posted message in place (its embeds and buttons; the chart's picture stays as it was posted). */
-export async function updateReply(client: Client, ref: MessageRef, reply: Reply, deps: DiscordDeps): Promise<MessageRef> {
-  if (!client.isReady()) throw new RlError("UPSTREAM", "Discord is not connected yet; the message will be edited once it is.");
+export async function updateReply(
+  client: Client,
+  ref: MessageRef,
+  reply: Reply,
+  deps: DiscordDeps,
+): Promise<MessageRef> {
+  if (!client.isReady())
+    throw new RlError("UPSTREAM", "Discord is not connected yet; the message will be edited once it is.");
   try {
     const { channelId } = await channelOf(client, ref);
     const m = renderFor(reply, deps);
-    await client.rest.patch(Routes.channelMessage(channelId, ref.id), { body: { embeds: m.embeds, components: m.components, allowed_mentions: { parse: [] } } });
+    await client.rest.patch(Routes.channelMessage(channelId, ref.id), {
+      body: { embeds: m.embeds, components: m.components, allowed_mentions: { parse: [] } },
+    });
     return ref;
   } catch (err) {
     deps.services.log.warn("discord: edit failed", { channel: ref.channel, id: ref.id, err });
-    throw new RlError("UPSTREAM", `Could not edit the Discord message ${ref.id}: ${(err as Error).message}`, { cause: err });
+    throw new RlError("UPSTREAM", `Could not edit the Discord message ${ref.id}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }

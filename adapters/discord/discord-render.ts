@@ -110,7 +110,8 @@ function chartText(chart: ReplyChart): string {
   const ys = chart.points.map((p) => p.y).filter(Number.isFinite);
   if (ys.length === 0) return "(no points yet)";
   const [min, max] = extent(ys);
-  const fmt = (v: number): string => (Math.abs(v) >= 1000 || Number.isInteger(v) ? String(Math.round(v * 1000) / 1000) : v.toPrecision(4));
+  const fmt = (v: number): string =>
+    Math.abs(v) >= 1000 || Number.isInteger(v) ? String(Math.round(v * 1000) / 1000) : v.toPrecision(4);
   const stats = `min ${fmt(min)} · max ${fmt(max)} · last ${fmt(ys.at(-1) ?? 0)} · ${ys.length} points`;
   return `${fence(sparkline(ys, SPARK_POINTS) || "·")}\n${stats}`;
 }
@@ -142,7 +143,9 @@ function draftsOf(reply: Reply, redact: (s: string) => string): Draft[] {
   });
   // Links go in the embed as markdown, packed into as few fields as their 1,024-character values allow.
   // Brackets would end the link's label early.
-  const links = (reply.links ?? []).map((l) => clip(markdownLink(r(l.label.replace(/[[\]]/g, "")), redact(l.url)), DISCORD.fieldValue));
+  const links = (reply.links ?? []).map((l) =>
+    clip(markdownLink(r(l.label.replace(/[[\]]/g, "")), redact(l.url)), DISCORD.fieldValue),
+  );
   let pack = "";
   for (const line of links) {
     if (pack && pack.length + 1 + line.length > DISCORD.fieldValue) {
@@ -177,10 +180,15 @@ function draftsOf(reply: Reply, redact: (s: string) => string): Draft[] {
         : splitText(r(block.content), DISCORD.description, { wordBreaks: false });
     pieces.forEach((piece, i) => {
       const t = i === 0 ? title : undefined;
-      drafts.push(block.kind === "code" ? { title: t, code: piece, fields: [], color: COLOR.code } : { title: t, text: piece || "\u200b", fields: [], color });
+      drafts.push(
+        block.kind === "code"
+          ? { title: t, code: piece, fields: [], color: COLOR.code }
+          : { title: t, text: piece || "\u200b", fields: [], color },
+      );
     });
   }
-  if (reply.chart) drafts.push({ title: r(reply.chart.title), text: chartText(reply.chart), fields: [], color, chart: true });
+  if (reply.chart)
+    drafts.push({ title: r(reply.chart.title), text: chartText(reply.chart), fields: [], color, chart: true });
   const kept = drafts.filter(hasContent);
   return kept.length ? kept : [{ text: "Done.", fields: [], color }];
 }
@@ -195,7 +203,8 @@ function fit(drafts: Draft[], trimmed: string[]): Fitted {
   const full = drafts.map(toEmbed);
   const total = full.reduce((n, e) => n + size(e), 0);
   const chartIndex = drafts.findIndex((d) => d.chart);
-  if (full.length <= DISCORD.embeds && total <= DISCORD.embedTotal) return { embeds: full, ...(chartIndex >= 0 ? { chartAt: chartIndex } : {}) };
+  if (full.length <= DISCORD.embeds && total <= DISCORD.embedTotal)
+    return { embeds: full, ...(chartIndex >= 0 ? { chartAt: chartIndex } : {}) };
   let budget = DISCORD.embedTotal - NOTE_RESERVE;
   const out: APIEmbed[] = [];
   let chartAt: number | undefined;
@@ -240,7 +249,12 @@ function rowsOf(buttons: readonly ReplyButton[], o: RenderOptions, trimmed: stri
     // Two buttons with one custom_id would be refused, and would do the same thing anyway.
     if (id.length === 0 || id.length > DISCORD.customId || seen.has(id)) continue;
     seen.add(id);
-    made.push({ type: ComponentType.Button, style: styleOf(b), label: clip(o.redact(b.label).trim() || "…", DISCORD.buttonLabel), custom_id: id });
+    made.push({
+      type: ComponentType.Button,
+      style: styleOf(b),
+      label: clip(o.redact(b.label).trim() || "…", DISCORD.buttonLabel),
+      custom_id: id,
+    });
   }
   if (made.length < buttons.length) trimmed.push(`buttons: ${buttons.length} -> ${made.length}`);
   const rows: ButtonRow[] = [];
@@ -253,17 +267,31 @@ function rowsOf(buttons: readonly ReplyButton[], o: RenderOptions, trimmed: stri
 /** True when the reply renders with nothing trimmed: a page of it may be this big. */
 export function fitsDiscord(reply: Reply): boolean {
   let n = 0;
-  return renderDiscordReply(reply, { redact: (s) => s, buttonId: (b) => (b.page ? `rl:p:${b.page.index}:${b.page.id}` : `rl:probe:${n++}`) }).trimmed.length === 0;
+  return (
+    renderDiscordReply(reply, {
+      redact: (s) => s,
+      buttonId: (b) => (b.page ? `rl:p:${b.page.index}:${b.page.id}` : `rl:probe:${n++}`),
+    }).trimmed.length === 0
+  );
 }
 
 export function renderDiscordReply(reply: Reply, options: RenderOptions): DiscordMessage {
   const trimmed: string[] = [];
   const { embeds, chartAt } = fit(draftsOf(reply, options.redact), trimmed);
   const components = rowsOf(reply.buttons ?? [], options, trimmed);
-  return { embeds, components, ephemeral: reply.ephemeral === true, trimmed, ...(chartAt !== undefined ? { chartEmbed: chartAt } : {}) };
+  return {
+    embeds,
+    components,
+    ephemeral: reply.ephemeral === true,
+    trimmed,
+    ...(chartAt !== undefined ? { chartEmbed: chartAt } : {}),
+  };
 }
 
 /** A one-line status embed (progress, "Cancelled."), redacted and clipped. */
 export function statusEmbed(text: string, redact: (s: string) => string, error = false): APIEmbed {
-  return { description: clip(escapeRedacted(redact(text)), DISCORD.description) || "…", color: error ? COLOR.error : COLOR.ok };
+  return {
+    description: clip(escapeRedacted(redact(text)), DISCORD.description) || "…",
+    color: error ? COLOR.error : COLOR.ok,
+  };
 }

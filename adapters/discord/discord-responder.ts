@@ -43,7 +43,9 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
   };
 
   const timer = setTimeout(() => {
-    serial(() => deferNow(false)).catch((err: unknown) => options.log.warn("discord: could not defer a reply", { err }));
+    serial(() => deferNow(false)).catch((err: unknown) =>
+      options.log.warn("discord: could not defer a reply", { err }),
+    );
   }, options.deadlineMs ?? DISCORD.slowAfterMs);
   timer.unref();
 
@@ -53,7 +55,8 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
     progress: (text) =>
       serial(async () => {
         await deferNow(false);
-        if (state === "deferred") await interaction.editReply({ embeds: [statusEmbed(`⏳ ${text}`, options.redact)], components: [] });
+        if (state === "deferred")
+          await interaction.editReply({ embeds: [statusEmbed(`⏳ ${text}`, options.redact)], components: [] });
       }),
 
     finish: (message) =>
@@ -61,13 +64,19 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
         clearTimeout(timer);
         const body = { embeds: message.embeds, components: message.components, ...filesOption(message) };
         if (state === "none") {
-          const response = await interaction.reply({ ...body, ...(message.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}), withResponse: true });
+          const response = await interaction.reply({
+            ...body,
+            ...(message.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}),
+            withResponse: true,
+          });
           state = "done";
           return response.resource?.message?.id ?? response.interaction.responseMessageId ?? undefined;
         }
         if (state === "deferred" && message.ephemeral && !deferredEphemeral) {
           // A public "thinking..." cannot turn private: remove it and answer privately instead.
-          await interaction.deleteReply().catch((err: unknown) => options.log.warn("discord: could not remove a placeholder", { err }));
+          await interaction
+            .deleteReply()
+            .catch((err: unknown) => options.log.warn("discord: could not remove a placeholder", { err }));
           const sent = await interaction.followUp({ ...body, flags: MessageFlags.Ephemeral });
           state = "done";
           return sent.id;

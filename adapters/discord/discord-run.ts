@@ -40,7 +40,11 @@ const redactorFor = (deps: DiscordDeps, how: RenderHow) => (how.redacted ? (s: s
 
 export function renderFor(reply: Reply, deps: DiscordDeps, how: RenderHow = {}): DiscordMessage {
   const message = renderDiscordReply(reply, { redact: redactorFor(deps, how), buttonId: (b) => deps.buttons.idFor(b) });
-  if (message.trimmed.length) deps.services.log.info("discord: reply trimmed to fit Discord's limits", { title: reply.title, trimmed: message.trimmed });
+  if (message.trimmed.length)
+    deps.services.log.info("discord: reply trimmed to fit Discord's limits", {
+      title: reply.title,
+      trimmed: message.trimmed,
+    });
   return message;
 }
 
@@ -54,7 +58,11 @@ export function pagedFor(reply: Reply, channel: ChannelKey, deps: DiscordDeps): 
 
 /** renderFor plus the chart's PNG, when the reply has a chart and it could be drawn. */
 export function renderWithChart(reply: Reply, deps: DiscordDeps, how: RenderHow = {}): Promise<DiscordMessage> {
-  return attachChart(renderFor(reply, deps, how), reply.chart, { renderChart: deps.renderChart, redact: redactorFor(deps, how), log: deps.services.log });
+  return attachChart(renderFor(reply, deps, how), reply.chart, {
+    renderChart: deps.renderChart,
+    redact: redactorFor(deps, how),
+    log: deps.services.log,
+  });
 }
 
 export function whereOfInteraction(i: BaseInteraction): Where {
@@ -62,7 +70,13 @@ export function whereOfInteraction(i: BaseInteraction): Where {
 }
 
 /** The message (or, in a thread, the thread) that later notices about a run started here go to. */
-export async function anchorReply(reply: Reply, where: Where, messageId: string | undefined, ephemeral: boolean, deps: DiscordDeps): Promise<void> {
+export async function anchorReply(
+  reply: Reply,
+  where: Where,
+  messageId: string | undefined,
+  ephemeral: boolean,
+  deps: DiscordDeps,
+): Promise<void> {
   if (!reply.anchorRunId || !deps.onAnchor) return;
   const id = where.thread ?? (ephemeral ? undefined : messageId);
   if (!id) {
@@ -83,19 +97,32 @@ export function commandOfText(text: string, commands: readonly AnyCommand[]): An
   return commands.find((c) => c.name === name);
 }
 
-function contextFor(i: RepliableInteraction, where: Where, via: Via, deps: DiscordDeps, progress: (text: string) => Promise<void>): CommandContext {
+function contextFor(
+  i: RepliableInteraction,
+  where: Where,
+  via: Via,
+  deps: DiscordDeps,
+  progress: (text: string) => Promise<void>,
+): CommandContext {
   return {
     channel: where.channel,
     ...(where.thread ? { thread: where.thread } : {}),
     user: callerOf(i.user, i.member, i.guild),
     via,
     services: deps.services,
-    progress: (text) => progress(text).catch((err: unknown) => deps.services.log.warn("discord: progress update failed", { err })),
+    progress: (text) =>
+      progress(text).catch((err: unknown) => deps.services.log.warn("discord: progress update failed", { err })),
   };
 }
 
 /** A typed /rl command or a reply button: run as the person, answer within 3 s, anchor a run's reply. */
-export async function runAndAnswer(i: RepliableInteraction, input: CommandInput, slow: boolean, via: Via, deps: DiscordDeps): Promise<void> {
+export async function runAndAnswer(
+  i: RepliableInteraction,
+  input: CommandInput,
+  slow: boolean,
+  via: Via,
+  deps: DiscordDeps,
+): Promise<void> {
   const responder = createResponder(i, { log: deps.services.log, redact: deps.services.redact });
   try {
     const where = whereOfInteraction(i);
@@ -115,7 +142,11 @@ export async function runAndAnswer(i: RepliableInteraction, input: CommandInput,
  * Confirm closes it at once (type 7), runs the stored command and posts the result as a follow-up; Cancel closes it.
  * A refusal, a replay or an expired prompt is told to the clicker alone, and the prompt stays as it was.
  */
-export async function answerPrompt(i: ButtonInteraction, input: ConfirmationAnswerInput, deps: DiscordDeps): Promise<void> {
+export async function answerPrompt(
+  i: ButtonInteraction,
+  input: ConfirmationAnswerInput,
+  deps: DiscordDeps,
+): Promise<void> {
   const { redact } = deps.services;
   const where = whereOfInteraction(i);
   const who = i.user.globalName ?? i.user.username;
@@ -160,7 +191,9 @@ export async function answerPrompt(i: ButtonInteraction, input: ConfirmationAnsw
   );
   if (progressed) {
     await i
-      .editReply({ embeds: [statusEmbed(`${result.ok ? "Done" : "Failed"}: ${text} (confirmed by ${who})`, redact, !result.ok)] })
+      .editReply({
+        embeds: [statusEmbed(`${result.ok ? "Done" : "Failed"}: ${text} (confirmed by ${who})`, redact, !result.ok)],
+      })
       .catch((err: unknown) => deps.services.log.warn("discord: could not close the prompt", { err }));
   }
   await anchorReply(result.reply, where, sent.id, message.ephemeral, deps);

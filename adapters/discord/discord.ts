@@ -70,13 +70,28 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
   // 4xx reach the handlers as errors.
   const watchRest = (rest: REST): void => {
     rest.on(RESTEvents.RateLimited, (info) =>
-      log.warn("discord: rate limited", { route: info.route, method: info.method, retryAfterMs: info.retryAfter, global: info.global, scope: info.scope }),
+      log.warn("discord: rate limited", {
+        route: info.route,
+        method: info.method,
+        retryAfterMs: info.retryAfter,
+        global: info.global,
+        scope: info.scope,
+      }),
     );
     rest.on(RESTEvents.Response, (request, response) => {
       if (response.status === 429) {
-        log.warn("discord: rate limited", { route: request.route, method: request.method, retryAfterSeconds: response.headers.get("retry-after") });
+        log.warn("discord: rate limited", {
+          route: request.route,
+          method: request.method,
+          retryAfterSeconds: response.headers.get("retry-after"),
+        });
       } else if (response.status >= 500) {
-        log.warn("discord: server error, retrying", { route: request.route, method: request.method, status: response.status, retries: request.retries });
+        log.warn("discord: server error, retrying", {
+          route: request.route,
+          method: request.method,
+          status: response.status,
+          retries: request.retries,
+        });
       }
     });
   };
@@ -93,7 +108,9 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
     c.on(Events.Error, (err) => log.error("discord: client error", { err }));
     c.on(Events.Warn, (message) => log.warn("discord: warning", { message }));
     c.on(Events.ShardError, (err, shard) => log.warn("discord: gateway connection error", { shard, err }));
-    c.on(Events.ShardDisconnect, (event, shard) => log.error("discord: gateway closed for good", { shard, code: event.code }));
+    c.on(Events.ShardDisconnect, (event, shard) =>
+      log.error("discord: gateway closed for good", { shard, code: event.code }),
+    );
     c.on(Events.ShardReconnecting, (shard) => log.warn("discord: gateway reconnecting", { shard }));
     c.on(Events.ShardResume, (shard, replayed) => log.info("discord: gateway resumed", { shard, replayed }));
     watchRest(c.rest);
@@ -106,7 +123,10 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
     const body = buildRlCommand(commands);
     try {
       await (guildId ? c.application.commands.set([body], guildId) : c.application.commands.set([body]));
-      log.info("discord: /rl registered", { scope: guildId ? `guild ${guildId}` : "global", subcommands: body.options?.length ?? 0 });
+      log.info("discord: /rl registered", {
+        scope: guildId ? `guild ${guildId}` : "global",
+        subcommands: body.options?.length ?? 0,
+      });
     } catch (err) {
       // The bot still answers commands registered earlier; a later start registers again.
       log.error("discord: could not register /rl", { guildId, err });
@@ -118,13 +138,20 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
     threads: true,
     async start() {
       if (client) return;
-      if (!token) throw new RlError("CONFIG", "DISCORD_TOKEN is required for Discord. Set DISCORD_TOKEN to the bot token from the Discord developer portal.");
+      if (!token)
+        throw new RlError(
+          "CONFIG",
+          "DISCORD_TOKEN is required for Discord. Set DISCORD_TOKEN to the bot token from the Discord developer portal.",
+        );
       const c = createClient();
       client = c;
       // The outbox's posts go through their own REST manager that rejects on a rate limit (RateLimitError with
       // retryAfter) instead of holding the message in memory: the outbox then owns the wait, durably. Interaction
       // answers keep the client's manager, which waits, since they must land within Discord's time limits.
-      const rest = new REST({ ...(apiUrl ? { api: apiUrl.replace(/\/+$/, "") } : {}), rejectOnRateLimit: () => true }).setToken(token);
+      const rest = new REST({
+        ...(apiUrl ? { api: apiUrl.replace(/\/+$/, "") } : {}),
+        rejectOnRateLimit: () => true,
+      }).setToken(token);
       watchRest(rest);
       outboxRest = rest;
       try {
@@ -134,9 +161,14 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
         client = undefined;
         outboxRest = undefined;
         await c.destroy().catch(() => undefined);
-        const refused = (err instanceof DiscordAPIError && err.status === 401) || (err as { code?: unknown }).code === "TokenInvalid";
+        const refused =
+          (err instanceof DiscordAPIError && err.status === 401) || (err as { code?: unknown }).code === "TokenInvalid";
         throw refused
-          ? new RlError("CONFIG", "Discord refused DISCORD_TOKEN. Set DISCORD_TOKEN to the bot token from the Discord developer portal.", { cause: err })
+          ? new RlError(
+              "CONFIG",
+              "Discord refused DISCORD_TOKEN. Set DISCORD_TOKEN to the bot token from the Discord developer portal.",
+              { cause: err },
+            )
           : new RlError("UPSTREAM", `Could not connect to Discord: ${(err as Error).message}`, { cause: err });
       }
       if (c.isReady()) await register(c);
@@ -152,13 +184,17 @@ export function createDiscordAdapter(services: Services, options: DiscordAdapter
       if (!c) return;
       let timer: NodeJS.Timeout | undefined;
       const drained = Promise.allSettled([...inflight]);
-      await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainMs ?? 10_000)))]);
+      await Promise.race([
+        drained,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainMs ?? 10_000))),
+      ]);
       clearTimeout(timer);
       await c.destroy();
     },
 
     async post(target, reply, delivery) {
-      if (!client || !outboxRest) throw new RlError("UPSTREAM", "Discord is not started; the message will be posted once it is.");
+      if (!client || !outboxRest)
+        throw new RlError("UPSTREAM", "Discord is not started; the message will be posted once it is.");
       return postReply(client, outboxRest, target, reply, deps, delivery);
     },
 

@@ -31,8 +31,10 @@ export function decodeButtonValue(value: unknown): ButtonValue | undefined {
   }
   if (typeof parsed !== "object" || parsed === null) return undefined;
   const { c, k, a, y, p, i } = parsed as Record<string, unknown>;
-  if (typeof p === "string" && typeof i === "number" && Number.isInteger(i) && i >= 0) return { kind: "page", id: p, index: i };
-  if (typeof k === "string" && (a === "confirm" || a === "cancel")) return { kind: "answer", confirmation: k, answer: a };
+  if (typeof p === "string" && typeof i === "number" && Number.isInteger(i) && i >= 0)
+    return { kind: "page", id: p, index: i };
+  if (typeof k === "string" && (a === "confirm" || a === "cancel"))
+    return { kind: "answer", confirmation: k, answer: a };
   // {"c": ..., "y": 1} and {"a": "cancel"} were the stateless prompts of earlier versions: never run again.
   if (typeof c === "string" && y === undefined && a === undefined && c !== "") return { kind: "run", command: c };
   return undefined;

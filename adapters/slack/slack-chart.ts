@@ -18,17 +18,29 @@ export interface SlackChartDeps {
  * Draws the chart and uploads it into `channel` (in `thread` when given). Never throws and never undoes the post:
  * the message is already out with its sparkline, so a failure is only logged.
  */
-export async function shareChart(chart: ReplyChart | undefined, where: { channel: string; thread?: string }, deps: SlackChartDeps): Promise<boolean> {
+export async function shareChart(
+  chart: ReplyChart | undefined,
+  where: { channel: string; thread?: string },
+  deps: SlackChartDeps,
+): Promise<boolean> {
   if (!chart) return false;
   const title = deps.redact(chart.title);
   let png: Buffer | undefined;
   try {
     png = await deps.renderChart({ ...chart, title });
   } catch (err) {
-    deps.log.warn("slack: chart image failed; the message keeps its sparkline", { channel: where.channel, chart: title, err });
+    deps.log.warn("slack: chart image failed; the message keeps its sparkline", {
+      channel: where.channel,
+      chart: title,
+      err,
+    });
     return false;
   }
   if (!png) return false;
-  const sent = await deps.messenger.upload(where.channel, { data: png, filename: CHART_FILE, title, altText: `Line chart: ${title}` }, where.thread);
+  const sent = await deps.messenger.upload(
+    where.channel,
+    { data: png, filename: CHART_FILE, title, altText: `Line chart: ${title}` },
+    where.thread,
+  );
   return sent.ok;
 }

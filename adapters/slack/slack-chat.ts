@@ -49,7 +49,9 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
   // The bot's own mention is how the message reached us, not part of the request.
   const text = (
     message.botUserId
-      ? message.text.replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (m: string, id: string) => (id === message.botUserId ? "" : m))
+      ? message.text.replace(/<@([A-Z0-9]+)(\|[^>]*)?>/g, (m: string, id: string) =>
+          id === message.botUserId ? "" : m,
+        )
       : message.text.replace(/^\s*<@[A-Z0-9]+(\|[^>]*)?>/, "")
   ).trim();
   let progressTs: string | undefined;
@@ -87,8 +89,15 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
       return;
     }
   }
-  const posted = progressTs ? await messenger.update(channelId, progressTs, rendered) : await messenger.post(channelId, rendered, message.thread);
+  const posted = progressTs
+    ? await messenger.update(channelId, progressTs, rendered)
+    : await messenger.post(channelId, rendered, message.thread);
   const ts = progressTs && posted.ok ? progressTs : posted.ok ? posted.ts : undefined;
   if (ts && reply.anchorRunId) await recordAnchor(deps.onAnchor, services.log, reply.anchorRunId, message.channel, ts);
-  if (ts) await shareChart(reply.chart, { channel: channelId, thread: message.thread }, { messenger, renderChart: deps.renderChart, redact: services.redact, log: services.log });
+  if (ts)
+    await shareChart(
+      reply.chart,
+      { channel: channelId, thread: message.thread },
+      { messenger, renderChart: deps.renderChart, redact: services.redact, log: services.log },
+    );
 }

@@ -3,7 +3,8 @@ import type { DeliveryFailure } from "../../src/digests/delivery-failure.ts";
 
 /** Refusals about the channel: the bot cannot post there until a person changes something in Slack. */
 const CHANNEL_REFUSALS: Record<string, string> = {
-  channel_not_found: "the channel was deleted, or it is private and the bot was never added; invite the bot to the channel (/invite @bot) or start runs from a channel it is in",
+  channel_not_found:
+    "the channel was deleted, or it is private and the bot was never added; invite the bot to the channel (/invite @bot) or start runs from a channel it is in",
   not_in_channel: "invite the bot to the channel (/invite @bot in the channel)",
   is_archived: "the channel is archived; unarchive it, or start runs from another channel",
   restricted_action: "the workspace does not let the bot post in this channel; ask a Slack admin to allow it",
@@ -12,7 +13,8 @@ const CHANNEL_REFUSALS: Record<string, string> = {
 
 /** Refusals about the app itself: every post fails until the app or its token is fixed. */
 const APP_REFUSALS: Record<string, string> = {
-  account_inactive: "the bot's Slack account is deactivated (the app was uninstalled?); reinstall the app and set SLACK_BOT_TOKEN",
+  account_inactive:
+    "the bot's Slack account is deactivated (the app was uninstalled?); reinstall the app and set SLACK_BOT_TOKEN",
   invalid_auth: "Slack no longer accepts SLACK_BOT_TOKEN; reinstall the app and set SLACK_BOT_TOKEN to its new token",
   not_authed: "no token was sent; set SLACK_BOT_TOKEN",
   token_revoked: "SLACK_BOT_TOKEN was revoked; reinstall the app and set SLACK_BOT_TOKEN to its new token",

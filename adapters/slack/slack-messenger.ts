@@ -83,7 +83,11 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger): Sla
     }
   };
 
-  const respondWith = async (respond: RespondFn | undefined, args: RespondArguments, what: string): Promise<SendResult> => {
+  const respondWith = async (
+    respond: RespondFn | undefined,
+    args: RespondArguments,
+    what: string,
+  ): Promise<SendResult> => {
     if (!respond) return { ok: false, error: "no_response_url" };
     try {
       await respond(args);
@@ -101,7 +105,9 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger): Sla
         client.chat.postMessage({ channel, text: m.text, blocks: m.blocks, ...(thread ? { thread_ts: thread } : {}) }),
       ),
     update: (channel, ts, message) =>
-      attempt("chat.update", { channel, ts }, message, (m) => client.chat.update({ channel, ts, text: m.text, blocks: m.blocks })),
+      attempt("chat.update", { channel, ts }, message, (m) =>
+        client.chat.update({ channel, ts, text: m.text, blocks: m.blocks }),
+      ),
     remove: async (channel, ts) => {
       try {
         await client.chat.delete({ channel, ts });
@@ -114,7 +120,13 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger): Sla
     },
     ephemeral: (channel, user, message, thread) =>
       attempt("chat.postEphemeral", { channel, user }, message, (m) =>
-        client.chat.postEphemeral({ channel, user, text: m.text, blocks: m.blocks, ...(thread ? { thread_ts: thread } : {}) }),
+        client.chat.postEphemeral({
+          channel,
+          user,
+          text: m.text,
+          blocks: m.blocks,
+          ...(thread ? { thread_ts: thread } : {}),
+        }),
       ),
     respond: (respond, message, how = {}) =>
       respondWith(
@@ -142,8 +154,16 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger): Sla
       } catch (err) {
         const error = slackErrorCode(err);
         // missing_scope here means the app was installed without files:write: say so, since only a person can fix it.
-        const hint = error === "missing_scope" ? "add the files:write scope to the Slack app and reinstall it" : undefined;
-        log.warn("slack file upload failed", { channel, thread, filename: file.filename, error, ...(hint ? { hint } : {}), err });
+        const hint =
+          error === "missing_scope" ? "add the files:write scope to the Slack app and reinstall it" : undefined;
+        log.warn("slack file upload failed", {
+          channel,
+          thread,
+          filename: file.filename,
+          error,
+          ...(hint ? { hint } : {}),
+          err,
+        });
         return { ok: false, error };
       }
     },

@@ -17,23 +17,36 @@ export interface PageClick {
   respond?: RespondFn;
 }
 
-const sameChannel = (a: ChannelKey, b: ChannelKey): boolean => a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
+const sameChannel = (a: ChannelKey, b: ChannelKey): boolean =>
+  a.platform === b.platform && a.workspace === b.workspace && a.channel === b.channel;
 
-export async function turnSlackPage(click: PageClick, deps: { services: Services; messenger: SlackMessenger; people?: SlackPeople }): Promise<void> {
+export async function turnSlackPage(
+  click: PageClick,
+  deps: { services: Services; messenger: SlackMessenger; people?: SlackPeople },
+): Promise<void> {
   const { services, messenger } = deps;
   const row = services.pages.get(click.id);
   // Pages are shown where they were asked for; an id brought elsewhere is as good as unknown.
   if (!row || !sameChannel(row.channel, click.channel)) {
-    await messenger.respond(click.respond, renderPlain("These pages are no longer kept (they last 7 days). Run the command again.", services.redact));
+    await messenger.respond(
+      click.respond,
+      renderPlain("These pages are no longer kept (they last 7 days). Run the command again.", services.redact),
+    );
     return;
   }
   const index = Math.min(click.index, row.pages.length - 1);
   // The pages were redacted before they were kept (slack-run-command), so they are not redacted again.
   const page = pageView(row.pages, index, row.id);
-  const message = renderSlack(page, { ...(row.footer ? { footer: row.footer } : {}), names: await deps.people?.namesIn(page) });
+  const message = renderSlack(page, {
+    ...(row.footer ? { footer: row.footer } : {}),
+    names: await deps.people?.namesIn(page),
+  });
   if (!click.ephemeral && click.messageTs) {
     const updated = await messenger.update(click.channel.channel, click.messageTs, message);
     if (updated.ok) return;
   }
-  await messenger.respond(click.respond, message, { replace: true, ...(click.ephemeral ? {} : { visibility: "in_channel" as const }) });
+  await messenger.respond(click.respond, message, {
+    replace: true,
+    ...(click.ephemeral ? {} : { visibility: "in_channel" as const }),
+  });
 }

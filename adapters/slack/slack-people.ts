@@ -31,14 +31,21 @@ export function createSlackPeople(client: webApi.WebClient, log: Logger, now: ()
     } catch (err) {
       const error = slackErrorCode(err);
       // Logged once: without users:read every look-up fails the same way, and the id is shown instead.
-      if (!warned) log.warn("slack: could not look up a person's name; showing the id", { id, error, ...(error === "missing_scope" ? { hint: "add the users:read scope to the Slack app and reinstall it" } : {}) });
+      if (!warned)
+        log.warn("slack: could not look up a person's name; showing the id", {
+          id,
+          error,
+          ...(error === "missing_scope" ? { hint: "add the users:read scope to the Slack app and reinstall it" } : {}),
+        });
       warned = true;
       return hit?.name;
     }
   };
   return {
     async namesIn(reply) {
-      const ids = peopleIn(JSON.stringify([reply.title, reply.text, reply.fields, reply.blocks])).filter((id) => SLACK_USER.test(id));
+      const ids = peopleIn(JSON.stringify([reply.title, reply.text, reply.fields, reply.blocks])).filter((id) =>
+        SLACK_USER.test(id),
+      );
       const names = new Map<string, string>();
       await Promise.all(
         ids.map(async (id) => {

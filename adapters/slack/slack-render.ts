@@ -55,7 +55,10 @@ export interface RenderOptions {
 
 const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
 const section = (text: string): KnownBlock => ({ type: "section", text: mrkdwn(text) });
-const context = (text: string): KnownBlock => ({ type: "context", elements: [mrkdwn(truncate(text, SLACK_LIMITS.contextText))] });
+const context = (text: string): KnownBlock => ({
+  type: "context",
+  elements: [mrkdwn(truncate(text, SLACK_LIMITS.contextText))],
+});
 
 /** What the renderer had to cut, so that a pager can tell whether a page fits whole. */
 type Cuts = string[];
@@ -66,7 +69,8 @@ function proseSections(text: string, maxSections: number, cuts: Cuts): KnownBloc
   if (pieces.length > kept.length) {
     cuts.push("text sections");
     const last = kept.length - 1;
-    kept[last] = `${truncate(kept[last] ?? "", SLACK_LIMITS.sectionText - 40)}\n_…${pieces.length - kept.length} more parts not shown_`;
+    kept[last] =
+      `${truncate(kept[last] ?? "", SLACK_LIMITS.sectionText - 40)}\n_…${pieces.length - kept.length} more parts not shown_`;
   }
   return kept.filter((p) => p.trim().length > 0).map(section);
 }
@@ -110,7 +114,10 @@ function codeSections(block: ReplyBlock, cuts: Cuts): KnownBlock[] {
 
 function replyBlockSections(block: ReplyBlock, cuts: Cuts): KnownBlock[] {
   const title = block.title ? [section(`*${truncate(escapeMrkdwn(block.title), 200)}*`)] : [];
-  return [...title, ...(block.kind === "code" ? codeSections(block, cuts) : proseSections(block.content, MAX_TEXT_SECTIONS, cuts))];
+  return [
+    ...title,
+    ...(block.kind === "code" ? codeSections(block, cuts) : proseSections(block.content, MAX_TEXT_SECTIONS, cuts)),
+  ];
 }
 
 function chartSections(chart: ReplyChart | undefined): KnownBlock[] {
@@ -181,7 +188,12 @@ function renderMeasured(reply: Reply, options: RenderOptions, cuts: Cuts): Slack
   const names = options.names;
   const r = mapReplyText(redacted, (s) => showPeople(s, (id) => names?.get(id) ?? id));
   const head: KnownBlock[] = r.title?.trim()
-    ? [{ type: "header", text: { type: "plain_text", text: truncate(r.title.trim(), SLACK_LIMITS.headerText), emoji: true } }]
+    ? [
+        {
+          type: "header",
+          text: { type: "plain_text", text: truncate(r.title.trim(), SLACK_LIMITS.headerText), emoji: true },
+        },
+      ]
     : [];
   const body: KnownBlock[] = [
     ...(r.text ? proseSections(r.text, MAX_TEXT_SECTIONS, cuts) : []),
@@ -199,7 +211,10 @@ function renderMeasured(reply: Reply, options: RenderOptions, cuts: Cuts): Slack
   // Never a failed post: past the block limit, the body is cut and says so; the header and buttons stay.
   const room = SLACK_LIMITS.blocks - head.length - tail.length;
   if (body.length > room) cuts.push("blocks");
-  const kept = body.length <= room ? body : [...body.slice(0, room - 1), context(`…truncated: ${body.length - room + 1} more parts not shown`)];
+  const kept =
+    body.length <= room
+      ? body
+      : [...body.slice(0, room - 1), context(`…truncated: ${body.length - room + 1} more parts not shown`)];
   return { text: fallbackText(r), blocks: [...head, ...kept, ...tail] };
 }
 

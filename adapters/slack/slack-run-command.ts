@@ -75,16 +75,29 @@ export function mentionOf(user: Caller): string {
 }
 
 /** Ephemeral to the person: through response_url, else chat.postEphemeral; logged if both fail. */
-async function tellPrivately(source: SlackCommandSource, deps: SlackCommandDeps, reply: Reply, replace = false): Promise<void> {
+async function tellPrivately(
+  source: SlackCommandSource,
+  deps: SlackCommandDeps,
+  reply: Reply,
+  replace = false,
+): Promise<void> {
   // Redacted once, before its pages are kept: the stored pages and what Slack is sent are the same clean text.
-  const paged = firstPage(redactReply(reply, deps.services.redact), (r) => fitsSlack(r), { pages: deps.services.pages, channel: source.channel });
+  const paged = firstPage(redactReply(reply, deps.services.redact), (r) => fitsSlack(r), {
+    pages: deps.services.pages,
+    channel: source.channel,
+  });
   const message = renderSlack(paged, { names: await deps.people?.namesIn(paged) });
   const sent = await deps.messenger.respond(source.respond, message, { replace });
   if (!sent.ok) await deps.messenger.ephemeral(source.channel.channel, source.user.id, message);
 }
 
 /** Progress on long work: edits of our own "Working on…" message once there is one, else only the log. */
-function progressFor(label: () => string, working: () => string | undefined, source: SlackCommandSource, deps: SlackCommandDeps) {
+function progressFor(
+  label: () => string,
+  working: () => string | undefined,
+  source: SlackCommandSource,
+  deps: SlackCommandDeps,
+) {
   const { messenger, services } = deps;
   const channelId = source.channel.channel;
   return createProgressMessage(async (line) => {
@@ -114,7 +127,12 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
     // Any other command that turns out slow shows it too, once it has taken about a second.
     let late: Promise<void> | undefined;
     const timer = !command?.slow && mayShow ? setTimeout(() => (late = showWorking()), SLOW_AFTER_MS) : undefined;
-    const progress = progressFor(() => label, () => working, source, deps);
+    const progress = progressFor(
+      () => label,
+      () => working,
+      source,
+      deps,
+    );
     const ctx: CommandContext = {
       channel: source.channel,
       // The "Working on…" message becomes the answer, so it is the run's thread from the start: notices queued
@@ -125,14 +143,20 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
       services,
       progress: (line) => progress.show(line),
     };
-    const result = await dispatch({ text }, ctx, deps.commands ? { commands: deps.commands } : {}).finally(() => clearTimeout(timer));
+    const result = await dispatch({ text }, ctx, deps.commands ? { commands: deps.commands } : {}).finally(() =>
+      clearTimeout(timer),
+    );
     await late;
     await progress.close();
     await deliver(result, text, working, source, deps, false);
   } catch (err) {
     // dispatch never throws; this is a bug in the delivery path, so the person still hears something.
     log.error("slack command handling failed", { command: label, channel: channelId, user: source.user.id, err });
-    await tellPrivately(source, deps, { title: "Could not do that", text: `Something went wrong running ${label}. The error is in the bot's log.`, ephemeral: true });
+    await tellPrivately(source, deps, {
+      title: "Could not do that",
+      text: `Something went wrong running ${label}. The error is in the bot's log.`,
+      ephemeral: true,
+    });
   }
 }
 
@@ -141,7 +165,11 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
  * takes its buttons away at once, then runs; Cancel replaces it); a refusal, a replay or an expired prompt is told
  * privately and leaves the prompt as it was.
  */
-export async function answerSlackPrompt(input: ConfirmationAnswerInput, source: SlackCommandSource, deps: SlackCommandDeps): Promise<void> {
+export async function answerSlackPrompt(
+  input: ConfirmationAnswerInput,
+  source: SlackCommandSource,
+  deps: SlackCommandDeps,
+): Promise<void> {
   const { services, messenger } = deps;
   const { redact, log } = services;
   const channelId = source.channel.channel;
@@ -150,15 +178,27 @@ export async function answerSlackPrompt(input: ConfirmationAnswerInput, source: 
   let text = "";
   let working: string | undefined;
   try {
-    const progress = progressFor(() => label, () => working, source, deps);
-    const ctx: CommandContext = { channel: source.channel, user: source.user, via: "button", services, progress: (line) => progress.show(line) };
+    const progress = progressFor(
+      () => label,
+      () => working,
+      source,
+      deps,
+    );
+    const ctx: CommandContext = {
+      channel: source.channel,
+      user: source.user,
+      via: "button",
+      services,
+      progress: (line) => progress.show(line),
+    };
     const result = await dispatch(input, ctx, {
       ...(deps.commands ? { commands: deps.commands } : {}),
       onConfirmed: async (confirmation) => {
         label = `/rl ${confirmation.command}`;
         text = confirmation.commandText;
         // The prompt loses its buttons at once: this answer won, and the prompt says what is happening.
-        if (replacePrompt) await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact), { replace: true });
+        if (replacePrompt)
+          await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact), { replace: true });
         const command = (deps.commands ?? COMMANDS).find((c) => c.name === confirmation.command);
         if (!command?.slow) return {};
         const posted = await messenger.post(channelId, renderPlain(`Working on ${label}…`, redact));
@@ -176,7 +216,9 @@ export async function answerSlackPrompt(input: ConfirmationAnswerInput, source: 
     if (outcome === "cancelled") {
       const who = result.answer?.confirmation?.answeredByName ?? source.user.name ?? source.user.id;
       const what = result.answer?.confirmation?.commandText ?? "";
-      await messenger.respond(source.respond, renderPlain(`Cancelled by ${who}${what ? `: ${what}` : ""}`, redact), { replace: true });
+      await messenger.respond(source.respond, renderPlain(`Cancelled by ${who}${what ? `: ${what}` : ""}`, redact), {
+        replace: true,
+      });
       return;
     }
     if (outcome !== "confirmed") {
@@ -186,12 +228,23 @@ export async function answerSlackPrompt(input: ConfirmationAnswerInput, source: 
     await deliver(result, text, working, source, deps, replacePrompt);
   } catch (err) {
     log.error("slack prompt answer failed", { command: label, channel: channelId, user: source.user.id, err });
-    await tellPrivately(source, deps, { title: "Could not do that", text: `Something went wrong answering the prompt for ${label}. The error is in the bot's log.`, ephemeral: true });
+    await tellPrivately(source, deps, {
+      title: "Could not do that",
+      text: `Something went wrong answering the prompt for ${label}. The error is in the bot's log.`,
+      ephemeral: true,
+    });
   }
 }
 
 /** The answer where it belongs: private for prompts and errors, else public (our "Working on…" message edited into it). */
-async function deliver(result: DispatchResult, text: string, working: string | undefined, source: SlackCommandSource, deps: SlackCommandDeps, replacePrompt: boolean): Promise<void> {
+async function deliver(
+  result: DispatchResult,
+  text: string,
+  working: string | undefined,
+  source: SlackCommandSource,
+  deps: SlackCommandDeps,
+  replacePrompt: boolean,
+): Promise<void> {
   const { services, messenger } = deps;
   const { redact, log } = services;
   const channelId = source.channel.channel;
@@ -202,9 +255,15 @@ async function deliver(result: DispatchResult, text: string, working: string | u
     return;
   }
   const verb = source.kind === "confirm" ? "confirmed" : source.kind === "button" ? "clicked" : "ran";
-  const footer = redact(`${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``);
+  const footer = redact(
+    `${mentionOf(source.user)} ${verb} \`${escapeMrkdwn(truncate(`/rl ${commandWords(text)}`.trim(), 200))}\``,
+  );
   // Redacted once, before its pages are kept: the stored pages and what Slack is sent are the same clean text.
-  const paged = firstPage(redactReply(reply, redact), (r) => fitsSlack(r, { footer }), { pages: services.pages, channel: source.channel, footer });
+  const paged = firstPage(redactReply(reply, redact), (r) => fitsSlack(r, { footer }), {
+    pages: services.pages,
+    channel: source.channel,
+    footer,
+  });
   const message = renderSlack(paged, { footer, names: await deps.people?.namesIn(paged) });
   let ts: string | undefined;
   let refusal: string | undefined;
@@ -224,17 +283,28 @@ async function deliver(result: DispatchResult, text: string, working: string | u
     // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. A run's
     // picture goes into the run's thread, with the rest of what is said about the run.
     const run = reply.runId ? services.runs.get(reply.runId) : undefined;
-    const thread = run?.thread && run.channel.platform === "slack" && run.channel.channel === channelId ? run.thread : undefined;
-    await shareChart(reply.chart, { channel: channelId, ...(thread ? { thread } : {}) }, { messenger, renderChart: deps.renderChart, redact, log });
+    const thread =
+      run?.thread && run.channel.platform === "slack" && run.channel.channel === channelId ? run.thread : undefined;
+    await shareChart(
+      reply.chart,
+      { channel: channelId, ...(thread ? { thread } : {}) },
+      { messenger, renderChart: deps.renderChart, redact, log },
+    );
     return;
   }
   // The bot cannot post here (not a member, or Slack is failing): response_url can still show the answer.
   const shown = await messenger.respond(source.respond, message, { visibility: "in_channel" });
   if (!shown.ok) await messenger.ephemeral(channelId, source.user.id, message);
   if (replacePrompt) await messenger.dismiss(source.respond);
-  if (reply.anchorRunId) log.warn("slack: run message has no thread; later notices go to the channel", { runId: reply.anchorRunId, channel: channelId, error: refusal });
-  const hint = refusal && isSlackChannelRefusal(refusal)
-    ? "I am not a member of this channel, so run updates cannot be posted here. Invite me with /invite."
-    : `Slack did not accept my message (${refusal ?? "unknown error"}); later updates may be missing.`;
+  if (reply.anchorRunId)
+    log.warn("slack: run message has no thread; later notices go to the channel", {
+      runId: reply.anchorRunId,
+      channel: channelId,
+      error: refusal,
+    });
+  const hint =
+    refusal && isSlackChannelRefusal(refusal)
+      ? "I am not a member of this channel, so run updates cannot be posted here. Invite me with /invite."
+      : `Slack did not accept my message (${refusal ?? "unknown error"}); later updates may be missing.`;
   await tellPrivately(source, deps, { text: hint, ephemeral: true });
 }

@@ -1,6 +1,14 @@
 // The Slack adapter: a Bolt app (Socket Mode with SLACK_APP_TOKEN, else HTTP) that turns /rl, clicks and mentions into commands.
 import type { Server } from "node:http";
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type RespondFn, type SlackActionMiddlewareArgs } from "@slack/bolt";
+import {
+  App,
+  HTTPReceiver,
+  LogLevel,
+  SocketModeReceiver,
+  webApi,
+  type RespondFn,
+  type SlackActionMiddlewareArgs,
+} from "@slack/bolt";
 import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { deliveryError } from "../../src/digests/delivery-failure.ts";
@@ -19,7 +27,6 @@ import { createSlackPeople } from "./slack-people.ts";
 import { turnSlackPage } from "./slack-page.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
-
 
 export interface SlackAdapterOptions {
   /** Records a run's message as its thread (services.runs once it exists). */
@@ -62,21 +69,45 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   const mode = slack.appToken ? "socket" : "http";
   const logger = createSlackLogger(log, services.config.logLevel === "debug" ? LogLevel.DEBUG : LogLevel.INFO);
   // Each client gets its own copy: Bolt and the Socket Mode client write defaults into the object they are given.
-  const clientOptions = (): webApi.WebClientOptions => ({ slackApiUrl: slack.apiUrl, retryConfig: RETRY, timeout: REQUEST_TIMEOUT_MS, logger });
+  const clientOptions = (): webApi.WebClientOptions => ({
+    slackApiUrl: slack.apiUrl,
+    retryConfig: RETRY,
+    timeout: REQUEST_TIMEOUT_MS,
+    logger,
+  });
   // The Socket Mode client keeps its own long retry policy for apps.connections.open, so reconnects outlast an outage.
-  const socketClientOptions: webApi.WebClientOptions = { slackApiUrl: slack.apiUrl, timeout: REQUEST_TIMEOUT_MS, logger };
+  const socketClientOptions: webApi.WebClientOptions = {
+    slackApiUrl: slack.apiUrl,
+    timeout: REQUEST_TIMEOUT_MS,
+    logger,
+  };
   const socketReceiver = slack.appToken
-    ? new SocketModeReceiver({ appToken: slack.appToken, logger, installerOptions: { clientOptions: socketClientOptions } })
+    ? new SocketModeReceiver({
+        appToken: slack.appToken,
+        logger,
+        installerOptions: { clientOptions: socketClientOptions },
+      })
     : undefined;
-  const receiver = socketReceiver ?? new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
-  const app = new App({ token: slack.botToken, receiver, logger, clientOptions: clientOptions(), deferInitialization: true });
+  const receiver =
+    socketReceiver ?? new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
+  const app = new App({
+    token: slack.botToken,
+    receiver,
+    logger,
+    clientOptions: clientOptions(),
+    deferInitialization: true,
+  });
   app.error(async (error) => {
     log.error("slack handler failed", { code: error.code, err: error });
   });
   try {
     await app.init(); // auth.test: a bad token fails here, at start-up, not on the first command
   } catch (err) {
-    throw new RlError("CONFIG", `Slack refused SLACK_BOT_TOKEN (${slackErrorCode(err)}). Check SLACK_BOT_TOKEN and SLACK_API_URL.`, { cause: err });
+    throw new RlError(
+      "CONFIG",
+      `Slack refused SLACK_BOT_TOKEN (${slackErrorCode(err)}). Check SLACK_BOT_TOKEN and SLACK_API_URL.`,
+      { cause: err },
+    );
   }
 
   const messenger = createSlackMessenger(app.client, log);
@@ -86,7 +117,14 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   const outboxMessenger = createSlackMessenger(outboxClient, log);
   const people = createSlackPeople(app.client, log, services.now);
   const renderChart: ChartRenderer = options.renderChart ?? ((chart) => renderChartPng(chart));
-  const deps: SlackCommandDeps = { services, messenger, people, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  const deps: SlackCommandDeps = {
+    services,
+    messenger,
+    people,
+    commands: options.commands,
+    onAnchor: options.onAnchor,
+    renderChart,
+  };
   const inFlight = new Set<Promise<void>>();
   /** Handlers are awaited by Bolt, but stop() also waits for them so the database is not closed under them. */
   const track = async (work: Promise<void>): Promise<void> => {
@@ -102,7 +140,8 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
    * out first (Slack wants each within 3 s, and 20 answers take tens of ms of CPU). Tracked from the ack on, so stop()
    * waits for work that has not begun yet too.
    */
-  const afterAcks = (work: () => Promise<void>): Promise<void> => track(new Promise<void>((resolve) => setImmediate(resolve)).then(work));
+  const afterAcks = (work: () => Promise<void>): Promise<void> =>
+    track(new Promise<void>((resolve) => setImmediate(resolve)).then(work));
   const clicking = new Set<string>();
 
   app.command(options.slashCommand ?? "/rl", async ({ command, ack, respond }) => {
@@ -126,22 +165,38 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     await afterAcks(() => answerClick(body, action, respond));
   });
 
-  async function answerClick(body: SlackActionMiddlewareArgs["body"], action: SlackActionMiddlewareArgs["action"], respond: RespondFn): Promise<void> {
+  async function answerClick(
+    body: SlackActionMiddlewareArgs["body"],
+    action: SlackActionMiddlewareArgs["action"],
+    respond: RespondFn,
+  ): Promise<void> {
     if (body.type !== "block_actions" || action.type !== "button" || !("action_id" in action)) return;
     const value = decodeButtonValue(action.value);
     if (!value) {
       log.warn("slack: a button with an unknown value was clicked", { actionId: action.action_id });
-      await messenger.respond(respond, renderPlain("That button is not one I know (it may be from an older version). Type the command instead."));
+      await messenger.respond(
+        respond,
+        renderPlain("That button is not one I know (it may be from an older version). Type the command instead."),
+      );
       return;
     }
     const channelId = body.channel?.id ?? body.container?.channel_id;
     if (!channelId) return;
-    const channel: ChannelKey = { platform: "slack", workspace: body.team?.id ?? body.user.team_id ?? "unknown", channel: channelId };
+    const channel: ChannelKey = {
+      platform: "slack",
+      workspace: body.team?.id ?? body.user.team_id ?? "unknown",
+      channel: channelId,
+    };
     const user = { id: body.user.id, name: body.user.username ?? body.user.name };
     if (value.kind === "page") {
       const ephemeral = body.container?.is_ephemeral === true;
       const messageTs = body.container?.message_ts ?? body.message?.ts;
-      await track(turnSlackPage({ id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) }, { services, messenger, people }));
+      await track(
+        turnSlackPage(
+          { id: value.id, index: value.index, channel, ephemeral, respond, ...(messageTs ? { messageTs } : {}) },
+          { services, messenger, people },
+        ),
+      );
       return;
     }
     if (value.kind === "answer") {
@@ -166,7 +221,15 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
     }
   }
 
-  const chatDeps = { services, messenger, people, chat: options.chat, commands: options.commands, onAnchor: options.onAnchor, renderChart };
+  const chatDeps = {
+    services,
+    messenger,
+    people,
+    chat: options.chat,
+    commands: options.commands,
+    onAnchor: options.onAnchor,
+    renderChart,
+  };
   app.event("app_mention", async ({ event, body, context }) => {
     if (!event.user || event.bot_id) return;
     await track(
@@ -184,7 +247,16 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   });
 
   app.event("message", async ({ event, body, context }) => {
-    const m = event as { channel_type?: string; subtype?: string; bot_id?: string; user?: string; text?: string; ts: string; thread_ts?: string; channel: string };
+    const m = event as {
+      channel_type?: string;
+      subtype?: string;
+      bot_id?: string;
+      user?: string;
+      text?: string;
+      ts: string;
+      thread_ts?: string;
+      channel: string;
+    };
     // Only direct messages: in channels, a message reaches the bot as app_mention.
     if (m.channel_type !== "im" || m.subtype || m.bot_id || !m.user || m.user === context.botUserId) return;
     await track(
@@ -240,12 +312,26 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
       // either is only logged. stop() still waits for both.
       if (reply.anchorRunId) void track(recordAnchor(options.onAnchor, log, reply.anchorRunId, target.channel, ts));
       const thread = target.thread ?? (reply.runId ? ts : undefined);
-      if (reply.chart) void track(shareChart(reply.chart, { channel: channelId, thread }, { messenger, renderChart, redact: services.redact, log }).then(() => undefined));
+      if (reply.chart)
+        void track(
+          shareChart(
+            reply.chart,
+            { channel: channelId, thread },
+            { messenger, renderChart, redact: services.redact, log },
+          ).then(() => undefined),
+        );
       return { channel: target.channel, id: ts, ...(target.thread ? { thread: target.thread } : {}) };
     },
     async update(ref, reply) {
       const channelId = ref.channel.channel;
-      accepted(await messenger.update(channelId, ref.id, renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) })), channelId);
+      accepted(
+        await messenger.update(
+          channelId,
+          ref.id,
+          renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) }),
+        ),
+        channelId,
+      );
       return ref;
     },
     threadOf: threadOfMessage,
@@ -258,7 +344,9 @@ function accepted(sent: SendResult, channelId: string): string {
   if (sent.ok && sent.ts) return sent.ts;
   const error = sent.ok ? "no_ts" : sent.error;
   const failure = classifySlackFailure(error, sent.ok ? undefined : sent.retryAfterSeconds);
-  throw deliveryError(`Slack did not accept the message for channel ${channelId} (${error}).`, failure, { details: { slackError: error } });
+  throw deliveryError(`Slack did not accept the message for channel ${channelId} (${error}).`, failure, {
+    details: { slackError: error },
+  });
 }
 
 function teamOf(body: unknown, event: unknown): string {

@@ -68,7 +68,9 @@ export async function runTurn(input: TurnInput): Promise<TurnResult> {
       return { turn, outcomes, iterations: iteration, error: asRlError(err) };
     }
     if (!message.tool_calls?.length) {
-      const answer = message.content?.trim() || `The model gave no answer${finishReason && finishReason !== "stop" ? ` (it stopped because of "${finishReason}")` : ""}.`;
+      const answer =
+        message.content?.trim() ||
+        `The model gave no answer${finishReason && finishReason !== "stop" ? ` (it stopped because of "${finishReason}")` : ""}.`;
       turn.push({ role: "assistant", content: redact(answer) });
       return { turn, outcomes, iterations: iteration, answer };
     }

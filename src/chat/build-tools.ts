@@ -25,6 +25,9 @@ export function buildTools(commands: readonly AnyCommand[]): ToolDefinition[] {
     if (!TOOL_NAME.test(name)) throw new Error(`Command ${command.name}: tool name "${name}" must match ${TOOL_NAME}.`);
     if (seen.has(name)) throw new Error(`Command ${command.name}: tool name "${name}" is used twice.`);
     seen.add(name);
-    return { type: "function", function: { name, description: command.description, parameters: toolParameters(command) } };
+    return {
+      type: "function",
+      function: { name, description: command.description, parameters: toolParameters(command) },
+    };
   });
 }

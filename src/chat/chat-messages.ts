@@ -42,7 +42,11 @@ const toolCallSchema = z.object({
 /** Checks a message read back from the database; the shapes are the ones written above, nothing looser. */
 const storedMessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("user"), content: z.string() }),
-  z.object({ role: z.literal("assistant"), content: z.string().nullable(), tool_calls: z.array(toolCallSchema).optional() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string().nullable(),
+    tool_calls: z.array(toolCallSchema).optional(),
+  }),
   z.object({ role: z.literal("tool"), tool_call_id: z.string().min(1), content: z.string() }),
 ]);
 

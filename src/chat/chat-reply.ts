@@ -34,7 +34,9 @@ function confirmationParts(outcomes: readonly ToolOutcome[]): Pick<Reply, "title
   for (const o of outcomes) {
     const confirm = o.confirmation ? confirmButtons(o.confirmation)[0] : undefined;
     if (!o.confirmation || !confirm || prompts.has(confirm.command) || prompts.size >= MAX_CONFIRMATIONS) continue;
-    const cancel = o.confirmation.buttons?.find((b) => b.action === "cancel" && b.confirmation === confirm.confirmation);
+    const cancel = o.confirmation.buttons?.find(
+      (b) => b.action === "cancel" && b.confirmation === confirm.confirmation,
+    );
     prompts.set(confirm.command, { prompt: o.confirmation, confirm, cancel });
   }
   if (prompts.size === 0) return {};
@@ -57,7 +59,9 @@ function confirmationParts(outcomes: readonly ToolOutcome[]): Pick<Reply, "title
 
 function ranSoFar(outcomes: readonly ToolOutcome[]): string {
   if (outcomes.length === 0) return "Nothing ran.";
-  const parts = outcomes.map((o) => `${o.name} (${o.confirmation ? "awaiting your confirmation" : o.ok ? "done" : (o.code ?? "failed")})`);
+  const parts = outcomes.map(
+    (o) => `${o.name} (${o.confirmation ? "awaiting your confirmation" : o.ok ? "done" : (o.code ?? "failed")})`,
+  );
   return `What ran: ${parts.join(", ")}.`;
 }
 
@@ -65,7 +69,12 @@ function summary(result: TurnResult): Record<string, unknown> {
   return {
     answer: result.answer,
     iterations: result.iterations,
-    tool_calls: result.outcomes.map((o) => ({ name: o.name, ok: o.ok, ...(o.code ? { code: o.code } : {}), ...(o.confirmation ? { awaiting_confirmation: true } : {}) })),
+    tool_calls: result.outcomes.map((o) => ({
+      name: o.name,
+      ok: o.ok,
+      ...(o.code ? { code: o.code } : {}),
+      ...(o.confirmation ? { awaiting_confirmation: true } : {}),
+    })),
   };
 }
 
@@ -80,7 +89,12 @@ export function turnReply(result: TurnResult, maxIterations: number, redact: Red
   const confirmation = confirmationParts(result.outcomes);
   if (result.error) {
     const tail = result.outcomes.length ? `\n${ranSoFar(result.outcomes)}` : "";
-    return { ...chatErrorReply(result.error, redact), ...confirmation, text: redact(`${result.error.message}${tail}`), data: summary(result) };
+    return {
+      ...chatErrorReply(result.error, redact),
+      ...confirmation,
+      text: redact(`${result.error.message}${tail}`),
+      data: summary(result),
+    };
   }
   if (result.limitReached) {
     const message = `I stopped after ${maxIterations} steps without finishing (the limit is LLM_MAX_ITERATIONS=${maxIterations}). ${ranSoFar(result.outcomes)} Ask again more specifically, or use /rl commands.`;
@@ -93,7 +107,11 @@ export function turnReply(result: TurnResult, maxIterations: number, redact: Red
       data: summary(result),
     };
   }
-  return { ...confirmation, text: redact(capAnswer(result.answer ?? "")), data: { ...summary(result), answer: capAnswer(result.answer ?? "") } };
+  return {
+    ...confirmation,
+    text: redact(capAnswer(result.answer ?? "")),
+    data: { ...summary(result), answer: capAnswer(result.answer ?? "") },
+  };
 }
 
 /**
@@ -106,6 +124,12 @@ export function chatErrorReply(err: RlError, redact: Redactor, ephemeral = false
     title: ERROR_TITLES[err.code] ?? "Chat request failed",
     text: message,
     ...(ephemeral ? { ephemeral } : {}),
-    error: { code: err.code, message, ...(Object.keys(err.details).length ? { details: JSON.parse(redact(JSON.stringify(err.details))) as Record<string, unknown> } : {}) },
+    error: {
+      code: err.code,
+      message,
+      ...(Object.keys(err.details).length
+        ? { details: JSON.parse(redact(JSON.stringify(err.details))) as Record<string, unknown> }
+        : {}),
+    },
   };
 }

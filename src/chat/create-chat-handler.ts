@@ -72,7 +72,15 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
   const { redact, log } = services;
   const tools = buildTools(commands);
   const permissionOf = new Map(commands.flatMap((c) => (c.toolName ? [[c.toolName, c.permission] as const] : [])));
-  const client = createLlmClient({ baseUrl, apiKey: llm.apiKey, model, fetch: options.fetch, timeoutMs, redact, now: services.now });
+  const client = createLlmClient({
+    baseUrl,
+    apiKey: llm.apiKey,
+    model,
+    fetch: options.fetch,
+    timeoutMs,
+    redact,
+    now: services.now,
+  });
   const conversations = createConversationsRepo(services.db, services.now);
   const serialize = createSerializer();
 
@@ -91,11 +99,16 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
     if (historyMessages === 0 || (result.error && result.outcomes.length === 0)) return;
     const note = closingNote(result, maxIterations);
     // A huge answer is remembered as cut as it was shown: it is sent back to the model on every later turn.
-    const capped = result.turn.map((m): ChatMessage => (m.role === "assistant" && m.content ? { ...m, content: capAnswer(m.content) } : m));
+    const capped = result.turn.map((m): ChatMessage =>
+      m.role === "assistant" && m.content ? { ...m, content: capAnswer(m.content) } : m,
+    );
     const turn: ChatMessage[] = note ? [...capped, { role: "assistant", content: note }] : capped;
     try {
       // Stored redacted: the database is read back into prompts, and by people with file access.
-      conversations.append(key, turn.map((m) => JSON.parse(redact(JSON.stringify(m))) as ChatMessage));
+      conversations.append(
+        key,
+        turn.map((m) => JSON.parse(redact(JSON.stringify(m))) as ChatMessage),
+      );
       conversations.trim(key, historyMessages);
     } catch (err) {
       log.error("chat: saving the conversation failed", { conversation: channelLabel(key), err });
@@ -103,7 +116,12 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
   };
 
   const answer = async (text: string, ctx: CommandContext): Promise<Reply> => {
-    const key: ConversationKey = { platform: ctx.channel.platform, workspace: ctx.channel.workspace, channel: ctx.channel.channel, thread: ctx.thread ?? "" };
+    const key: ConversationKey = {
+      platform: ctx.channel.platform,
+      workspace: ctx.channel.workspace,
+      channel: ctx.channel.channel,
+      thread: ctx.thread ?? "",
+    };
     // Progress is a courtesy: a platform hiccup while showing it must not end the turn.
     const progress = async (line: string): Promise<void> => {
       try {
@@ -120,7 +138,12 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
       const result = await runTurn({
         client,
         tools: offered,
-        system: buildSystemPrompt({ commands, channel: ctx.channel, userName: ctx.user.name ?? ctx.user.id, selectedEnvironment: services.channels.selectedEnvironment(ctx.channel) }),
+        system: buildSystemPrompt({
+          commands,
+          channel: ctx.channel,
+          userName: ctx.user.name ?? ctx.user.id,
+          selectedEnvironment: services.channels.selectedEnvironment(ctx.channel),
+        }),
         history: loadHistory(key),
         // A secret pasted into chat (a key the bot holds) is not passed on to the model's provider.
         userText: redact(text),
@@ -129,7 +152,12 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
         maxIterations,
         maxResultChars,
       });
-      if (result.error) log.warn("chat: the language model request failed", { conversation: channelLabel(key), code: result.error.code, details: result.error.details });
+      if (result.error)
+        log.warn("chat: the language model request failed", {
+          conversation: channelLabel(key),
+          code: result.error.code,
+          details: result.error.details,
+        });
       remember(key, result);
       // The whole reply, data included (the model's raw answer is in it), leaves without secrets.
       return redactDeep(turnReply(result, maxIterations, redact), redact);
@@ -141,9 +169,18 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
     const { policy } = services.config;
     const access = accessOf(policy, ctx.channel, ctx.user);
     if (allows(access.role, "read")) return undefined;
-    const err = new RlError("FORBIDDEN", refusalMessage(policy, access, "Asking me in plain words", "read"), { details: { needed: "read", role: access.role } });
+    const err = new RlError("FORBIDDEN", refusalMessage(policy, access, "Asking me in plain words", "read"), {
+      details: { needed: "read", role: access.role },
+    });
     try {
-      services.audit.record({ ...ctx.channel, userId: ctx.user.id, command: "chat", args: {}, outcome: "refused", detail: err.message });
+      services.audit.record({
+        ...ctx.channel,
+        userId: ctx.user.id,
+        command: "chat",
+        args: {},
+        outcome: "refused",
+        detail: err.message,
+      });
     } catch (auditErr) {
       log.error("audit write failed", { command: "chat", err: auditErr });
     }
@@ -156,9 +193,13 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
     if (refused) return refused;
     if (text === "") return chatHelpReply(commands, "empty");
     if (text.length > maxMessageChars) {
-      const err = new RlError("USAGE", `Your message is ${text.length.toLocaleString("en")} characters; the limit is ${maxMessageChars.toLocaleString("en")}. Shorten it, or use /rl commands.`, {
-        details: { length: text.length, limit: maxMessageChars },
-      });
+      const err = new RlError(
+        "USAGE",
+        `Your message is ${text.length.toLocaleString("en")} characters; the limit is ${maxMessageChars.toLocaleString("en")}. Shorten it, or use /rl commands.`,
+        {
+          details: { length: text.length, limit: maxMessageChars },
+        },
+      );
       return chatErrorReply(err, redact, true);
     }
     try {

@@ -22,12 +22,21 @@ export interface LlmClientOptions {
 
 export type LlmClient = (messages: readonly ChatMessage[], tools: readonly ToolDefinition[]) => Promise<Completion>;
 
-export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fetch, timeoutMs, redact: redactSecrets, now = Date.now }: LlmClientOptions): LlmClient {
+export function createLlmClient({
+  baseUrl,
+  apiKey,
+  model,
+  fetch = globalThis.fetch,
+  timeoutMs,
+  redact: redactSecrets,
+  now = Date.now,
+}: LlmClientOptions): LlmClient {
   const endpoint = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const host = new URL(endpoint).host;
   // The key is scrubbed here as well as by the service-wide redactor, so a client built with a key the
   // config does not know (tests, a future per-channel key) cannot leak it through an error either.
-  const redact = (text: string): string => redactSecrets(apiKey && apiKey.length > 0 ? text.split(apiKey).join("[redacted]") : text);
+  const redact = (text: string): string =>
+    redactSecrets(apiKey && apiKey.length > 0 ? text.split(apiKey).join("[redacted]") : text);
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
   if (apiKey) headers["Authorization"] = `Bearer ${apiKey}`;
 
@@ -43,7 +52,16 @@ export function createLlmClient({ baseUrl, apiKey, model, fetch = globalThis.fet
       throw scrub(transportError(err, host, timeoutMs), redact);
     }
     if (!response.ok) {
-      throw scrub(httpError({ status: response.status, retryAfter: response.headers.get("retry-after"), body: text, host, now: now() }), redact);
+      throw scrub(
+        httpError({
+          status: response.status,
+          retryAfter: response.headers.get("retry-after"),
+          body: text,
+          host,
+          now: now(),
+        }),
+        redact,
+      );
     }
     try {
       return parseCompletion(text);

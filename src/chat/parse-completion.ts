@@ -33,8 +33,13 @@ function readToolCalls(raw: unknown): ToolCall[] | undefined {
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
   return raw.map((call): ToolCall => {
     const fn = isRecord(call) && isRecord(call["function"]) ? call["function"] : {};
-    const id = isRecord(call) && typeof call["id"] === "string" && call["id"] ? call["id"] : `call_${randomUUID().slice(0, 8)}`;
-    return { id, type: "function", function: { name: typeof fn["name"] === "string" ? fn["name"] : "", arguments: readArguments(fn["arguments"]) } };
+    const id =
+      isRecord(call) && typeof call["id"] === "string" && call["id"] ? call["id"] : `call_${randomUUID().slice(0, 8)}`;
+    return {
+      id,
+      type: "function",
+      function: { name: typeof fn["name"] === "string" ? fn["name"] : "", arguments: readArguments(fn["arguments"]) },
+    };
   });
 }
 
@@ -44,7 +49,10 @@ export function parseCompletion(text: string): Completion {
   try {
     body = JSON.parse(text) as unknown;
   } catch {
-    throw new RlError("UPSTREAM", "The language model service sent an answer that is not JSON. Try again; if it persists, check LLM_BASE_URL.");
+    throw new RlError(
+      "UPSTREAM",
+      "The language model service sent an answer that is not JSON. Try again; if it persists, check LLM_BASE_URL.",
+    );
   }
   // OpenRouter reports some upstream failures as a 200 carrying an error object.
   if (isRecord(body) && isRecord(body["error"])) {
@@ -53,12 +61,19 @@ export function parseCompletion(text: string): Completion {
   }
   const choice = isRecord(body) && Array.isArray(body["choices"]) ? (body["choices"][0] as unknown) : undefined;
   if (!isRecord(choice) || !isRecord(choice["message"])) {
-    throw new RlError("UPSTREAM", "The language model service sent JSON that is not a chat completion (no choices[0].message). Check LLM_BASE_URL.");
+    throw new RlError(
+      "UPSTREAM",
+      "The language model service sent JSON that is not a chat completion (no choices[0].message). Check LLM_BASE_URL.",
+    );
   }
   const message = choice["message"];
   const toolCalls = readToolCalls(message["tool_calls"]);
   return {
-    message: { role: "assistant", content: readContent(message["content"]), ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+    message: {
+      role: "assistant",
+      content: readContent(message["content"]),
+      ...(toolCalls ? { tool_calls: toolCalls } : {}),
+    },
     finishReason: typeof choice["finish_reason"] === "string" ? choice["finish_reason"] : undefined,
   };
 }

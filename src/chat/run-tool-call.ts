@@ -41,7 +41,12 @@ function parseArguments(raw: string): Parsed {
     };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { error: { code: "INVALID_ARGUMENTS", message: "The arguments must be a JSON object matching the tool's parameters." } };
+    return {
+      error: {
+        code: "INVALID_ARGUMENTS",
+        message: "The arguments must be a JSON object matching the tool's parameters.",
+      },
+    };
   }
   return { args: value as Record<string, unknown> };
 }
@@ -55,7 +60,13 @@ function scalarsAsText(command: AnyCommand, args: Record<string, unknown>): Reco
   const out = { ...args };
   for (const spec of argSpecs(command)) {
     const value = out[spec.name];
-    if (spec.name === "value" && spec.type === "string" && (typeof value === "number" || typeof value === "boolean") && Number.isFinite(Number(value))) out[spec.name] = JSON.stringify(value);
+    if (
+      spec.name === "value" &&
+      spec.type === "string" &&
+      (typeof value === "number" || typeof value === "boolean") &&
+      Number.isFinite(Number(value))
+    )
+      out[spec.name] = JSON.stringify(value);
   }
   return out;
 }
@@ -71,15 +82,26 @@ function awaitingConfirmation(prompt: Reply): Record<string, unknown> {
   };
 }
 
-export async function runToolCall(call: ToolCall, { ctx, commands, maxResultChars }: ToolRunOptions): Promise<ToolOutcome> {
+export async function runToolCall(
+  call: ToolCall,
+  { ctx, commands, maxResultChars }: ToolRunOptions,
+): Promise<ToolOutcome> {
   const { redact } = ctx.services;
   const name = call.function.name;
-  const fail = (error: ToolError): ToolOutcome => ({ name, ok: false, code: error.code, content: toolResultContent(errorContent(error), redact, maxResultChars) });
+  const fail = (error: ToolError): ToolOutcome => ({
+    name,
+    ok: false,
+    code: error.code,
+    content: toolResultContent(errorContent(error), redact, maxResultChars),
+  });
 
   const command = commands.find((c) => c.toolName !== undefined && c.toolName === name);
   if (!command) {
     const known = commands.flatMap((c) => (c.toolName ? [c.toolName] : []));
-    return fail({ code: "UNKNOWN_TOOL", message: `There is no tool named "${name.slice(0, 100)}". The tools are: ${known.join(", ")}.` });
+    return fail({
+      code: "UNKNOWN_TOOL",
+      message: `There is no tool named "${name.slice(0, 100)}". The tools are: ${known.join(", ")}.`,
+    });
   }
   const parsed = parseArguments(call.function.arguments);
   if ("error" in parsed) return fail(parsed.error);
@@ -87,7 +109,12 @@ export async function runToolCall(call: ToolCall, { ctx, commands, maxResultChar
   try {
     const result = await dispatch({ name, args: scalarsAsText(command, parsed.args) }, ctx, { commands });
     if (result.needsConfirmation) {
-      return { name, ok: true, content: toolResultContent(awaitingConfirmation(result.reply), redact, maxResultChars), confirmation: result.reply };
+      return {
+        name,
+        ok: true,
+        content: toolResultContent(awaitingConfirmation(result.reply), redact, maxResultChars),
+        confirmation: result.reply,
+      };
     }
     const { reply } = result;
     if (!result.ok || reply.error) {

@@ -14,7 +14,10 @@ export interface PromptFacts {
 export function buildSystemPrompt({ commands, channel, userName, selectedEnvironment }: PromptFacts): string {
   const operations = commands
     .filter((c) => c.toolName)
-    .map((c) => `- ${c.toolName} (/rl ${c.name}, needs ${c.permission}${c.confirm ? ", asks the person to confirm" : ""}): ${c.summary}.`)
+    .map(
+      (c) =>
+        `- ${c.toolName} (/rl ${c.name}, needs ${c.permission}${c.confirm ? ", asks the person to confirm" : ""}): ${c.summary}.`,
+    )
     .join("\n");
   const minutes = Math.round(CHAT_STATUS_INTERVAL_MS / 60_000);
   return [

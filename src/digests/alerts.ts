@@ -23,7 +23,11 @@ export function decideAlerts(input: AlertInput): AlertDecision {
   if (input.step !== undefined && input.step !== s.lastStep) {
     if (s.stallAlerted && s.lastStepAt !== undefined) {
       const minutes = Math.round((input.now - s.lastStepAt) / 60_000);
-      alerts.push({ kind: "resumed", key: `resumed:${s.runId}:${s.lastStepAt}`, message: `Training moves again: step ${input.step}, after ${minutes} minutes at step ${s.lastStep ?? 0}.` });
+      alerts.push({
+        kind: "resumed",
+        key: `resumed:${s.runId}:${s.lastStepAt}`,
+        message: `Training moves again: step ${input.step}, after ${minutes} minutes at step ${s.lastStep ?? 0}.`,
+      });
     }
     s.lastStep = input.step;
     s.lastStepAt = input.now;
@@ -32,11 +36,18 @@ export function decideAlerts(input: AlertInput): AlertDecision {
   s.lastStepAt ??= input.now;
   if (!s.stallAlerted && input.now - s.lastStepAt >= input.stallMs) {
     const minutes = Math.round((input.now - s.lastStepAt) / 60_000);
-    alerts.push({ kind: "stall", key: `stall:${s.runId}:${s.lastStepAt}`, message: `No training progress for ${minutes} minutes (still at step ${s.lastStep ?? 0}).` });
+    alerts.push({
+      kind: "stall",
+      key: `stall:${s.runId}:${s.lastStepAt}`,
+      message: `No training progress for ${minutes} minutes (still at step ${s.lastStep ?? 0}).`,
+    });
     s.stallAlerted = true;
   }
   if (input.rewardMean !== undefined) {
-    const best = Math.max(input.rewardMean, ...[s.bestReward, input.bestInLog].filter((v): v is number => v !== undefined));
+    const best = Math.max(
+      input.rewardMean,
+      ...[s.bestReward, input.bestInLog].filter((v): v is number => v !== undefined),
+    );
     s.bestReward = best;
     const floor = best - Math.abs(best) * input.regressionFraction;
     if (input.rewardMean < floor) {

@@ -8,7 +8,11 @@ import { RlError } from "../errors.ts";
 export type DeliveryFailure = { retryAfterMs: number } | { permanent: string; hint: string } | { transient: true };
 
 /** The error a poster throws: UPSTREAM, with the verdict in its details for the outbox to read. */
-export function deliveryError(message: string, failure: DeliveryFailure, options: { cause?: unknown; details?: Record<string, unknown> } = {}): RlError {
+export function deliveryError(
+  message: string,
+  failure: DeliveryFailure,
+  options: { cause?: unknown; details?: Record<string, unknown> } = {},
+): RlError {
   return new RlError("UPSTREAM", message, { cause: options.cause, details: { ...options.details, ...failure } });
 }
 

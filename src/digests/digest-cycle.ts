@@ -76,7 +76,8 @@ function runLine(p: RunProgress, now: number): ReplyField {
     if (p.total !== undefined && p.total > step) parts.push(`ETA ${Math.round(((p.total - step) / rate) * 60)} min`);
   }
   if (p.reward !== undefined) parts.push(`reward ${f3(p.reward)}${change(p.reward, p.state.lastReward)}`);
-  if (p.percentCorrect !== undefined) parts.push(`correct ${f3(p.percentCorrect)}${change(p.percentCorrect, p.state.lastPercentCorrect)}`);
+  if (p.percentCorrect !== undefined)
+    parts.push(`correct ${f3(p.percentCorrect)}${change(p.percentCorrect, p.state.lastPercentCorrect)}`);
   if (p.evalPercentCorrect !== undefined) parts.push(`eval ${f3(p.evalPercentCorrect)}`);
   parts.push(`started by ${personRef(p.run.createdBy)}`, `logs: /rl logs ${p.run.id}`);
   return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
@@ -93,10 +94,13 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     const found = new Map<string, WandbRun>();
     if (!deps.wandb) return found;
     const byProject = new Map<string, string[]>();
-    for (const r of active) if (r.wandbProject && r.wandbRunName) byProject.set(r.wandbProject, [...(byProject.get(r.wandbProject) ?? []), r.wandbRunName]);
+    for (const r of active)
+      if (r.wandbProject && r.wandbRunName)
+        byProject.set(r.wandbProject, [...(byProject.get(r.wandbProject) ?? []), r.wandbRunName]);
     for (const [project, names] of byProject) {
       try {
-        for (const [name, run] of await deps.wandb.findTrainerRuns(project, names)) found.set(`${project}/${name}`, run);
+        for (const [name, run] of await deps.wandb.findTrainerRuns(project, names))
+          found.set(`${project}/${name}`, run);
       } catch (err) {
         deps.log.warn("WandB unavailable for digests", { project, err: asRlError(err).message });
       }
@@ -135,7 +139,15 @@ export function createDigestCycle(deps: DigestCycleDeps) {
       const p = await progressOf(run, wandb);
       // Alerts are checked on every pass, muted or not: they are about trouble, not routine.
       const bestInLog = p.rewardHistory.length ? Math.max(...p.rewardHistory.map((h) => h.value)) : undefined;
-      const decision = decideAlerts({ state: p.state, step: p.step, rewardMean: p.reward, bestInLog, now, stallMs: settings.stallMs, regressionFraction: settings.regressionFraction });
+      const decision = decideAlerts({
+        state: p.state,
+        step: p.step,
+        rewardMean: p.reward,
+        bestInLog,
+        now,
+        stallMs: settings.stallMs,
+        regressionFraction: settings.regressionFraction,
+      });
       for (const alert of run.status === "running" ? decision.alerts : []) {
         const queued = outbox.enqueue(
           {
@@ -143,7 +155,11 @@ export function createDigestCycle(deps: DigestCycleDeps) {
             target: { channel: run.channel, thread: run.thread },
             kind: "alert",
             runId: run.id,
-            reply: { title: `${ALERT_TITLES[alert.kind]}: run ${run.id} (${run.environment})`, text: alert.message, buttons: [{ label: "Status", command: `/rl status ${run.id}` }] } satisfies Reply,
+            reply: {
+              title: `${ALERT_TITLES[alert.kind]}: run ${run.id} (${run.environment})`,
+              text: alert.message,
+              buttons: [{ label: "Status", command: `/rl status ${run.id}` }],
+            } satisfies Reply,
           },
           now,
         );
@@ -154,7 +170,8 @@ export function createDigestCycle(deps: DigestCycleDeps) {
         states.update(run.id, { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted });
       }
       if (options.alertsOnly) continue;
-      const due = options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs;
+      const due =
+        options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs;
       // Muting is read now, not from the copy taken when this run's progress was gathered.
       if (!due || (states.get(run.id).muted && !options.runId)) continue;
       const key = channelLabel(run.channel);
@@ -172,7 +189,10 @@ export function createDigestCycle(deps: DigestCycleDeps) {
           title: "📈 Digests paused in this channel",
           text: `This channel had its ${settings.channelPostsPerHour} digests for the hour (RL_CHANNEL_POSTS_PER_HOUR); the next can go out after ${resumes} UTC. /rl status answers meanwhile.`,
         };
-        outbox.enqueue({ dedupeKey: `digest-cap:${key}:${windowStart}`, target: { channel }, kind: "alert", reply }, now);
+        outbox.enqueue(
+          { dedupeKey: `digest-cap:${key}:${windowStart}`, target: { channel }, kind: "alert", reply },
+          now,
+        );
         continue;
       }
       const links = list.flatMap((p) => {
@@ -184,20 +204,37 @@ export function createDigestCycle(deps: DigestCycleDeps) {
       const sweepIds = new Set(list.map((p) => p.run.sweepId));
       const sweepId = list.length > 1 && sweepIds.size === 1 ? list[0]!.run.sweepId : undefined;
       const reply: Reply = {
-        title: list.length === 1 ? `📈 Digest: run ${list[0]!.run.id}` : sweepId ? `📈 Digest: sweep ${sweepId}, ${list.length} runs` : `📈 Digest: ${list.length} runs`,
+        title:
+          list.length === 1
+            ? `📈 Digest: run ${list[0]!.run.id}`
+            : sweepId
+              ? `📈 Digest: sweep ${sweepId}, ${list.length} runs`
+              : `📈 Digest: ${list.length} runs`,
         fields: list.map((p) => runLine(p, now)),
         links,
-        chart: chartSource ? { title: `Reward mean, run ${chartSource.run.id}`, points: chartSource.rewardHistory.map((h) => ({ x: h.step, y: h.value })) } : undefined,
+        chart: chartSource
+          ? {
+              title: `Reward mean, run ${chartSource.run.id}`,
+              points: chartSource.rewardHistory.map((h) => ({ x: h.step, y: h.value })),
+            }
+          : undefined,
         buttons: list.length === 1 ? [{ label: "Status", command: `/rl status ${list[0]!.run.id}` }] : undefined,
       };
       // Into the thread the runs share (a single run's, or a sweep's); runs started apart share the channel.
       const threads = new Set(list.map((p) => p.run.thread));
       const thread = threads.size === 1 ? list[0]!.run.thread : undefined;
-      const queued = outbox.enqueue({ dedupeKey: `digest:${key}:${now}`, target: { channel, thread }, kind: "digest", reply }, now);
+      const queued = outbox.enqueue(
+        { dedupeKey: `digest:${key}:${now}`, target: { channel, thread }, kind: "digest", reply },
+        now,
+      );
       if (!queued) continue;
       result.messages++;
       for (const p of list) {
-        states.update(p.run.id, { lastDigestAt: now, lastReward: p.reward ?? p.state.lastReward, lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect });
+        states.update(p.run.id, {
+          lastDigestAt: now,
+          lastReward: p.reward ?? p.state.lastReward,
+          lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect,
+        });
         result.runs++;
       }
     }

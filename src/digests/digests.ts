@@ -26,12 +26,18 @@ export interface DigestsDeps {
 }
 
 // node-cron's noOverlap waits for the promise the task returns.
-const cronSchedule = (expression: string, run: () => Promise<void>) => loadNodeCron().schedule(expression, run, { noOverlap: true });
+const cronSchedule = (expression: string, run: () => Promise<void>) =>
+  loadNodeCron().schedule(expression, run, { noOverlap: true });
 /** Stalls and regressions are looked for every minute, at :30 so as never to meet a digest schedule's :00. */
 export const ALERT_CRON = "30 * * * * *";
 
 export function createDigests(deps: DigestsDeps) {
-  const sender = createOutboxSender({ outbox: deps.outbox, log: deps.log, now: deps.now, currentThread: (runId) => deps.runs.get(runId)?.thread });
+  const sender = createOutboxSender({
+    outbox: deps.outbox,
+    log: deps.log,
+    now: deps.now,
+    currentThread: (runId) => deps.runs.get(runId)?.thread,
+  });
   const cycle = createDigestCycle({
     runs: deps.runs,
     states: deps.states,
@@ -79,7 +85,8 @@ export function createDigests(deps: DigestsDeps) {
   };
 
   return {
-    registerPoster: (platform: string, poster: Poster, opts?: { threads?: boolean }) => sender.register(platform, poster, opts),
+    registerPoster: (platform: string, poster: Poster, opts?: { threads?: boolean }) =>
+      sender.register(platform, poster, opts),
     runNow: pass,
     drain: () => sender.drain(),
     mute(runId: string, muted: boolean): void {

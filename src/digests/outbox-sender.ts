@@ -18,7 +18,11 @@ export interface Delivery {
  * Resolves as soon as the platform has accepted it: the outbox marks it sent next, and anything awaited before
  * that widens the window in which a crash repeats the post.
  */
-export type Poster = (target: { channel: ChannelKey; thread?: string }, reply: Reply, delivery: Delivery) => Promise<{ id?: string }>;
+export type Poster = (
+  target: { channel: ChannelKey; thread?: string },
+  reply: Reply,
+  delivery: Delivery,
+) => Promise<{ id?: string }>;
 
 export interface OutboxSenderOptions {
   outbox: OutboxRepo;
@@ -58,7 +62,9 @@ export function createOutboxSender(options: OutboxSenderOptions) {
     try {
       const thread = (message.runId && options.currentThread?.(message.runId)) || message.target.thread;
       // The key lets a platform that can deduplicate (Discord's nonce) recognise a repeat of this message.
-      ({ id } = await poster({ channel: message.target.channel, thread }, message.reply as Reply, { key: message.dedupeKey }));
+      ({ id } = await poster({ channel: message.target.channel, thread }, message.reply as Reply, {
+        key: message.dedupeKey,
+      }));
     } catch (thrown) {
       failed(message, asRlError(thrown));
       return;
@@ -74,7 +80,12 @@ export function createOutboxSender(options: OutboxSenderOptions) {
     const context = { id: message.id, kind: message.kind, runId: message.runId, channel: message.target.channel };
     if ("permanent" in failure) {
       // Never tried again, so this is said once; /rl status of the run shows it too.
-      log.error("message cannot be delivered; not trying again", { ...context, reason: failure.permanent, hint: failure.hint, err: err.message });
+      log.error("message cannot be delivered; not trying again", {
+        ...context,
+        reason: failure.permanent,
+        hint: failure.hint,
+        err: err.message,
+      });
       outbox.markUndeliverable(message.id, describeUndeliverable(failure), err.message);
       return;
     }
@@ -82,7 +93,10 @@ export function createOutboxSender(options: OutboxSenderOptions) {
       // The platform said when: the whole channel waits that long, and a 429 does not count as a failed attempt.
       const at = now() + failure.retryAfterMs;
       heldUntil.set(channelLabel(message.target.channel), at);
-      log.warn("rate limited; will retry after the platform's Retry-After", { ...context, retryInMs: failure.retryAfterMs });
+      log.warn("rate limited; will retry after the platform's Retry-After", {
+        ...context,
+        retryInMs: failure.retryAfterMs,
+      });
       outbox.markRateLimited(message.id, err.message, at);
       return;
     }
@@ -106,7 +120,10 @@ export function createOutboxSender(options: OutboxSenderOptions) {
       // A run's first notice is queued while its start reply is still being posted: give that reply a moment
       // to become the run's thread, so the notice lands under it rather than at the top of the channel.
       const awaitingThread =
-        !threadless.has(message.target.channel.platform) && message.runId !== undefined && !message.target.thread && !options.currentThread?.(message.runId);
+        !threadless.has(message.target.channel.platform) &&
+        message.runId !== undefined &&
+        !message.target.thread &&
+        !options.currentThread?.(message.runId);
       if (awaitingThread && options.currentThread && now() - message.createdAt < threadWait) {
         again = true;
         continue;

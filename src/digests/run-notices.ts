@@ -23,7 +23,10 @@ const NOTICE_CHART_POINTS = 200;
 function rewardChart(event: RunEvent): ReplyChart | undefined {
   const history = event.reward?.history ?? [];
   if (history.length < 2) return undefined;
-  const points = prepareChartPoints(history.map((h) => ({ x: h.step, y: h.value })), NOTICE_CHART_POINTS);
+  const points = prepareChartPoints(
+    history.map((h) => ({ x: h.step, y: h.value })),
+    NOTICE_CHART_POINTS,
+  );
   return { title: `Reward mean by step, run ${event.run.id}`, points };
 }
 
@@ -33,26 +36,36 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
     { label: "Run", value: run.id },
     { label: "Environment", value: run.environment },
   ];
-  if (event.kind === "started" || event.kind === "queued") fields.push({ label: "Steps", value: String(run.totalSteps ?? "?") });
+  if (event.kind === "started" || event.kind === "queued")
+    fields.push({ label: "Steps", value: String(run.totalSteps ?? "?") });
   fields.push({ label: "Started by", value: personRef(run.createdBy) });
-  const ended = event.kind === "completed" || event.kind === "failed" || event.kind === "stopped" || event.kind === "lost";
-  if (ended && run.startedAt !== undefined) fields.push({ label: "Duration", value: formatDuration((run.endedAt ?? run.startedAt) - run.startedAt) });
-  if (event.reward?.final !== undefined) fields.push({ label: "Final reward", value: Number(event.reward.final.toFixed(4)).toString() });
+  const ended =
+    event.kind === "completed" || event.kind === "failed" || event.kind === "stopped" || event.kind === "lost";
+  if (ended && run.startedAt !== undefined)
+    fields.push({ label: "Duration", value: formatDuration((run.endedAt ?? run.startedAt) - run.startedAt) });
+  if (event.reward?.final !== undefined)
+    fields.push({ label: "Final reward", value: Number(event.reward.final.toFixed(4)).toString() });
   if (ended) fields.push({ label: "Logs", value: `/rl logs ${run.id}` });
-  if (event.kind === "started" && run.wandbRunName) fields.push({ label: "WandB run", value: `${run.wandbProject}/${run.wandbRunName}` });
+  if (event.kind === "started" && run.wandbRunName)
+    fields.push({ label: "WandB run", value: `${run.wandbProject}/${run.wandbRunName}` });
   if (event.component) fields.push({ label: "Component", value: event.component });
-  if (event.exitCode !== undefined || event.signal) fields.push({ label: "Exit", value: event.signal ?? String(event.exitCode) });
+  if (event.exitCode !== undefined || event.signal)
+    fields.push({ label: "Exit", value: event.signal ?? String(event.exitCode) });
   if (event.kind === "stopped" && run.stoppedBy) fields.push({ label: "Stopped by", value: personRef(run.stoppedBy) });
   const buttons = [{ label: "Status", command: `/rl status ${run.id}` }];
-  if (event.kind === "started" || event.kind === "queued") buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" } as never);
-  if (event.kind === "completed" || event.kind === "failed") buttons.push({ label: "Results", command: `/rl results ${run.id}` });
+  if (event.kind === "started" || event.kind === "queued")
+    buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" } as never);
+  if (event.kind === "completed" || event.kind === "failed")
+    buttons.push({ label: "Results", command: `/rl results ${run.id}` });
   const link = wandbGroupLink(run, wandb);
   const chart = rewardChart(event);
   return {
     title: `${TITLES[event.kind]}: ${run.id} (${run.environment})`,
     text: redact(event.message),
     fields,
-    blocks: event.logTail?.length ? [{ kind: "code", title: `Last lines of the ${event.component} log`, content: redact(event.logTail.join("\n")) }] : undefined,
+    blocks: event.logTail?.length
+      ? [{ kind: "code", title: `Last lines of the ${event.component} log`, content: redact(event.logTail.join("\n")) }]
+      : undefined,
     buttons,
     ...(link ? { links: [link] } : {}),
     // The chart's picture goes where the notice goes: the run's thread.

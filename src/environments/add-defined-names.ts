@@ -6,7 +6,11 @@
 // the scanned folder (where the resolver would look), or it is atroposlib's. Returns whether `names` grew.
 import type { FileSummary } from "./python-file-summary.ts";
 
-export function addDefinedNames(summary: FileSummary, isFolderModule: (part: string) => boolean, names: Set<string>): boolean {
+export function addDefinedNames(
+  summary: FileSummary,
+  isFolderModule: (part: string) => boolean,
+  names: Set<string>,
+): boolean {
   const before = names.size;
   // As the resolver looks modules up: relative ones in the folder; absolute ones by their last part (a file or
   // package of that name), never atroposlib's own.

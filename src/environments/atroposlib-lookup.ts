@@ -4,7 +4,10 @@ import { childEnv } from "../training/child-env.ts";
 import type { AtroposlibLookup } from "./find-atroposlib.ts";
 
 /** RL_ATROPOSLIB_DIR, else RL_PYTHON as it runs in the training root; none on the demo stack (its miniature is the bundled table's). */
-export function atroposlibLookup(config: Config, processEnv: NodeJS.ProcessEnv = process.env): AtroposlibLookup | undefined {
+export function atroposlibLookup(
+  config: Config,
+  processEnv: NodeJS.ProcessEnv = process.env,
+): AtroposlibLookup | undefined {
   if (config.atroposlibDir) return { dir: config.atroposlibDir };
   if (config.isDemoStack) return undefined;
   return { python: config.python, cwd: config.trainingRoot, env: childEnv(processEnv, config.trainingRoot, {}) };

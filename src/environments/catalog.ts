@@ -35,7 +35,9 @@ export function createEnvironmentCatalog(dir: string, scanner: Scanner): Environ
     latest: () => last,
     get: async (name) => {
       const { environments } = await list();
-      const found = environments.find((e) => e.name === name) ?? environments.find((e) => e.name.toLowerCase() === name.toLowerCase());
+      const found =
+        environments.find((e) => e.name === name) ??
+        environments.find((e) => e.name.toLowerCase() === name.toLowerCase());
       if (found) return found;
       const names = environments.map((e) => e.name);
       const near = nearestName(name, names);

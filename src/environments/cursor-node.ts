@@ -48,7 +48,8 @@ class TreeReader {
     cursor.gotoDescendant(node.descendant);
     const children: CursorNode[] = [];
     if (!cursor.gotoFirstChild()) return children;
-    do children.push(this.here(this.fieldName(cursor.currentFieldId))); while (cursor.gotoNextSibling());
+    do children.push(this.here(this.fieldName(cursor.currentFieldId)));
+    while (cursor.gotoNextSibling());
     return children;
   }
 
@@ -71,7 +72,15 @@ class TreeReader {
     // A node's type and whether it is named go with its symbol: asked once per symbol.
     const type = (this.typeNames[typeId] ??= cursor.nodeType);
     const isNamed = (this.typeIsNamed[typeId] ??= cursor.nodeIsNamed);
-    return new CursorNode(this, type, isNamed, cursor.startIndex, cursor.endIndex, field, cursor.currentDescendantIndex);
+    return new CursorNode(
+      this,
+      type,
+      isNamed,
+      cursor.startIndex,
+      cursor.endIndex,
+      field,
+      cursor.currentDescendantIndex,
+    );
   }
 
   private fieldName(fieldId: number): string | undefined {

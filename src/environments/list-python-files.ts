@@ -23,7 +23,8 @@ export interface PythonFileListing {
 export async function listPythonFiles(root: string, realRoot: string, recursive: boolean): Promise<PythonFileListing> {
   const files: PythonFileEntry[] = [];
   const warnings: ScanWarning[] = [];
-  const inside = (real: string): boolean => real === realRoot || real.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep);
+  const inside = (real: string): boolean =>
+    real === realRoot || real.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep);
   // Links inside the folder may point back up; remembering real folders stops the loop.
   const visited = new Set<string>([realRoot]);
 
@@ -51,7 +52,8 @@ export async function listPythonFiles(root: string, realRoot: string, recursive:
     }
   }
 
-  type Found = { warning: ScanWarning } | { file: PythonFileEntry } | { folder: { key: string; real: string } } | undefined;
+  type Found =
+    { warning: ScanWarning } | { file: PythonFileEntry } | { folder: { key: string; real: string } } | undefined;
 
   async function inspect(relDir: string, entry: Dirent): Promise<Found> {
     const name = entry.name;
@@ -66,13 +68,18 @@ export async function listPythonFiles(root: string, realRoot: string, recursive:
       try {
         real = await realpath(filePath);
       } catch (err) {
-        return isPython ? { warning: { filePath, message: `broken symbolic link (${describeFsError(err)}); skipped` } } : undefined;
+        return isPython
+          ? { warning: { filePath, message: `broken symbolic link (${describeFsError(err)}); skipped` } }
+          : undefined;
       }
       const target = await stat(real).catch(() => undefined);
       isDirectory = target?.isDirectory() ?? false;
       isFile = target?.isFile() ?? false;
       if (isDirectory ? !recursive : !isPython) return undefined;
-      if (!inside(real)) return { warning: { filePath, message: `symbolic link points outside the scanned folder (to ${real}); refused` } };
+      if (!inside(real))
+        return {
+          warning: { filePath, message: `symbolic link points outside the scanned folder (to ${real}); refused` },
+        };
     }
     if (isDirectory) {
       if (!recursive || name === "__pycache__") return undefined;

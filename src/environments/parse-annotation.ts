@@ -85,7 +85,8 @@ function tokenize(text: string): Token[] | undefined {
       tokens.push({ kind: "name", text: name[0].replace(/\s+/g, "") });
       i += name[0].length;
     } else {
-      const num = /^-?\s*(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.[\d_]*)?(?:[eE][+-]?\d+)?|\.\d[\d_]*(?:[eE][+-]?\d+)?)/.exec(rest);
+      const num =
+        /^-?\s*(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.[\d_]*)?(?:[eE][+-]?\d+)?|\.\d[\d_]*(?:[eE][+-]?\d+)?)/.exec(rest);
       if (num) {
         const value = Number(num[0].replace(/[\s_]/g, ""));
         if (Number.isNaN(value)) return undefined;
@@ -225,7 +226,8 @@ const isEllipsis = (ann: Ann | undefined) => ann?.kind === "name" && ann.name ==
 // Tuple[X, ...] is a list of X of any length; Tuple[A, B] holds exactly one A then one B; Tuple[()] is empty.
 function tupleType(args: Ann[], resolveEnum: EnumResolver | undefined, depth: number): FieldType {
   const [first, second] = args;
-  if (args.length === 2 && first && isEllipsis(second)) return { kind: "list", item: toFieldType(first, resolveEnum, depth) };
+  if (args.length === 2 && first && isEllipsis(second))
+    return { kind: "list", item: toFieldType(first, resolveEnum, depth) };
   if (args.some(isEllipsis)) return ANY;
   return { kind: "tuple", items: args.map((arg) => toFieldType(arg, resolveEnum, depth)) };
 }
@@ -255,11 +257,14 @@ function toFieldType(ann: Ann, resolveEnum: EnumResolver | undefined, depth: num
     const values = resolveEnum?.(ann.name);
     return values && values.length > 0 ? { kind: "enum", values } : ANY;
   }
-  if (base === "Optional" && args.length === 1 && first) return unionType([first, { kind: "name", name: "None" }], resolveEnum, depth);
+  if (base === "Optional" && args.length === 1 && first)
+    return unionType([first, { kind: "name", name: "None" }], resolveEnum, depth);
   if (base === "Union") return unionType(args, resolveEnum, depth);
   if (base === "Literal") return literalType(args);
-  if (LIST_NAMES.has(base) && args.length === 1 && first) return { kind: "list", item: toFieldType(first, resolveEnum, depth) };
-  if (SET_NAMES.has(base) && args.length === 1 && first) return { kind: "list", item: toFieldType(first, resolveEnum, depth), unique: true };
+  if (LIST_NAMES.has(base) && args.length === 1 && first)
+    return { kind: "list", item: toFieldType(first, resolveEnum, depth) };
+  if (SET_NAMES.has(base) && args.length === 1 && first)
+    return { kind: "list", item: toFieldType(first, resolveEnum, depth), unique: true };
   if (TUPLE_NAMES.has(base)) return tupleType(args, resolveEnum, depth);
   if (DICT_NAMES.has(base)) {
     const [key, value] = args;

@@ -8,7 +8,11 @@ import { createSymbolResolver, type SummarizedFile } from "./resolve-symbols.ts"
 import { createValueResolver } from "./resolve-values.ts";
 
 /** The fields of `class <className>` in a file's summary; undefined when the file has no such class with fields. */
-export function readConfigClassFields(summary: FileSummary, filePath: string, className: string): BaseEnvConfigField[] | undefined {
+export function readConfigClassFields(
+  summary: FileSummary,
+  filePath: string,
+  className: string,
+): BaseEnvConfigField[] | undefined {
   const file: SummarizedFile = { key: "config.py", filePath, summary };
   const cls = summary.classes.find((c) => c.name === className);
   if (!cls || cls.fields.length === 0) return undefined;

@@ -36,7 +36,8 @@ function cliTarget(call: Node): string[] | undefined {
 function moduleFunctions(statements: readonly Node[]): Map<string, Node> {
   const functions = new Map<string, Node>();
   for (const statement of statements) {
-    const definition = statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
+    const definition =
+      statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
     if (definition?.type !== "function_definition") continue;
     const name = definition.childForFieldName("name")?.text;
     const body = definition.childForFieldName("body");
@@ -68,7 +69,8 @@ export function readMainEntry(statements: readonly Node[]): MainEntry {
       add(cliTarget(call));
       // main() or asyncio.run(main()): the function's own cli() calls count.
       const callee = call.childForFieldName("function");
-      const body = callee?.type === "identifier" ? (functions ??= moduleFunctions(statements)).get(callee.text) : undefined;
+      const body =
+        callee?.type === "identifier" ? (functions ??= moduleFunctions(statements)).get(callee.text) : undefined;
       if (body) for (const inner of callsIn(body)) add(cliTarget(inner));
     }
   }

@@ -121,14 +121,17 @@ function decodeEscapes(body: string): string | undefined {
   if (!body.includes("\\")) return body;
   // \N{NAME} needs the Unicode name table; better to admit not knowing than to return the wrong text.
   if (/\\N\{/.test(body.replace(/\\\\/g, ""))) return undefined;
-  return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|\r?\n|[\s\S])/g, (whole, esc: string) => {
-    const simple = SIMPLE_ESCAPES[esc.replace("\r", "")];
-    if (simple !== undefined) return simple;
-    const kind = esc[0] ?? "";
-    if (kind === "x" || kind === "u" || kind === "U") return String.fromCodePoint(parseInt(esc.slice(1), 16));
-    if (/^[0-7]+$/.test(esc)) return String.fromCodePoint(parseInt(esc, 8));
-    return whole;
-  });
+  return body.replace(
+    /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|\r?\n|[\s\S])/g,
+    (whole, esc: string) => {
+      const simple = SIMPLE_ESCAPES[esc.replace("\r", "")];
+      if (simple !== undefined) return simple;
+      const kind = esc[0] ?? "";
+      if (kind === "x" || kind === "u" || kind === "U") return String.fromCodePoint(parseInt(esc.slice(1), 16));
+      if (/^[0-7]+$/.test(esc)) return String.fromCodePoint(parseInt(esc, 8));
+      return whole;
+    },
+  );
 }
 
 function readNumberText(type: string, text: string): number | undefined {

@@ -22,13 +22,18 @@ export function resolveConfigClass(symbols: SymbolResolver, lineage: readonly Cl
   const declared = lineage.find((ref) => ref.cls.envConfigCls);
   const fromDeclared = (problem?: string): ConfigClassChoice => {
     const path = declared?.cls.envConfigCls;
-    if (declared && path) return { source: { file: declared.file, path }, name: path.join("."), ...(problem ? { problem } : {}) };
-    return { name: "BaseEnvConfig", ...(problem ? { problem: `${problem}; only BaseEnvConfig fields are listed` } : {}) };
+    if (declared && path)
+      return { source: { file: declared.file, path }, name: path.join("."), ...(problem ? { problem } : {}) };
+    return {
+      name: "BaseEnvConfig",
+      ...(problem ? { problem: `${problem}; only BaseEnvConfig fields are listed` } : {}),
+    };
   };
   // No config_init of the folder's own: atroposlib's builds cls.env_config_cls().
   if (!initOwner?.cls.configInit) return fromDeclared();
   const built = initOwner.cls.configInit.configClass;
-  if (!built) return fromDeclared(declared ? undefined : "config_init() returns a config that cannot be followed statically");
+  if (!built)
+    return fromDeclared(declared ? undefined : "config_init() returns a config that cannot be followed statically");
   if (built.at(-1) === "env_config_cls") return fromDeclared();
   const found = symbols.resolve(initOwner.file, built);
   if (found.kind === "class") return { source: { file: initOwner.file, path: built }, name: built.join(".") };

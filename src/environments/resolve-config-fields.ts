@@ -34,7 +34,11 @@ function copyFieldType(type: FieldType): FieldType {
     case "tuple":
       return { kind: "tuple", items: type.items.map(copyFieldType) };
     case "dict":
-      return { kind: "dict", ...(type.key ? { key: copyFieldType(type.key) } : {}), ...(type.value ? { value: copyFieldType(type.value) } : {}) };
+      return {
+        kind: "dict",
+        ...(type.key ? { key: copyFieldType(type.key) } : {}),
+        ...(type.value ? { value: copyFieldType(type.value) } : {}),
+      };
     case "enum":
       return { kind: "enum", values: [...type.values] };
     default:
@@ -96,7 +100,9 @@ export function resolveConfigFields(
     const found = symbols.resolve(configClass.file, configClass.path);
     if (found.kind === "class") addClass(found.file, found.cls, 0);
     else if (!isAtroposName(found, "BaseEnvConfig")) {
-      problems.push(`config class ${configClass.path.join(".")} is not defined in the scanned folder; only BaseEnvConfig fields are listed`);
+      problems.push(
+        `config class ${configClass.path.join(".")} is not defined in the scanned folder; only BaseEnvConfig fields are listed`,
+      );
     }
   }
 

@@ -73,10 +73,18 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
 const MAIN = 'if __name__ == "__main__":';
 
 /** Whether `python FILE serve` starts `cls`: atroposlib's CLI runs only from the file's main block calling `cls.cli()`. */
-function runnability(symbols: SymbolResolver, file: SummarizedFile, cls: ClassDecl): { runnable: boolean; notRunnableReason?: string } {
+function runnability(
+  symbols: SymbolResolver,
+  file: SummarizedFile,
+  cls: ClassDecl,
+): { runnable: boolean; notRunnableReason?: string } {
   const { main } = file.summary;
   const fileName = path.posix.basename(file.key);
-  if (!main.hasMainBlock) return { runnable: false, notRunnableReason: `${fileName} has no ${MAIN} block calling ${cls.name}.cli(), so python ${fileName} serve would not start it` };
+  if (!main.hasMainBlock)
+    return {
+      runnable: false,
+      notRunnableReason: `${fileName} has no ${MAIN} block calling ${cls.name}.cli(), so python ${fileName} serve would not start it`,
+    };
   const startsThis = main.cliCalls.some((target) => {
     const found = symbols.resolve(file, target);
     return found.kind === "class" && found.cls === cls;
@@ -84,13 +92,18 @@ function runnability(symbols: SymbolResolver, file: SummarizedFile, cls: ClassDe
   if (startsThis) return { runnable: true };
   const others = main.cliCalls.map((target) => `${target.join(".")}.cli()`);
   const calls = others.length ? `calls ${others.join(", ")}, not ${cls.name}.cli()` : `calls no ${cls.name}.cli()`;
-  return { runnable: false, notRunnableReason: `the ${MAIN} block of ${fileName} ${calls}, so python ${fileName} serve would not start it` };
+  return {
+    runnable: false,
+    notRunnableReason: `the ${MAIN} block of ${fileName} ${calls}, so python ${fileName} serve would not start it`,
+  };
 }
 
 /** Folder depth, then path length, then path: the file nearest the environments root keeps a shared name. */
 function nearness(a: EnvironmentInfo, b: EnvironmentInfo): number {
   const depth = (env: EnvironmentInfo) => env.relativePath.split("/").length;
-  return depth(a) - depth(b) || a.relativePath.length - b.relativePath.length || (a.relativePath < b.relativePath ? -1 : 1);
+  return (
+    depth(a) - depth(b) || a.relativePath.length - b.relativePath.length || (a.relativePath < b.relativePath ? -1 : 1)
+  );
 }
 
 // The seed let the first file in walk order take a name, so a community copy could hide the canonical

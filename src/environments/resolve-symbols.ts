@@ -36,7 +36,11 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
   // wherever it is installed, so bindings made in except clauses count second: when nothing else binds the
   // name, or when the first binding leads to no class of the folder (`try: from .cfg import C / except
   // ImportError: from cfg import C` names the same sibling file both ways, as a package and as a script).
-  function lookupBinding(file: SummarizedFile, name: string, before: number): { primary?: BoundName; fallback?: BoundName } {
+  function lookupBinding(
+    file: SummarizedFile,
+    name: string,
+    before: number,
+  ): { primary?: BoundName; fallback?: BoundName } {
     let primary: BoundName | undefined;
     let fallback: BoundName | undefined;
     for (const entry of file.summary.bindings) {
@@ -55,7 +59,10 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
 
   function findModule(from: SummarizedFile, module: string): SummarizedFile | undefined {
     const dots = /^\.*/.exec(module)?.[0].length ?? 0;
-    const parts = module.slice(dots).split(".").filter((part) => part.length > 0);
+    const parts = module
+      .slice(dots)
+      .split(".")
+      .filter((part) => part.length > 0);
     const fromDir = path.posix.dirname(from.key);
     if (dots > 0) {
       let base = fromDir;
@@ -91,7 +98,8 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
       const module = findModule(file, star);
       const found = module ? resolve(module, parts, Infinity, hops + 1) : UNRESOLVED;
       if (found.kind !== "unresolved") return found;
-      if (!module && star.startsWith("atroposlib")) return { kind: "external", qualified: `${star}.${parts.join(".")}` };
+      if (!module && star.startsWith("atroposlib"))
+        return { kind: "external", qualified: `${star}.${parts.join(".")}` };
     }
     if (head === "atroposlib") return { kind: "external", qualified: parts.join(".") };
     if (rest.length > 0) return UNRESOLVED;
@@ -99,17 +107,25 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
     if (byName.kind !== "unresolved") return byName;
     // The seed accepted a bare BaseEnv however it got there; with no class of that name in the folder,
     // it can only be Atropos's (through a re-export we cannot see).
-    if (head === "BaseEnv" || head === "BaseEnvConfig") return { kind: "external", qualified: `atroposlib.envs.base.${head}` };
+    if (head === "BaseEnv" || head === "BaseEnvConfig")
+      return { kind: "external", qualified: `atroposlib.envs.base.${head}` };
     return UNRESOLVED;
   }
 
-  function resolveImportFrom(file: SummarizedFile, module: string, name: string, rest: string[], hops: number): Resolved {
+  function resolveImportFrom(
+    file: SummarizedFile,
+    module: string,
+    name: string,
+    rest: string[],
+    hops: number,
+  ): Resolved {
     const source = findModule(file, module);
     if (source) {
       const found = resolve(source, [name, ...rest], Infinity, hops + 1);
       if (found.kind !== "unresolved") return found;
     }
-    const submodule = rest.length > 0 ? findModule(file, module.endsWith(".") ? `${module}${name}` : `${module}.${name}`) : undefined;
+    const submodule =
+      rest.length > 0 ? findModule(file, module.endsWith(".") ? `${module}${name}` : `${module}.${name}`) : undefined;
     if (submodule) {
       const found = resolve(submodule, rest, Infinity, hops + 1);
       if (found.kind !== "unresolved") return found;

@@ -44,7 +44,9 @@ let lastIndex = new Map<string, number>();
  * stay as they are, then the new or changed ones, a batch each time the bot asks for more.
  */
 const waiting: Array<{ id: number; result: ScanResult; stats: ScanStats }> = [];
-let handover: { id: number; result: ScanResult; stats: ScanStats; digests: string[]; changed: EnvironmentInfo[]; next: number } | undefined;
+let handover:
+  | { id: number; result: ScanResult; stats: ScanStats; digests: string[]; changed: EnvironmentInfo[]; next: number }
+  | undefined;
 
 function startHandover(): void {
   while (!handover && waiting.length > 0) {
@@ -71,7 +73,14 @@ function sendMore(id: number): void {
     return;
   }
   const { baseConfigSource, trainerFields, trainerConfigSource } = result;
-  reply({ type: "done", id, warnings: result.warnings, stats, ...(baseConfigSource ? { baseConfigSource } : {}), ...(trainerFields ? { trainerFields, trainerConfigSource } : {}) });
+  reply({
+    type: "done",
+    id,
+    warnings: result.warnings,
+    stats,
+    ...(baseConfigSource ? { baseConfigSource } : {}),
+    ...(trainerFields ? { trainerFields, trainerConfigSource } : {}),
+  });
   lastSent = result;
   lastIndex = new Map(digests.map((digest, i) => [digest, i]));
   handover = undefined;
@@ -88,6 +97,7 @@ port.on("message", (request: ScanRequest | StopRequest) => {
       waiting.push({ id: request.id, result, stats: scanner.stats() });
       startHandover();
     },
-    (err: { code: string; message: string }) => reply({ type: "failed", id: request.id, code: err.code, message: err.message }),
+    (err: { code: string; message: string }) =>
+      reply({ type: "failed", id: request.id, code: err.code, message: err.message }),
   );
 });

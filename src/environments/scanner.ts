@@ -92,7 +92,8 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   const referencedBy = new WeakMap<object, Set<string>>();
   let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
   // The last resolution and the file outcomes it came from: unchanged files give back the same outcome objects.
-  let lastResolved: { root: string; outcomes: CachedOutcome[]; result: ScanResult; base?: unknown; trainer?: unknown } | undefined;
+  let lastResolved:
+    { root: string; outcomes: CachedOutcome[]; result: ScanResult; base?: unknown; trainer?: unknown } | undefined;
   let sliceStart = performance.now();
   const maybeYield = async (): Promise<void> => {
     if (performance.now() - sliceStart < (options.sliceMs ?? SLICE_MS)) return;
@@ -125,11 +126,18 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     }
     // The file may have grown since it was listed.
     if (bytes.byteLength > maxFileBytes) return { outcome: tooLarge(bytes.byteLength) };
-    return { bytes, stamp: { mtimeMs: entry.mtimeMs, size: entry.size, sha1: createHash("sha1").update(bytes).digest("hex") } };
+    return {
+      bytes,
+      stamp: { mtimeMs: entry.mtimeMs, size: entry.size, sha1: createHash("sha1").update(bytes).digest("hex") },
+    };
   }
 
   /** First pass: the cached outcome, or the file read and, if it may hold an environment of its own, parsed. */
-  async function load(entry: PythonFileEntry, stats: ScanStats, keep: (read: ReadFile) => void): Promise<CachedOutcome> {
+  async function load(
+    entry: PythonFileEntry,
+    stats: ScanStats,
+    keep: (read: ReadFile) => void,
+  ): Promise<CachedOutcome> {
     const known = cache.byStamp(entry.filePath, entry.mtimeMs, entry.size);
     if (known) {
       stats.cached += 1;
@@ -156,7 +164,11 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
    * (the names a parsed file uses), or once it mentions a name a parsed file binds (a base it may derive from); then
    * again with what that file adds, until nothing more is reached.
    */
-  async function parseReached(files: readonly PythonFileEntry[], outcomes: CachedOutcome[], kept: ReadonlyMap<number, ReadFile>): Promise<void> {
+  async function parseReached(
+    files: readonly PythonFileEntry[],
+    outcomes: CachedOutcome[],
+    kept: ReadonlyMap<number, ReadFile>,
+  ): Promise<void> {
     if (!outcomes.some((outcome) => outcome.kind === "unreached")) return;
     const folderParts = new Set(files.flatMap((entry) => entry.key.replace(/\.py$/, "").split("/")));
     const isFolderModule = (part: string) => folderParts.has(part);
@@ -182,7 +194,9 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
         const outcome = outcomes[index];
         if (outcome?.kind !== "unreached") return [];
         const isReached =
-          used.has(moduleNameOf(entry)) || outcome.classNames.some((name) => used.has(name)) || outcome.identifiers.some((name) => bound.has(name));
+          used.has(moduleNameOf(entry)) ||
+          outcome.classNames.some((name) => used.has(name)) ||
+          outcome.identifiers.some((name) => bound.has(name));
         return isReached ? [index] : [];
       });
       if (reached.length === 0) return;
@@ -203,7 +217,11 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     }
   }
 
-  function isLastScan(root: string, outcomes: readonly CachedOutcome[], listingWarnings: readonly ScanWarning[]): boolean {
+  function isLastScan(
+    root: string,
+    outcomes: readonly CachedOutcome[],
+    listingWarnings: readonly ScanWarning[],
+  ): boolean {
     return (
       lastResolved?.root === root &&
       lastResolved.outcomes.length === outcomes.length &&
@@ -215,7 +233,11 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
   // A config class outside the folder (atroposlib's BaseEnvConfig, the trainer's TinkerConfig), read again only when
   // its file's stamp changes.
   const classFiles = new Map<string, { stamp: string; fields?: BaseEnvConfigField[]; warning?: ScanWarning }>();
-  async function readClassFile(file: string, className: string, what: string): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning }> {
+  async function readClassFile(
+    file: string,
+    className: string,
+    what: string,
+  ): Promise<{ fields?: BaseEnvConfigField[]; warning?: ScanWarning }> {
     let known = classFiles.get(file);
     try {
       const info = await stat(file);
@@ -223,10 +245,24 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       if (known?.stamp !== stamp) {
         const outcome = await pool.parse(await read(file));
         const fields = outcome.kind === "summary" ? readConfigClassFields(outcome.summary, file, className) : undefined;
-        known = fields ? { stamp, fields } : { stamp, warning: { filePath: file, message: `${className} could not be read here; the bundled copy of ${what} is used` } };
+        known = fields
+          ? { stamp, fields }
+          : {
+              stamp,
+              warning: {
+                filePath: file,
+                message: `${className} could not be read here; the bundled copy of ${what} is used`,
+              },
+            };
       }
     } catch (err) {
-      known = { stamp: "", warning: { filePath: file, message: `the file of ${className} could not be read (${describeFsError(err)}); the bundled copy of ${what} is used` } };
+      known = {
+        stamp: "",
+        warning: {
+          filePath: file,
+          message: `the file of ${className} could not be read (${describeFsError(err)}); the bundled copy of ${what} is used`,
+        },
+      };
     }
     classFiles.set(file, known);
     return known;
@@ -242,7 +278,11 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       asked = true;
       const lookup = options.atroposlib;
       if ("dir" in lookup) atroposlibDir = { dir: lookup.dir };
-      else void findAtroposlib(lookup).then((dir) => (atroposlibDir = dir ? { dir } : {}), () => (atroposlibDir = {}));
+      else
+        void findAtroposlib(lookup).then(
+          (dir) => (atroposlibDir = dir ? { dir } : {}),
+          () => (atroposlibDir = {}),
+        );
     }
     const dir = atroposlibDir?.dir;
     if (!dir) return {};
@@ -255,7 +295,10 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const file = options.trainerConfigFile;
     if (!file) return {};
     // A training root without tinker-atropos's config.py is no error: the bundled table describes the trainer.
-    const exists = await stat(file).then(() => true, () => false);
+    const exists = await stat(file).then(
+      () => true,
+      () => false,
+    );
     return exists ? readClassFile(file, "TinkerConfig", "the trainer's fields") : {};
   }
 
@@ -271,20 +314,30 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       }
     } catch (err) {
       const code = describeFsError(err);
-      const message = code === "ENOENT" ? "environments folder not found" : `could not open the environments folder (${code})`;
+      const message =
+        code === "ENOENT" ? "environments folder not found" : `could not open the environments folder (${code})`;
       return { environments: [], warnings: [{ filePath: root, message }] };
     }
     const listing = await listPythonFiles(root, realRoot, options.recursive ?? false);
     const files = listing.files;
     const outcomes = new Array<CachedOutcome>(files.length);
     const kept = new Map<number, ReadFile>();
-    pool.prepare(files.reduce((sum, entry) => (entry.size <= maxFileBytes && !cache.byStamp(entry.filePath, entry.mtimeMs, entry.size) ? sum + entry.size : sum), 0));
+    pool.prepare(
+      files.reduce(
+        (sum, entry) =>
+          entry.size <= maxFileBytes && !cache.byStamp(entry.filePath, entry.mtimeMs, entry.size)
+            ? sum + entry.size
+            : sum,
+        0,
+      ),
+    );
     try {
       // Largest first, so the threads finish together instead of one parsing the biggest file at the end.
       const order = files.map((_, index) => index).sort((a, b) => files[b]!.size - files[a]!.size);
       await forEachLimited(order, concurrency, async (index) => {
         const entry = files[index]!;
-        outcomes[index] = entry.size > maxFileBytes ? tooLarge(entry.size) : await load(entry, stats, (got) => kept.set(index, got));
+        outcomes[index] =
+          entry.size > maxFileBytes ? tooLarge(entry.size) : await load(entry, stats, (got) => kept.set(index, got));
         // Parsing is synchronous: give chat acks and timers a turn whenever a slice is used up.
         await maybeYield();
       });
@@ -303,11 +356,16 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const fileWarnings: ScanWarning[] = [];
     files.forEach((entry, index) => {
       const outcome = outcomes[index];
-      if (outcome?.kind === "summary") summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
+      if (outcome?.kind === "summary")
+        summarized.push({ key: entry.key, filePath: entry.filePath, summary: outcome.summary });
       else if (outcome?.kind === "refused") fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
     });
     for (const warning of [atroposlib.warning, trainer.warning]) if (warning) fileWarnings.push(warning);
-    const steps = resolveEnvironmentsStepwise({ files: summarized, lockedEnv: options.lockedEnv, ...(atroposlib.fields ? { baseFields: atroposlib.fields } : {}) });
+    const steps = resolveEnvironmentsStepwise({
+      files: summarized,
+      lockedEnv: options.lockedEnv,
+      ...(atroposlib.fields ? { baseFields: atroposlib.fields } : {}),
+    });
     let step = steps.next();
     while (!step.done) {
       await maybeYield();
@@ -328,9 +386,11 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
 
   return {
     scan(dir) {
-      const run = queue.then(() => scanNow(dir)).catch((err: unknown) => {
-        throw asRlError(err);
-      });
+      const run = queue
+        .then(() => scanNow(dir))
+        .catch((err: unknown) => {
+          throw asRlError(err);
+        });
       queue = run.catch(() => undefined);
       return run;
     },

@@ -19,7 +19,13 @@ const decoder = new TextDecoder("utf-8");
 
 /** Bytes that can continue an identifier (ASCII only: a non-ASCII neighbour counts as "maybe a class"). */
 function isIdentifierByte(byte: number | undefined): boolean {
-  return byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x5f);
+  return (
+    byte !== undefined &&
+    ((byte >= 0x30 && byte <= 0x39) ||
+      (byte >= 0x41 && byte <= 0x5a) ||
+      (byte >= 0x61 && byte <= 0x7a) ||
+      byte === 0x5f)
+  );
 }
 
 /** After the keyword: white space, or a backslash continuing the line. */

@@ -1,7 +1,15 @@
 // Parses one Python file with tree-sitter and keeps only what discovery needs: classes, bindings, fields, config_init.
 import type Parser from "tree-sitter";
 import { readSyntaxTree, type PyNode } from "./cursor-node.ts";
-import type { Binding, ClassDecl, ConfigInitDecl, FieldDecl, FileOutcome, FileSummary, PyValue } from "./python-file-summary.ts";
+import type {
+  Binding,
+  ClassDecl,
+  ConfigInitDecl,
+  FieldDecl,
+  FileOutcome,
+  FileSummary,
+  PyValue,
+} from "./python-file-summary.ts";
 import { readMainEntry } from "./read-main-entry.ts";
 import { exprOf, readDottedName, readNumber, readPythonValue, readStringLiteral } from "./read-python-value.ts";
 
@@ -84,7 +92,8 @@ function addStatement(summary: FileSummary, node: Node): void {
       if (assignment?.type !== "assignment") return;
       const left = assignment.childForFieldName("left");
       const right = assignment.childForFieldName("right");
-      if (left?.type === "identifier" && right) bind(summary, left.text, order, { kind: "value", value: readPythonValue(right) });
+      if (left?.type === "identifier" && right)
+        bind(summary, left.text, order, { kind: "value", value: readPythonValue(right) });
       return;
     }
     default:
@@ -150,10 +159,14 @@ function readBases(argumentList: Node | null): Array<string[] | null> {
 function readClassBody(decl: ClassDecl, body: Node): void {
   const statements = body.namedChildren.filter((child) => child.type !== "comment");
   const [first] = statements;
-  const docNode = first?.type === "expression_statement" && first.namedChildCount === 1 ? first.namedChildren[0] : undefined;
+  const docNode =
+    first?.type === "expression_statement" && first.namedChildCount === 1 ? first.namedChildren[0] : undefined;
   if (docNode) {
     const doc = readStringLiteral(docNode);
-    const line = doc?.split(/\r?\n/).map((text) => text.trim()).find((text) => text.length > 0);
+    const line = doc
+      ?.split(/\r?\n/)
+      .map((text) => text.trim())
+      .find((text) => text.length > 0);
     if (line) decl.docstring = line;
   }
   for (const statement of statements) {
@@ -226,7 +239,12 @@ function readField(name: string, typeNode: Node, right: Node | null): FieldDecl 
   return field;
 }
 
-const LENGTH_KEYS: Record<string, "minLength" | "maxLength"> = { min_length: "minLength", max_length: "maxLength", min_items: "minLength", max_items: "maxLength" };
+const LENGTH_KEYS: Record<string, "minLength" | "maxLength"> = {
+  min_length: "minLength",
+  max_length: "maxLength",
+  min_items: "minLength",
+  max_items: "maxLength",
+};
 
 const EMPTY_FACTORIES: Record<string, unknown> = { list: [], dict: {}, set: [], tuple: [], frozenset: [] };
 
@@ -249,7 +267,10 @@ function readConfigInit(body: Node): ConfigInitDecl | undefined {
   const statements = body.namedChildren;
   const returnIndex = statements.findLastIndex((statement) => statement.type === "return_statement");
   const returned = statements[returnIndex]?.namedChildren[0];
-  const first = returned && (returned.type === "expression_list" || returned.type === "tuple") ? returned.namedChildren[0] : returned;
+  const first =
+    returned && (returned.type === "expression_list" || returned.type === "tuple")
+      ? returned.namedChildren[0]
+      : returned;
   if (!first) return undefined;
   if (first.type === "call") return readConstructorCall(first) ?? { overrides: [] };
   if (first.type !== "identifier") return undefined;

@@ -10,7 +10,10 @@ import { spawnWorker, stopWorker } from "./spawn-worker.ts";
 import type { EnvironmentInfo, ScanResult, ScanWarning } from "./types.ts";
 
 /** The options that cross to the worker: plain data, no functions. */
-export type WorkerScannerOptions = Pick<EnvironmentScannerOptions, "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads" | "atroposlib" | "trainerConfigFile">;
+export type WorkerScannerOptions = Pick<
+  EnvironmentScannerOptions,
+  "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads" | "atroposlib" | "trainerConfigFile"
+>;
 
 export interface ScanWorkerData {
   options: WorkerScannerOptions;
@@ -23,7 +26,10 @@ export type ScanReply =
   /** For each environment of the result, its index in the previous result the bot got, or -1: sent in the batches. */
   | { type: "plan"; id: number; kept: number[] }
   | { type: "environments"; id: number; environments: EnvironmentInfo[] }
-  | ({ type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats } & Pick<ScanResult, "baseConfigSource" | "trainerFields" | "trainerConfigSource">)
+  | ({ type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats } & Pick<
+      ScanResult,
+      "baseConfigSource" | "trainerFields" | "trainerConfigSource"
+    >)
   /** Nothing changed since the result this thread got last. */
   | { type: "same"; id: number; stats: ScanStats }
   | { type: "failed"; id: number; code: string; message: string };
@@ -69,14 +75,18 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
         const environments = entry.kept.map((index) => (index >= 0 ? previous[index] : entry.environments[changed++]));
         if (environments.some((env) => env === undefined)) {
           lastResult = undefined;
-          settle(message.id)?.reject(new RlError("INTERNAL", "Discovery's answer did not fit the result this process holds; try again."));
+          settle(message.id)?.reject(
+            new RlError("INTERNAL", "Discovery's answer did not fit the result this process holds; try again."),
+          );
           return;
         }
         lastResult = {
           environments: environments as EnvironmentInfo[],
           warnings: message.warnings,
           ...(message.baseConfigSource ? { baseConfigSource: message.baseConfigSource } : {}),
-          ...(message.trainerFields ? { trainerFields: message.trainerFields, trainerConfigSource: message.trainerConfigSource } : {}),
+          ...(message.trainerFields
+            ? { trainerFields: message.trainerFields, trainerConfigSource: message.trainerConfigSource }
+            : {}),
         };
         settle(message.id)?.resolve(lastResult);
         return;
@@ -84,7 +94,10 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
       case "same":
         lastStats = message.stats;
         if (lastResult) settle(message.id)?.resolve(lastResult);
-        else settle(message.id)?.reject(new RlError("INTERNAL", "Discovery answered with an earlier result this process never received."));
+        else
+          settle(message.id)?.reject(
+            new RlError("INTERNAL", "Discovery answered with an earlier result this process never received."),
+          );
         return;
       case "failed":
         settle(message.id)?.reject(new RlError(message.code as ErrorCode, message.message));
@@ -99,7 +112,8 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
       if (worker !== started) return;
       worker = undefined;
       lastResult = undefined;
-      for (const id of [...pending.keys()]) settle(id)?.reject(new RlError("INTERNAL", `Discovery stopped unexpectedly (${reason}); try again.`));
+      for (const id of [...pending.keys()])
+        settle(id)?.reject(new RlError("INTERNAL", `Discovery stopped unexpectedly (${reason}); try again.`));
     };
     started.on("error", (err) => lost(err.message));
     started.on("exit", (code) => lost(`exit code ${code}`));
@@ -122,7 +136,8 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
       const stopping = worker;
       worker = undefined;
       lastResult = undefined;
-      for (const id of [...pending.keys()]) settle(id)?.reject(new RlError("INTERNAL", "Discovery was stopped before it answered."));
+      for (const id of [...pending.keys()])
+        settle(id)?.reject(new RlError("INTERNAL", "Discovery was stopped before it answered."));
       if (stopping) await stopWorker(stopping);
     },
   };

@@ -43,6 +43,8 @@ export async function compareRuns(runs: readonly RunRow[], report: RunReport, no
       curve: view.reward_history,
     });
   }
-  const ranked = compared.filter((r) => r.reward !== null && Number.isFinite(r.reward)).sort((a, b) => b.reward! - a.reward!);
+  const ranked = compared
+    .filter((r) => r.reward !== null && Number.isFinite(r.reward))
+    .sort((a, b) => b.reward! - a.reward!);
   return { runs: compared, fields, ...(ranked[0] ? { best: ranked[0].run_id } : {}) };
 }

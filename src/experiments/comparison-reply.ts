@@ -5,12 +5,20 @@ import { formatDuration, formatValue } from "../values/format-value.ts";
 import type { Comparison, ComparedRun } from "./compare-runs.ts";
 
 const reward = (r: ComparedRun): string => (r.reward === null ? "–" : Number(r.reward.toFixed(3)).toString());
-const changes = (r: ComparedRun, fields: readonly string[]): string => fields.map((f) => `${f}=${Object.hasOwn(r.config, f) ? formatValue(r.config[f]) : "default"}`).join(" ");
+const changes = (r: ComparedRun, fields: readonly string[]): string =>
+  fields.map((f) => `${f}=${Object.hasOwn(r.config, f) ? formatValue(r.config[f]) : "default"}`).join(" ");
 
 /** Columns padded to their widest cell, so the table reads in a monospaced block on every platform. */
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 export function comparisonReply(comparison: Comparison, sweep?: SweepRow, finished = false): Reply {
@@ -28,7 +36,9 @@ export function comparisonReply(comparison: Comparison, sweep?: SweepRow, finish
   const curves = runs.filter((r) => r.curve.length > 0);
   const lead = winner && winner.curve.length > 0 ? winner : curves[0];
   return {
-    title: sweep ? `📊 Sweep ${sweep.id} (${sweep.environment}): ${finished ? "finished, " : ""}${runs.length} runs compared` : `📊 ${runs.length} runs compared`,
+    title: sweep
+      ? `📊 Sweep ${sweep.id} (${sweep.environment}): ${finished ? "finished, " : ""}${runs.length} runs compared`
+      : `📊 ${runs.length} runs compared`,
     text: winner
       ? `Best: run ${winner.run_id}${fields.length ? ` (${changes(winner, fields)})` : ""}, reward ${reward(winner)}${winner.status === "completed" ? "" : ` so far (${winner.status})`}.`
       : "No run has a reward yet.",
@@ -38,7 +48,10 @@ export function comparisonReply(comparison: Comparison, sweep?: SweepRow, finish
           chart: {
             title: "Reward mean by step",
             points: lead.curve.map((p) => ({ x: p.step, y: p.value })),
-            series: curves.map((r) => ({ label: `${r.run_id}${fields.length ? ` ${changes(r, fields)}` : ""}`, points: r.curve.map((p) => ({ x: p.step, y: p.value })) })),
+            series: curves.map((r) => ({
+              label: `${r.run_id}${fields.length ? ` ${changes(r, fields)}` : ""}`,
+              points: r.curve.map((p) => ({ x: p.step, y: p.value })),
+            })),
           },
         }
       : {}),

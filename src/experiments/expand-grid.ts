@@ -6,7 +6,8 @@ export interface GridAxis {
 
 export function expandGrid(axes: readonly GridAxis[]): Array<Record<string, unknown>> {
   let combos: Array<Record<string, unknown>> = [{}];
-  for (const axis of axes) combos = combos.flatMap((combo) => axis.values.map((value) => ({ ...combo, [axis.field]: value })));
+  for (const axis of axes)
+    combos = combos.flatMap((combo) => axis.values.map((value) => ({ ...combo, [axis.field]: value })));
   return combos;
 }
 

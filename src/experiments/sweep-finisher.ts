@@ -30,7 +30,16 @@ export function createSweepFinisher(deps: SweepFinisherDeps) {
     const reply = comparisonReply(await compareRuns(members, deps.report, deps.now), sweep, true);
     const first = members[0]!;
     // Queued before it is marked: a crash in between queues it again at start, and the dedupe key keeps it to one post.
-    deps.outbox.enqueue({ dedupeKey: `comparison:${sweepId}`, target: { channel: sweep.channel, thread: first.thread ?? sweep.thread }, kind: "notice", runId: first.id, reply }, deps.now());
+    deps.outbox.enqueue(
+      {
+        dedupeKey: `comparison:${sweepId}`,
+        target: { channel: sweep.channel, thread: first.thread ?? sweep.thread },
+        kind: "notice",
+        runId: first.id,
+        reply,
+      },
+      deps.now(),
+    );
     sweeps.markCompared(sweepId, deps.now());
     log.info("sweep finished; comparison queued", { sweepId, runs: members.length });
   }

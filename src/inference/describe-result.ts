@@ -7,7 +7,9 @@ export function describeModel(m: ModelResult): string {
   const counts = `${m.correct}/${m.completions} correct (${percent(m.accuracy)}), ${m.steps_with_correct}/${m.steps_tested} steps with a correct answer`;
   switch (m.outcome) {
     case "ok":
-      return m.steps_tested ? counts : `finished but wrote no scored groups${m.malformed_lines ? ` (${m.malformed_lines} unreadable lines)` : ""}`;
+      return m.steps_tested
+        ? counts
+        : `finished but wrote no scored groups${m.malformed_lines ? ` (${m.malformed_lines} unreadable lines)` : ""}`;
     case "timeout":
       return `timed out after ${m.steps_tested}/${m.steps_requested} steps${m.completions ? `; ${counts}` : ""}`;
     case "crashed":

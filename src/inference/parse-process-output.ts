@@ -21,7 +21,8 @@ function scoresOf(line: string): number[] | undefined {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const scores = (value as { scores?: unknown }).scores;
-  if (!Array.isArray(scores) || !scores.every((s): s is number => typeof s === "number" && Number.isFinite(s))) return undefined;
+  if (!Array.isArray(scores) || !scores.every((s): s is number => typeof s === "number" && Number.isFinite(s)))
+    return undefined;
   return scores;
 }
 
@@ -39,7 +40,12 @@ export function parseProcessOutput(lines: Iterable<string>, threshold: number): 
       malformedLines++;
       continue;
     }
-    steps.push({ step: steps.length + 1, completions: scores.length, correct: scores.filter((s) => s >= threshold).length, scores });
+    steps.push({
+      step: steps.length + 1,
+      completions: scores.length,
+      correct: scores.filter((s) => s >= threshold).length,
+      scores,
+    });
   }
   return { steps, malformedLines };
 }

@@ -34,18 +34,27 @@ function parseEndpoint(raw: string, what: string): URL {
   try {
     url = new URL(raw.trim());
   } catch (err) {
-    throw new RlError("INVALID_VALUE", `${what} "${raw}" is not a URL. Give one like http://127.0.0.1:8001/v1.`, { cause: err });
+    throw new RlError("INVALID_VALUE", `${what} "${raw}" is not a URL. Give one like http://127.0.0.1:8001/v1.`, {
+      cause: err,
+    });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new RlError("INVALID_VALUE", `${what} must be an http(s) URL, not ${url.protocol}.`);
-  if (url.username || url.password) throw new RlError("INVALID_VALUE", `${what} must not carry credentials; the key comes from OPENROUTER_API_KEY.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new RlError("INVALID_VALUE", `${what} must be an http(s) URL, not ${url.protocol}.`);
+  if (url.username || url.password)
+    throw new RlError("INVALID_VALUE", `${what} must not carry credentials; the key comes from OPENROUTER_API_KEY.`);
   return url;
 }
 
-export function planInferenceTest(request: InferenceTestRequest, settings: Config["inferenceTest"], openrouterKey: string | undefined): InferenceTestPlan {
+export function planInferenceTest(
+  request: InferenceTestRequest,
+  settings: Config["inferenceTest"],
+  openrouterKey: string | undefined,
+): InferenceTestPlan {
   const models = [...new Set((request.models ?? settings.models).map((m) => m.trim()).filter(Boolean))];
   if (models.length === 0) throw new RlError("USAGE", "Name at least one model, e.g. --models qwen/qwen3-8b.");
   const bad = models.find((m) => !MODEL_ID.test(m));
-  if (bad !== undefined) throw new RlError("INVALID_VALUE", `"${bad}" does not look like a model id (e.g. qwen/qwen3-8b).`);
+  if (bad !== undefined)
+    throw new RlError("INVALID_VALUE", `"${bad}" does not look like a model id (e.g. qwen/qwen3-8b).`);
 
   const configured = parseEndpoint(settings.baseUrl, "RL_TEST_BASE_URL");
   const endpoint = request.baseUrl === undefined ? configured : parseEndpoint(request.baseUrl, "--base-url");
@@ -60,9 +69,13 @@ export function planInferenceTest(request: InferenceTestRequest, settings: Confi
     );
   }
   if (trusted && !local && !openrouterKey) {
-    throw new RlError("MISSING_KEYS", `OPENROUTER_API_KEY is not set, and ${endpoint.origin} needs it. Set it in the bot's environment, or test against a local endpoint with --base-url http://127.0.0.1:PORT/v1.`, {
-      details: { missing: ["OPENROUTER_API_KEY"] },
-    });
+    throw new RlError(
+      "MISSING_KEYS",
+      `OPENROUTER_API_KEY is not set, and ${endpoint.origin} needs it. Set it in the bot's environment, or test against a local endpoint with --base-url http://127.0.0.1:PORT/v1.`,
+      {
+        details: { missing: ["OPENROUTER_API_KEY"] },
+      },
+    );
   }
   return {
     models,

@@ -73,12 +73,21 @@ export async function resolveOutputFile(o: ResolveOptions): Promise<OutputFile> 
   const file = changed === undefined ? o.planned : path.resolve(o.cwd, changed);
   const rel = path.relative(folder, file);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
-    return { error: `The environment reported writing to ${file}, outside this test's folder ${folder}; that file was not read.` };
+    return {
+      error: `The environment reported writing to ${file}, outside this test's folder ${folder}; that file was not read.`,
+    };
   }
   const stamp = stampOf(file);
   if (!stamp) return { error: `The environment wrote no output file (expected ${file}).` };
-  if (lstatSync(file).isSymbolicLink()) return { error: `${file} is a symbolic link; it was not read, since it may point at an older file.` };
-  if (file === o.planned && o.before && o.before.ino === stamp.ino && o.before.size === stamp.size && o.before.mtimeMs === stamp.mtimeMs) {
+  if (lstatSync(file).isSymbolicLink())
+    return { error: `${file} is a symbolic link; it was not read, since it may point at an older file.` };
+  if (
+    file === o.planned &&
+    o.before &&
+    o.before.ino === stamp.ino &&
+    o.before.size === stamp.size &&
+    o.before.mtimeMs === stamp.mtimeMs
+  ) {
     return { error: `${file} is from before this test (the environment wrote no new file); it was not read.` };
   }
   if (stamp.mtimeMs < o.startedAt - CLOCK_SLACK_MS) {

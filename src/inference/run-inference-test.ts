@@ -38,7 +38,10 @@ export interface InferenceTestInput {
   progress?: (text: string) => Promise<void>;
 }
 
-export async function runInferenceTest(deps: InferenceTestDeps, input: InferenceTestInput): Promise<InferenceTestResult> {
+export async function runInferenceTest(
+  deps: InferenceTestDeps,
+  input: InferenceTestInput,
+): Promise<InferenceTestResult> {
   const now = deps.now ?? Date.now;
   const { plan, environment } = input;
   const id = deps.newId?.() ?? randomBytes(6).toString("hex");
@@ -61,12 +64,16 @@ export async function runInferenceTest(deps: InferenceTestDeps, input: Inference
     const progress = input.progress;
     if (!progress) return;
     // Edits go out in order, and a slow or failing chat edit never holds up or breaks the test.
-    chain = chain.then(() => progress(text)).catch((err: unknown) => deps.log.warn("inference test progress failed", { id, err }));
+    chain = chain
+      .then(() => progress(text))
+      .catch((err: unknown) => deps.log.warn("inference test progress failed", { id, err }));
   };
 
   const run: ModelRun = { deps, plan, environment, dir, id, now };
   try {
-    say(`Inference test of ${environment.name}: ${plan.models.length} models, ${plan.steps} steps × ${plan.groupSize} completions each…`);
+    say(
+      `Inference test of ${environment.name}: ${plan.models.length} models, ${plan.steps} steps × ${plan.groupSize} completions each…`,
+    );
     const results: Array<ModelResult | undefined> = new Array(plan.models.length);
     const done: ModelResult[] = [];
     let failure: { err: unknown } | undefined;

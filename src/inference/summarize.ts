@@ -3,7 +3,10 @@ import type { InferenceTestSummary, ModelResult, StepResult } from "./types.ts";
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-export type ModelStats = Pick<ModelResult, "steps_tested" | "completions" | "correct" | "accuracy" | "steps_with_correct" | "mean_score">;
+export type ModelStats = Pick<
+  ModelResult,
+  "steps_tested" | "completions" | "correct" | "accuracy" | "steps_with_correct" | "mean_score"
+>;
 
 export function modelStats(steps: readonly StepResult[]): ModelStats {
   const completions = steps.reduce((n, s) => n + s.completions, 0);
@@ -23,7 +26,9 @@ export function summarizeTest(models: readonly ModelResult[]): InferenceTestSumm
   const scored = models.filter((m) => m.completions > 0);
   const crashed = models.filter((m) => m.outcome === "crashed" || m.outcome === "no_output").map((m) => m.model);
   // The first of the most accurate wins a tie; a model with nothing right is nobody's best.
-  const best = scored.filter((m) => m.correct > 0).reduce<ModelResult | undefined>((b, m) => (!b || m.accuracy > b.accuracy ? m : b), undefined);
+  const best = scored
+    .filter((m) => m.correct > 0)
+    .reduce<ModelResult | undefined>((b, m) => (!b || m.accuracy > b.accuracy ? m : b), undefined);
   return {
     models_tested: models.length,
     models_succeeded: models.filter((m) => m.outcome === "ok").length,

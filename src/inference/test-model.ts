@@ -31,7 +31,11 @@ export function fileStem(index: number, model: string): string {
 
 function outcomeOf(exit: ChildExit, timeoutMs: number): { outcome: ModelOutcome; error?: string } {
   if (exit.spawnError !== undefined) return { outcome: "crashed", error: `could not start: ${exit.spawnError}` };
-  if (exit.timedOut) return { outcome: "timeout", error: `timed out after ${Math.round(timeoutMs / 1000)} s; its process group was killed (RL_TEST_TIMEOUT_SECONDS)` };
+  if (exit.timedOut)
+    return {
+      outcome: "timeout",
+      error: `timed out after ${Math.round(timeoutMs / 1000)} s; its process group was killed (RL_TEST_TIMEOUT_SECONDS)`,
+    };
   if (exit.signal) return { outcome: "crashed", error: `killed by ${exit.signal}` };
   if (exit.exitCode !== 0) return { outcome: "crashed", error: `exited with code ${exit.exitCode ?? "?"}` };
   return { outcome: "ok" };
@@ -71,7 +75,13 @@ export async function testModel(run: ModelRun, model: string, index: number): Pr
   let outputFile: string | undefined;
   if (exit.spawnError === undefined) {
     // A crashed or timed-out child may still have written some groups: they are counted, and its error stays.
-    const found = await resolveOutputFile({ planned, before, stdoutPath, cwd: deps.config.trainingRoot, startedAt: exit.startedAt });
+    const found = await resolveOutputFile({
+      planned,
+      before,
+      stdoutPath,
+      cwd: deps.config.trainingRoot,
+      startedAt: exit.startedAt,
+    });
     if ("file" in found) {
       outputFile = found.file;
       parsed = await readProcessOutput(found.file, plan.correctThreshold);
@@ -80,8 +90,12 @@ export async function testModel(run: ModelRun, model: string, index: number): Pr
       error = found.error;
     }
   }
-  if (outcome === "ok" && parsed.steps.length === 0) error = "the environment finished but wrote no scored groups; see its log";
-  const tail = outcome === "ok" && parsed.steps.length > 0 ? "" : (await readTailLines(stderrPath, STDERR_TAIL_LINES)).join("\n").slice(-STDERR_TAIL_CHARS);
+  if (outcome === "ok" && parsed.steps.length === 0)
+    error = "the environment finished but wrote no scored groups; see its log";
+  const tail =
+    outcome === "ok" && parsed.steps.length > 0
+      ? ""
+      : (await readTailLines(stderrPath, STDERR_TAIL_LINES)).join("\n").slice(-STDERR_TAIL_CHARS);
   const result: ModelResult = {
     model,
     outcome,
@@ -97,6 +111,12 @@ export async function testModel(run: ModelRun, model: string, index: number): Pr
     command: argv.map(deps.redact),
     duration_ms: exit.durationMs,
   };
-  deps.log.info("inference test model done", { id, model, outcome, correct: result.correct, completions: result.completions });
+  deps.log.info("inference test model done", {
+    id,
+    model,
+    outcome,
+    correct: result.correct,
+    completions: result.completions,
+  });
   return result;
 }

@@ -4,7 +4,14 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { RlError } from "../errors.ts";
 import { processStartTime } from "../training/process-info.ts";
-import { describeHolder, pidFileOf, readLeaseHolder, writeLeaseHolder, type LeaseHolder, type LeaseMode } from "./lease-holder.ts";
+import {
+  describeHolder,
+  pidFileOf,
+  readLeaseHolder,
+  writeLeaseHolder,
+  type LeaseHolder,
+  type LeaseMode,
+} from "./lease-holder.ts";
 import { socketPathFor } from "./socket-path.ts";
 
 export interface Lease {
@@ -33,16 +40,30 @@ export function tryAcquireLease(dataDir: string, mode: LeaseMode): LeaseAttempt 
     // In exclusive locking mode SQLite keeps its POSIX lock after the first write until the connection closes.
     lock.pragma("locking_mode = EXCLUSIVE");
     lock.exec("BEGIN EXCLUSIVE");
-    lock.exec("CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at TEXT NOT NULL)");
-    lock.prepare("INSERT OR REPLACE INTO lease (id, pid, at) VALUES (1, ?, ?)").run(process.pid, new Date().toISOString());
+    lock.exec(
+      "CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, at TEXT NOT NULL)",
+    );
+    lock
+      .prepare("INSERT OR REPLACE INTO lease (id, pid, at) VALUES (1, ?, ?)")
+      .run(process.pid, new Date().toISOString());
     lock.exec("COMMIT");
   } catch (err) {
     lock.close();
     if (isBusy(err)) return { holder: readLeaseHolder(dataDir) };
-    throw new RlError("CONFIG", `Could not lock the data folder ${dataDir}: ${(err as Error).message}. Check that it is writable.`, { cause: err });
+    throw new RlError(
+      "CONFIG",
+      `Could not lock the data folder ${dataDir}: ${(err as Error).message}. Check that it is writable.`,
+      { cause: err },
+    );
   }
   const socketPath = socketPathFor(dataDir);
-  const holder: LeaseHolder = { pid: process.pid, startTime: processStartTime(process.pid), startedAt: new Date().toISOString(), mode, socket: socketPath };
+  const holder: LeaseHolder = {
+    pid: process.pid,
+    startTime: processStartTime(process.pid),
+    startedAt: new Date().toISOString(),
+    mode,
+    socket: socketPath,
+  };
   writeLeaseHolder(dataDir, holder);
   let released = false;
   return {
@@ -65,7 +86,11 @@ export function tryAcquireLease(dataDir: string, mode: LeaseMode): LeaseAttempt 
 export function acquireLease(dataDir: string, mode: LeaseMode): Lease {
   const attempt = tryAcquireLease(dataDir, mode);
   if ("lease" in attempt) return attempt.lease;
-  throw new RlError("CONFLICT", `${describeHolder(attempt.holder)} owns the data folder ${dataDir}. Stop it, or set RL_DATA_DIR to another folder.`, {
-    details: { pid: attempt.holder?.pid },
-  });
+  throw new RlError(
+    "CONFLICT",
+    `${describeHolder(attempt.holder)} owns the data folder ${dataDir}. Stop it, or set RL_DATA_DIR to another folder.`,
+    {
+      details: { pid: attempt.holder?.pid },
+    },
+  );
 }

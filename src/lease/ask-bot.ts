@@ -42,13 +42,19 @@ function askOnce(socketPath: string, request: BotRequest): Promise<BotResponse> 
     });
     socket.on("error", (err) => reject(err));
     socket.on("close", () => {
-      if (!answered) reject(new RlError("UPSTREAM", "The bot closed the connection before answering; see the bot's log."));
+      if (!answered)
+        reject(new RlError("UPSTREAM", "The bot closed the connection before answering; see the bot's log."));
     });
   });
 }
 
 /** Ask the bot; while it is still starting (no socket yet) try again for up to `waitMs`. */
-export async function askBot(socketPath: string, request: BotRequest, waitMs = 5000, isAlive: () => boolean = () => true): Promise<BotResponse> {
+export async function askBot(
+  socketPath: string,
+  request: BotRequest,
+  waitMs = 5000,
+  isAlive: () => boolean = () => true,
+): Promise<BotResponse> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
@@ -57,7 +63,11 @@ export async function askBot(socketPath: string, request: BotRequest, waitMs = 5
       const code = (err as { code?: unknown }).code;
       if (typeof code !== "string" || !NOT_LISTENING.has(code) || Date.now() >= deadline || !isAlive()) {
         if (err instanceof RlError) throw err;
-        throw new RlError("UPSTREAM", `The running bot does not answer on ${socketPath} (${(err as Error).message}). Check the bot's log, or restart it.`, { cause: err });
+        throw new RlError(
+          "UPSTREAM",
+          `The running bot does not answer on ${socketPath} (${(err as Error).message}). Check the bot's log, or restart it.`,
+          { cause: err },
+        );
       }
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -15,7 +15,14 @@ export interface ChartSvgOptions {
 const SERIES_COLORS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442", "#000000"] as const;
 
 const FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
-const COLOR = { background: "#ffffff", text: "#23272a", muted: "#6a6f76", grid: "#e3e5e8", axis: "#99a0a8", line: "#5865f2" } as const;
+const COLOR = {
+  background: "#ffffff",
+  text: "#23272a",
+  muted: "#6a6f76",
+  grid: "#e3e5e8",
+  axis: "#99a0a8",
+  line: "#5865f2",
+} as const;
 const MARGIN = { top: 48, right: 24, bottom: 44, left: 68 } as const;
 const TITLE_PX = 16;
 const LABEL_PX = 12;
@@ -95,45 +102,89 @@ export function drawChartSvg(title: string, linePoints: readonly ChartPoint[], o
   const titleRoom = width - 2 * TITLE_INSET - caption.length * LABEL_PX * 0.6 - 16;
   const parts: string[] = [
     `<rect width="${width}" height="${height}" fill="${COLOR.background}"/>`,
-    text(TITLE_INSET, 28, clipTitle(title, Math.floor(titleRoom / (TITLE_PX * 0.7))), `font-size="${TITLE_PX}" font-weight="bold" fill="${COLOR.text}"`),
+    text(
+      TITLE_INSET,
+      28,
+      clipTitle(title, Math.floor(titleRoom / (TITLE_PX * 0.7))),
+      `font-size="${TITLE_PX}" font-weight="bold" fill="${COLOR.text}"`,
+    ),
   ];
   for (const v of yTicks.values) {
     const y = sy(v);
     if (y < top - 0.5 || y > bottom + 0.5) continue;
-    parts.push(`<line x1="${left}" y1="${r1(y)}" x2="${right}" y2="${r1(y)}" stroke="${COLOR.grid}" stroke-width="1"/>`);
-    parts.push(text(left - 8, y + LABEL_PX / 3, formatTick(v, yTicks.step), `font-size="${LABEL_PX}" text-anchor="end" fill="${COLOR.muted}"`));
+    parts.push(
+      `<line x1="${left}" y1="${r1(y)}" x2="${right}" y2="${r1(y)}" stroke="${COLOR.grid}" stroke-width="1"/>`,
+    );
+    parts.push(
+      text(
+        left - 8,
+        y + LABEL_PX / 3,
+        formatTick(v, yTicks.step),
+        `font-size="${LABEL_PX}" text-anchor="end" fill="${COLOR.muted}"`,
+      ),
+    );
   }
   for (const v of xTicks.values) {
     const x = sx(v);
     if (x < left - 0.5 || x > right + 0.5) continue;
-    parts.push(`<line x1="${r1(x)}" y1="${bottom}" x2="${r1(x)}" y2="${bottom + 5}" stroke="${COLOR.axis}" stroke-width="1"/>`);
-    parts.push(text(x, bottom + 19, formatTick(v, xTicks.step), `font-size="${LABEL_PX}" text-anchor="middle" fill="${COLOR.muted}"`));
+    parts.push(
+      `<line x1="${r1(x)}" y1="${bottom}" x2="${r1(x)}" y2="${bottom + 5}" stroke="${COLOR.axis}" stroke-width="1"/>`,
+    );
+    parts.push(
+      text(
+        x,
+        bottom + 19,
+        formatTick(v, xTicks.step),
+        `font-size="${LABEL_PX}" text-anchor="middle" fill="${COLOR.muted}"`,
+      ),
+    );
   }
   parts.push(`<path d="M${left} ${top}V${bottom}H${right}" fill="none" stroke="${COLOR.axis}" stroke-width="1"/>`);
-  if (options.xLabel) parts.push(text(right, height - 6, options.xLabel, `font-size="${LABEL_PX}" text-anchor="end" fill="${COLOR.muted}"`));
+  if (options.xLabel)
+    parts.push(
+      text(right, height - 6, options.xLabel, `font-size="${LABEL_PX}" text-anchor="end" fill="${COLOR.muted}"`),
+    );
 
   if (series) {
     const legend: string[] = [];
     series.forEach((s, i) => {
       const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
       const d = s.points.map((p, j) => `${j === 0 ? "M" : "L"}${r1(sx(p.x))} ${r1(sy(p.y))}`).join("");
-      if (s.points.length > 1) parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`);
+      if (s.points.length > 1)
+        parts.push(
+          `<path d="${d}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`,
+        );
       const end = s.points.at(-1);
       if (end) parts.push(`<circle cx="${r1(sx(end.x))}" cy="${r1(sy(end.y))}" r="3" fill="${color}"/>`);
       // The legend runs along the top of the plot, one label per line, as far as the width allows.
       const y = top + 14 + 14 * i;
-      if (y < bottom - 4) legend.push(`<rect x="${left + 8}" y="${y - 8}" width="10" height="3" fill="${color}"/>`, text(left + 22, y - 4, clipTitle(s.label, 40), `font-size="${LABEL_PX - 1}" fill="${COLOR.text}"`));
+      if (y < bottom - 4)
+        legend.push(
+          `<rect x="${left + 8}" y="${y - 8}" width="10" height="3" fill="${color}"/>`,
+          text(left + 22, y - 4, clipTitle(s.label, 40), `font-size="${LABEL_PX - 1}" fill="${COLOR.text}"`),
+        );
     });
     parts.push(...legend);
   } else if (!last) {
-    parts.push(text((left + right) / 2, (top + bottom) / 2, "no data yet", `font-size="${LABEL_PX + 2}" text-anchor="middle" fill="${COLOR.muted}"`));
+    parts.push(
+      text(
+        (left + right) / 2,
+        (top + bottom) / 2,
+        "no data yet",
+        `font-size="${LABEL_PX + 2}" text-anchor="middle" fill="${COLOR.muted}"`,
+      ),
+    );
   } else {
     if (points.length > 1) {
       const d = points.map((p, i) => `${i === 0 ? "M" : "L"}${r1(sx(p.x))} ${r1(sy(p.y))}`).join("");
-      parts.push(`<path d="${d}" fill="none" stroke="${COLOR.line}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`);
+      parts.push(
+        `<path d="${d}" fill="none" stroke="${COLOR.line}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`,
+      );
     }
     parts.push(`<circle cx="${r1(sx(last.x))}" cy="${r1(sy(last.y))}" r="3.5" fill="${COLOR.line}"/>`);
-    parts.push(text(width - TITLE_INSET, 28, caption, `font-size="${LABEL_PX}" text-anchor="end" fill="${COLOR.muted}"`));
+    parts.push(
+      text(width - TITLE_INSET, 28, caption, `font-size="${LABEL_PX}" text-anchor="end" fill="${COLOR.muted}"`),
+    );
   }
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT}">`,

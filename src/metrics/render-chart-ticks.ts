@@ -74,7 +74,8 @@ export function formatTick(value: number, step: number): string {
   if (abs < step * 1e-6) return "0";
   if (abs >= 1e15 || step < 1e-6) return value.toExponential(2).replace(/\.?0+e/, "e");
   for (const [unit, suffix] of UNITS) {
-    if (abs >= unit && abs >= 1e4 && step >= unit / 1000) return `${trimZeros((value / unit).toFixed(decimalsFor(step / unit)))}${suffix}`;
+    if (abs >= unit && abs >= 1e4 && step >= unit / 1000)
+      return `${trimZeros((value / unit).toFixed(decimalsFor(step / unit)))}${suffix}`;
   }
   return value.toFixed(decimalsFor(step));
 }

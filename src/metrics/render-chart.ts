@@ -29,13 +29,24 @@ export async function renderChartPng(chart: ReplyChart, options: ChartImageOptio
   const width = side(options.width, CHART_SIZE.width);
   const height = side(options.height, CHART_SIZE.height);
   const maxPoints = options.maxPoints ?? 2 * width;
-  const series = chart.series?.map((s) => ({ label: s.label, points: prepareChartPoints(s.points, maxPoints) })).filter((s) => s.points.length > 0);
+  const series = chart.series
+    ?.map((s) => ({ label: s.label, points: prepareChartPoints(s.points, maxPoints) }))
+    .filter((s) => s.points.length > 0);
   const points = series?.length ? series.flatMap((s) => s.points) : prepareChartPoints(chart.points, maxPoints);
   if (points.length === 0) return undefined;
-  const svg = drawChartSvg(chart.title, series?.length ? [] : points, { width, height, xLabel: options.xLabel ?? "step", ...(series?.length ? { series } : {}) });
+  const svg = drawChartSvg(chart.title, series?.length ? [] : points, {
+    width,
+    height,
+    xLabel: options.xLabel ?? "step",
+    ...(series?.length ? { series } : {}),
+  });
   // renderAsync rasterises on libuv's thread pool, so the gateway heartbeats and HTTP acks are not held up.
   // Loaded on first use: a bot that never draws a chart does not carry the rasteriser in memory.
   const { renderAsync } = await import("@resvg/resvg-js");
-  const image = await renderAsync(svg, { font: { loadSystemFonts: true }, fitTo: { mode: "original" }, logLevel: "off" });
+  const image = await renderAsync(svg, {
+    font: { loadSystemFonts: true },
+    fitTo: { mode: "original" },
+    logLevel: "off",
+  });
   return image.asPng();
 }

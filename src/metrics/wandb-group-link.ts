@@ -10,7 +10,10 @@ export interface WandbPages {
 }
 
 export function wandbPagesOf(config: Pick<Config, "wandb">): WandbPages {
-  return { appUrl: resolveWandbAppUrl(config.wandb.baseUrl, config.wandb.appUrl), ...(config.wandb.entity ? { entity: config.wandb.entity } : {}) };
+  return {
+    appUrl: resolveWandbAppUrl(config.wandb.baseUrl, config.wandb.appUrl),
+    ...(config.wandb.entity ? { entity: config.wandb.entity } : {}),
+  };
 }
 
 interface RunNames {
@@ -25,5 +28,8 @@ interface RunNames {
  */
 export function wandbGroupLink(run: RunNames, pages: WandbPages | undefined): ReplyLink | undefined {
   if (!pages?.entity || !run.wandbProject || !run.wandbGroup) return undefined;
-  return { label: "WandB group", url: buildWandbGroupUrl(pages.appUrl, pages.entity, run.wandbProject, run.wandbGroup) };
+  return {
+    label: "WandB group",
+    url: buildWandbGroupUrl(pages.appUrl, pages.entity, run.wandbProject, run.wandbGroup),
+  };
 }

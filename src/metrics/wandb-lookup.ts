@@ -29,10 +29,15 @@ export function createWandbLookup(client: WandbClient | undefined, now: () => nu
     let result: WandbView;
     try {
       const trainer = await client.findTrainerRun(run.wandbProject, run.wandbRunName);
-      if (!trainer) result = { note: `No WandB run named ${run.wandbRunName}-trainer-* yet in project ${run.wandbProject}.` };
+      if (!trainer)
+        result = { note: `No WandB run named ${run.wandbRunName}-trainer-* yet in project ${run.wandbProject}.` };
       else {
         const envRuns = run.wandbGroup ? await client.findEnvironmentRuns(run.wandbProject, run.wandbGroup) : [];
-        result = { url: trainer.url, state: trainer.state, metrics: metricsFromSummary(trainer.summary, envRuns[0]?.summary) };
+        result = {
+          url: trainer.url,
+          state: trainer.state,
+          metrics: metricsFromSummary(trainer.summary, envRuns[0]?.summary),
+        };
       }
     } catch (err) {
       result = { note: `WandB unavailable: ${asRlError(err).message}` };
@@ -48,7 +53,9 @@ export function createWandbLookup(client: WandbClient | undefined, now: () => nu
       if (!trainer) return { note: "No WandB trainer run found." };
       const rows = await client.history(run.wandbProject, trainer.name, ["reward/mean"]);
       const envRuns = run.wandbGroup ? await client.findEnvironmentRuns(run.wandbProject, run.wandbGroup) : [];
-      const envRows = envRuns[0] ? await client.history(run.wandbProject, envRuns[0].name, ["train/percent_correct"]) : [];
+      const envRows = envRuns[0]
+        ? await client.history(run.wandbProject, envRuns[0].name, ["train/percent_correct"])
+        : [];
       const series = (list: Array<Record<string, unknown>>, key: string) =>
         list.flatMap((r) => {
           const k = Object.keys(r).find((x) => x === key || x.endsWith(`_${key}`));

@@ -24,17 +24,28 @@ export function checkSpawnPlan(plan: SpawnPlan, help: CommandHelp): void {
   const lookup = findCommand(plan.command, plan.cwd, plan.env.PATH);
   if (!lookup.found) {
     const where = plan.command.includes("/") ? "" : " on PATH";
-    const problem = lookup.problem === "not found" ? `was not found${where}` : `${lookup.path} is ${lookup.problem === "a folder" ? "a folder" : "not executable"}`;
-    throw new RlError("PROCESS_FAILED", `${help.what} "${plan.command}" ${problem}. ${help.provider}; or ${change} to the command to use.`, { details });
+    const problem =
+      lookup.problem === "not found"
+        ? `was not found${where}`
+        : `${lookup.path} is ${lookup.problem === "a folder" ? "a folder" : "not executable"}`;
+    throw new RlError(
+      "PROCESS_FAILED",
+      `${help.what} "${plan.command}" ${problem}. ${help.provider}; or ${change} to the command to use.`,
+      { details },
+    );
   }
   // `python launch_training.py`: the interpreter is there, the script may not be (python would exit 2 with no hint).
   const script = plan.args[0];
   if (PYTHON_NAME.test(path.basename(plan.command)) && script?.endsWith(".py")) {
     const file = path.resolve(plan.cwd, script);
     if (!existsSync(file)) {
-      throw new RlError("PROCESS_FAILED", `${help.what} runs ${script}, which is not in ${plan.cwd}. ${help.provider}; or ${change} to the command to use.`, {
-        details: { ...details, script: file },
-      });
+      throw new RlError(
+        "PROCESS_FAILED",
+        `${help.what} runs ${script}, which is not in ${plan.cwd}. ${help.provider}; or ${change} to the command to use.`,
+        {
+          details: { ...details, script: file },
+        },
+      );
     }
   }
 }

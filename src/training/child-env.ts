@@ -2,7 +2,11 @@
 import path from "node:path";
 import { SECRET_SETTINGS } from "../config.ts";
 
-export function childEnv(base: NodeJS.ProcessEnv, trainingRoot: string, extra: Record<string, string | undefined>): Record<string, string> {
+export function childEnv(
+  base: NodeJS.ProcessEnv,
+  trainingRoot: string,
+  extra: Record<string, string | undefined>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
   for (const name of SECRET_SETTINGS) delete env[name];

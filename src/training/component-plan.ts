@@ -19,7 +19,8 @@ export function commandHelpFor(config: Config, component: Component): CommandHel
     return {
       what: "The trajectory API command",
       settings: ["RL_API_COMMAND", ...viaPython(config.apiCommand)],
-      provider: "run-api comes with atroposlib: install it into the training Python (pip install atroposlib, or pip install -e . in an atropos checkout) and put that Python's bin folder on PATH",
+      provider:
+        "run-api comes with atroposlib: install it into the training Python (pip install atroposlib, or pip install -e . in an atropos checkout) and put that Python's bin folder on PATH",
     };
   }
   if (component === "trainer") {
@@ -51,7 +52,12 @@ export function createComponentPlanner(deps: ComponentPlannerDeps) {
     const processEnv = deps.processEnv ?? process.env;
     if (component === "api") {
       const [command, ...args] = config.apiCommand;
-      return { ...base, command: command!, args: [...args, "--host", "127.0.0.1", "--port", String(deps.apiPort)], env: childEnv(processEnv, config.trainingRoot, {}) };
+      return {
+        ...base,
+        command: command!,
+        args: [...args, "--host", "127.0.0.1", "--port", String(deps.apiPort)],
+        env: childEnv(processEnv, config.trainingRoot, {}),
+      };
     }
     if (component === "trainer") {
       const [command, ...args] = config.trainerCommand;
@@ -63,7 +69,12 @@ export function createComponentPlanner(deps: ComponentPlannerDeps) {
       };
     }
     const info = await deps.catalog.get(run.environment);
-    return { ...base, command: config.python, args: [info.filePath, "serve", "--config", run.configPath!], env: childEnv(processEnv, config.trainingRoot, keys) };
+    return {
+      ...base,
+      command: config.python,
+      args: [info.filePath, "serve", "--config", run.configPath!],
+      env: childEnv(processEnv, config.trainingRoot, keys),
+    };
   };
 }
 

@@ -2,7 +2,8 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 
-export type CommandLookup = { found: true; path: string } | { found: false; problem: "not found" | "not executable" | "a folder"; path?: string };
+export type CommandLookup =
+  { found: true; path: string } | { found: false; problem: "not found" | "not executable" | "a folder"; path?: string };
 
 function inspect(file: string): CommandLookup | undefined {
   let isDir: boolean;
@@ -22,7 +23,10 @@ function inspect(file: string): CommandLookup | undefined {
 
 /** Resolve `command` as spawn would: a name with a slash against `cwd`, a bare name along `searchPath`. */
 export function findCommand(command: string, cwd: string, searchPath: string | undefined): CommandLookup {
-  if (command.includes("/")) return inspect(path.resolve(cwd, command)) ?? { found: false, problem: "not found", path: path.resolve(cwd, command) };
+  if (command.includes("/"))
+    return (
+      inspect(path.resolve(cwd, command)) ?? { found: false, problem: "not found", path: path.resolve(cwd, command) }
+    );
   let firstProblem: CommandLookup | undefined;
   for (const dir of (searchPath ?? "").split(path.delimiter)) {
     if (!dir) continue;

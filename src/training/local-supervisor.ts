@@ -88,7 +88,15 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
     }
     const pid = sub.pid;
     const startTime = pid === undefined ? undefined : processStartTime(pid);
-    deps.processes.upsert({ runId, component: plan.component, pid, startTime, logPath: plan.logPath, state: "starting", startedAt: deps.now() });
+    deps.processes.upsert({
+      runId,
+      component: plan.component,
+      pid,
+      startTime,
+      logPath: plan.logPath,
+      state: "starting",
+      startedAt: deps.now(),
+    });
     const item: Live = {
       pid,
       startTime,

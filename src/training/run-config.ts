@@ -52,7 +52,10 @@ export function buildRunConfig(input: RunConfigInput): RunConfig {
   return {
     env,
     // tinker-atropos's README: its environments talk to the trainer's inference server as sglang.
-    openai: structuredClone(input.locked.openai).map((server) => ({ ...server, server_type: server.server_type ?? TINKER_SERVER_TYPE })),
+    openai: structuredClone(input.locked.openai).map((server) => ({
+      ...server,
+      server_type: server.server_type ?? TINKER_SERVER_TYPE,
+    })),
     tinker: {
       ...trainer,
       ...structuredClone(input.locked.tinker),
@@ -69,7 +72,10 @@ export function buildRunConfig(input: RunConfigInput): RunConfig {
 export function writeRunConfig(dir: string, runId: string, config: RunConfig, secrets: readonly string[]): string {
   const text = `# rl-chatops run ${runId}: written by the bot; locked fields come from the locked fields file.\n${stringifyRunYaml(config)}`;
   if (secrets.some((s) => s.length >= 4 && text.includes(s))) {
-    throw new RlError("INVALID_VALUE", "A config value contains one of the bot's API keys; remove it (keys are passed to the trainer through its environment, never the run config).");
+    throw new RlError(
+      "INVALID_VALUE",
+      "A config value contains one of the bot's API keys; remove it (keys are passed to the trainer through its environment, never the run config).",
+    );
   }
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `run_${runId}.yaml`);
@@ -88,8 +94,14 @@ export function portOf(url: unknown, fallback: number): number {
 }
 
 /** The trajectory API's and the trainer's inference server's addresses, from the locked fields. */
-export function stackAddresses(locked: LockedFields): { apiUrl: string; apiPort: number; trainerUrl: string; trainerPort: number } {
-  const apiRaw = typeof locked.env.rollout_server_url === "string" ? locked.env.rollout_server_url : "http://localhost:8000";
+export function stackAddresses(locked: LockedFields): {
+  apiUrl: string;
+  apiPort: number;
+  trainerUrl: string;
+  trainerPort: number;
+} {
+  const apiRaw =
+    typeof locked.env.rollout_server_url === "string" ? locked.env.rollout_server_url : "http://localhost:8000";
   const base = locked.openai[0]?.base_url;
   const trainerRaw = typeof base === "string" ? base : "http://localhost:8001/v1";
   const apiPort = portOf(apiRaw, 8000);

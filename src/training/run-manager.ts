@@ -74,8 +74,22 @@ export function createRunManager(deps: RunManagerDeps) {
   const settleMs = deps.envSettleMs ?? 2000;
   const logPath = (runId: string, component: Component) => logPathOf(config, runId, component);
   const wandb = wandbPagesOf(config);
-  const transitions = createTransitions({ db: deps.db, runs, outbox: deps.outbox, actions: deps.actions, log, now: deps.now, redact: deps.redact, wandb });
-  const plan = createComponentPlanner({ config, catalog: deps.catalog, apiPort: addresses.apiPort, processEnv: deps.processEnv });
+  const transitions = createTransitions({
+    db: deps.db,
+    runs,
+    outbox: deps.outbox,
+    actions: deps.actions,
+    log,
+    now: deps.now,
+    redact: deps.redact,
+    wandb,
+  });
+  const plan = createComponentPlanner({
+    config,
+    catalog: deps.catalog,
+    apiPort: addresses.apiPort,
+    processEnv: deps.processEnv,
+  });
 
   const owed = createOwedActions({
     actions: deps.actions,
@@ -114,7 +128,8 @@ export function createRunManager(deps: RunManagerDeps) {
 
   // A run stays on the backend recorded at its creation, whatever RL_BACKEND says now.
   const backends: Record<RunRow["backend"], RunBackend> = { local, slurm };
-  const launch = (run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> => backends[run.backend].launch(run, progress);
+  const launch = (run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> =>
+    backends[run.backend].launch(run, progress);
 
   function startQueued(): void {
     for (;;) {
@@ -132,9 +147,13 @@ export function createRunManager(deps: RunManagerDeps) {
 
   function checkKeys(): void {
     if (!config.isDemoStack && !config.keys.tinker) {
-      throw new RlError("MISSING_KEYS", "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.", {
-        details: { missing: ["TINKER_API_KEY"] },
-      });
+      throw new RlError(
+        "MISSING_KEYS",
+        "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.",
+        {
+          details: { missing: ["TINKER_API_KEY"] },
+        },
+      );
     }
   }
 
@@ -142,7 +161,13 @@ export function createRunManager(deps: RunManagerDeps) {
   function prepare(environment: string, values: ConfigValues): { id: string; patch: RunPatch } {
     const id = newRunId();
     const names = runNames(environment, id, config.wandb.project);
-    const runConfig = buildRunConfig({ runId: id, environment, values, locked: deps.locked, wandbProject: config.wandb.project });
+    const runConfig = buildRunConfig({
+      runId: id,
+      environment,
+      values,
+      locked: deps.locked,
+      wandbProject: config.wandb.project,
+    });
     const configPath = writeRunConfig(config.runConfigsDir, id, runConfig, config.secrets);
     const totalSteps = typeof runConfig.env.total_steps === "number" ? runConfig.env.total_steps : undefined;
     return { id, patch: { configPath, totalSteps, ...names } };
@@ -168,15 +193,34 @@ export function createRunManager(deps: RunManagerDeps) {
 
     /** Create a run from the channel's selection and config; launch it now or queue it. Resolves once it is running, failed or queued. */
     async start(request: StartRequest): Promise<RunRow> {
-      const environment = request.from ? request.from.environment : (await deps.env.startableEnvironment(request.channel)).name;
+      const environment = request.from
+        ? request.from.environment
+        : (await deps.env.startableEnvironment(request.channel)).name;
       checkKeys();
       const values = request.from?.values ?? deps.channels.configValues(request.channel, environment);
       const prepared = prepare(environment, values);
-      const queued = runs.countByStatus(LIVE_STATUSES) >= config.maxConcurrentRuns || runs.countByStatus(["queued"]) > 0;
+      const queued =
+        runs.countByStatus(LIVE_STATUSES) >= config.maxConcurrentRuns || runs.countByStatus(["queued"]) > 0;
       const run = transitions.create(
-        { id: prepared.id, channel: request.channel, thread: request.thread, environment, config: values, status: queued ? "queued" : "starting", createdBy: request.userId, backend: config.backend },
+        {
+          id: prepared.id,
+          channel: request.channel,
+          thread: request.thread,
+          environment,
+          config: values,
+          status: queued ? "queued" : "starting",
+          createdBy: request.userId,
+          backend: config.backend,
+        },
         prepared.patch,
-        queued ? { notice: { kind: "queued", message: `Run ${prepared.id} is queued: another run is using the training ports.` } } : {},
+        queued
+          ? {
+              notice: {
+                kind: "queued",
+                message: `Run ${prepared.id} is queued: another run is using the training ports.`,
+              },
+            }
+          : {},
       );
       if (queued) return run;
       return launch(run, request.progress);
@@ -193,10 +237,27 @@ export function createRunManager(deps: RunManagerDeps) {
       // On Slurm the sweep is one job array the cluster schedules: its runs are submitted together, not queued here.
       const status = config.backend === "slurm" ? "starting" : "queued";
       const create = deps.db.transaction(() => {
-        const sweep = deps.sweeps.insert({ id: sweepId, channel: request.channel, thread: request.thread, environment: request.environment, grid: request.grid, createdBy: request.userId });
+        const sweep = deps.sweeps.insert({
+          id: sweepId,
+          channel: request.channel,
+          thread: request.thread,
+          environment: request.environment,
+          grid: request.grid,
+          createdBy: request.userId,
+        });
         for (const p of prepared) {
           transitions.create(
-            { id: p.id, channel: request.channel, thread: request.thread, environment: request.environment, config: p.values, status, createdBy: request.userId, backend: config.backend, sweepId },
+            {
+              id: p.id,
+              channel: request.channel,
+              thread: request.thread,
+              environment: request.environment,
+              config: p.values,
+              status,
+              createdBy: request.userId,
+              backend: config.backend,
+              sweepId,
+            },
             p.patch,
           );
         }
@@ -204,7 +265,8 @@ export function createRunManager(deps: RunManagerDeps) {
       });
       const sweep = create.immediate();
       log.info("sweep created", { sweepId, runs: prepared.length, backend: config.backend });
-      if (config.backend === "slurm") return { sweep, runs: await slurm.launchArray(sweepId, runs.listBySweep(sweepId)) };
+      if (config.backend === "slurm")
+        return { sweep, runs: await slurm.launchArray(sweepId, runs.listBySweep(sweepId)) };
       startQueued();
       return { sweep, runs: runs.listBySweep(sweepId) };
     },
@@ -213,10 +275,17 @@ export function createRunManager(deps: RunManagerDeps) {
     async stopSweep(sweepId: string, by: string): Promise<RunRow[]> {
       const members = runs.listBySweep(sweepId);
       for (const run of members.filter((r) => r.status === "queued")) {
-        transitions.move(run.id, ["queued"], { status: "stopped", stoppedBy: by, endedAt: deps.now() }, { notice: { kind: "stopped", message: `Queued run ${run.id} of sweep ${sweepId} was cancelled by ${by}.` } });
+        transitions.move(
+          run.id,
+          ["queued"],
+          { status: "stopped", stoppedBy: by, endedAt: deps.now() },
+          { notice: { kind: "stopped", message: `Queued run ${run.id} of sweep ${sweepId} was cancelled by ${by}.` } },
+        );
       }
       for (const run of runs.listBySweep(sweepId).filter((r) => r.status === "starting" || r.status === "running")) {
-        await manager.stop(run.id, by).catch((err: unknown) => log.warn("stopping a sweep run failed", { sweepId, runId: run.id, err }));
+        await manager
+          .stop(run.id, by)
+          .catch((err: unknown) => log.warn("stopping a sweep run failed", { sweepId, runId: run.id, err }));
       }
       return runs.listBySweep(sweepId);
     },
@@ -225,17 +294,32 @@ export function createRunManager(deps: RunManagerDeps) {
       const run = runs.get(runId);
       if (!run) throw new RlError("NOT_FOUND", `No run "${runId}". See /rl runs.`);
       if (run.status === "queued") {
-        const cancelled = transitions.move(runId, ["queued"], { status: "stopped", stoppedBy: by, endedAt: deps.now() }, { notice: { kind: "stopped", message: `Queued run ${runId} was cancelled by ${by}.` } });
+        const cancelled = transitions.move(
+          runId,
+          ["queued"],
+          { status: "stopped", stoppedBy: by, endedAt: deps.now() },
+          { notice: { kind: "stopped", message: `Queued run ${runId} was cancelled by ${by}.` } },
+        );
         if (cancelled) return cancelled;
       }
       const backend = backends[run.backend];
-      const stopping = transitions.move(runId, ["starting", "running"], { status: "stopping", stoppedBy: by }, backend.owesStops ? { owe: STOP_ORDER } : {});
+      const stopping = transitions.move(
+        runId,
+        ["starting", "running"],
+        { status: "stopping", stoppedBy: by },
+        backend.owesStops ? { owe: STOP_ORDER } : {},
+      );
       if (!stopping) {
         const now = runs.get(runId)!;
         throw new RlError("CONFLICT", `Run ${runId} is not running (it is ${now.status}).`);
       }
       await backend.stop(stopping);
-      transitions.move(runId, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${runId} was stopped by ${by}.` } });
+      transitions.move(
+        runId,
+        ["stopping"],
+        { status: "stopped", endedAt: deps.now() },
+        { notice: { kind: "stopped", message: `Run ${runId} was stopped by ${by}.` } },
+      );
       startQueued();
       return runs.get(runId)!;
     },
@@ -248,10 +332,13 @@ export function createRunManager(deps: RunManagerDeps) {
     async recover(): Promise<void> {
       await owed.carryOutAll();
       for (const run of runs.listByStatus(LIVE_STATUSES)) {
-        await backends[run.backend].recover(run).catch((err: unknown) => log.error("recovery failed", { runId: run.id, err }));
+        await backends[run.backend]
+          .recover(run)
+          .catch((err: unknown) => log.error("recovery failed", { runId: run.id, err }));
       }
       startQueued();
-      for (const task of afterRecovery) await task().catch((err: unknown) => log.error("a task after recovery failed", { err }));
+      for (const task of afterRecovery)
+        await task().catch((err: unknown) => log.error("a task after recovery failed", { err }));
     },
 
     /** Work that belongs after recovery (a finished sweep's comparison still owed), in the order added. */
@@ -262,11 +349,23 @@ export function createRunManager(deps: RunManagerDeps) {
     /** Bot shutdown: runs being started cannot finish without the bot and are stopped; running ones carry on. */
     async shutdown(): Promise<void> {
       for (const runId of local.launchingIds()) {
-        const run = transitions.move(runId, ["starting"], { status: "stopping", stoppedBy: "bot shutdown" }, { owe: STOP_ORDER });
+        const run = transitions.move(
+          runId,
+          ["starting"],
+          { status: "stopping", stoppedBy: "bot shutdown" },
+          { owe: STOP_ORDER },
+        );
         if (!run) continue;
         await local.abortLaunch(runId, "the bot is shutting down");
         await owed.carryOut(runId);
-        transitions.move(runId, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${runId} was stopped: the bot shut down while it was starting.` } });
+        transitions.move(
+          runId,
+          ["stopping"],
+          { status: "stopped", endedAt: deps.now() },
+          {
+            notice: { kind: "stopped", message: `Run ${runId} was stopped: the bot shut down while it was starting.` },
+          },
+        );
       }
       await owed.idle();
       for (const backend of Object.values(backends)) backend.detachAll();

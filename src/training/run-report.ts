@@ -84,7 +84,10 @@ export function createRunReport(deps: RunReportDeps) {
     if (exact) return exact;
     const ids = id.length >= 3 ? runs.idsLike(id, 2) : [];
     if (ids.length === 1) return runs.get(ids[0]!)!;
-    throw new RlError("NOT_FOUND", `No run "${id}".${ids.length > 1 ? " That prefix matches several runs; give more of the id." : ""} See /rl runs.`);
+    throw new RlError(
+      "NOT_FOUND",
+      `No run "${id}".${ids.length > 1 ? " That prefix matches several runs; give more of the id." : ""} See /rl runs.`,
+    );
   }
 
   function latest(channel: ChannelKey): RunRow {
@@ -115,7 +118,9 @@ export function createRunReport(deps: RunReportDeps) {
     // A query never acts: the supervising process keeps the row up to date.
     const run = deps.runs.get(input.id) ?? input;
     const procs = deps.processes.list(run.id);
-    const byComponent = Object.fromEntries(COMPONENTS.map((c) => [c, processState(procs.find((p) => p.component === c))])) as Record<Component, string>;
+    const byComponent = Object.fromEntries(
+      COMPONENTS.map((c) => [c, processState(procs.find((p) => p.component === c))]),
+    ) as Record<Component, string>;
     // A slurm run's processes live on a compute node: the job's status file knows them, not this machine's /proc.
     const slurm = run.backend === "slurm" ? await manager.slurmView(run) : undefined;
     const trainer = await readTrainerProgress(manager.logPath(run.id, "trainer"));
@@ -160,7 +165,9 @@ export function createRunReport(deps: RunReportDeps) {
       reward_history: fromWandb ? history.reward : trainer.rewardHistory,
       percent_correct_history: "percentCorrect" in history ? history.percentCorrect : [],
       final_weights: trainer.finalWeights,
-      failed_log_tail: base.failed_component ? await readTailLines(manager.logPath(run.id, base.failed_component as Component), 20) : undefined,
+      failed_log_tail: base.failed_component
+        ? await readTailLines(manager.logPath(run.id, base.failed_component as Component), 20)
+        : undefined,
       history_note: "note" in history ? `${history.note} Reward history is from the trainer log.` : undefined,
     };
   }

@@ -3,7 +3,8 @@ import { Document, isScalar, Scalar, visit, type ToStringOptions } from "yaml";
 import { formatYaml11Float, pyyamlPlainType } from "./pyyaml-plain-type.ts";
 
 // JS has one number type: whole numbers below 1e21 print as ints, every other number must look like a float to PyYAML.
-const PYYAML_FLOAT = /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+][0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/;
+const PYYAML_FLOAT =
+  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+][0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/;
 
 const isFloatLike = (value: unknown): value is number =>
   typeof value === "number" && (!Number.isInteger(value) || Math.abs(value) >= 1e21);
@@ -23,14 +24,17 @@ export function stringifyRunYaml(value: unknown, options: ToStringOptions = {}):
         resolve: (text: string) => Number(text),
         stringify: ({ value: number }) => formatYaml11Float(Number(number)),
       },
-      ...(Array.isArray(tags) ? tags : []).filter((tag) => typeof tag === "string" || tag.tag !== "tag:yaml.org,2002:merge"),
+      ...(Array.isArray(tags) ? tags : []).filter(
+        (tag) => typeof tag === "string" || tag.tag !== "tag:yaml.org,2002:merge",
+      ),
     ],
   });
   // The yaml package's 1.1 schema quotes nearly every ambiguous string; PyYAML's resolvers are the final word
   // (it leaves `<<` and `=` plain, which PyYAML's safe loader refuses).
   visit(doc, {
     Scalar(_key, node: Scalar) {
-      if (isScalar(node) && typeof node.value === "string" && pyyamlPlainType(node.value) !== "str") node.type = Scalar.QUOTE_DOUBLE;
+      if (isScalar(node) && typeof node.value === "string" && pyyamlPlainType(node.value) !== "str")
+        node.type = Scalar.QUOTE_DOUBLE;
     },
   });
   return doc.toString(options);

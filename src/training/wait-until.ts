@@ -29,10 +29,16 @@ export async function waitUntil(check: () => Promise<boolean>, options: WaitOpti
   const deadline = Date.now() + options.timeoutMs;
   const interval = options.intervalMs ?? 200;
   for (;;) {
-    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new RlError("PROCESS_FAILED", `${options.what}: stopped waiting`);
+    if (options.signal?.aborted)
+      throw options.signal.reason instanceof Error
+        ? options.signal.reason
+        : new RlError("PROCESS_FAILED", `${options.what}: stopped waiting`);
     if (await check().catch(() => false)) return;
     if (Date.now() >= deadline) {
-      throw new RlError("TIMEOUT", `${options.what} was not ready after ${Math.round(options.timeoutMs / 1000)} s. Check its log (/rl logs), or raise RL_READY_TIMEOUT_SECONDS.`);
+      throw new RlError(
+        "TIMEOUT",
+        `${options.what} was not ready after ${Math.round(options.timeoutMs / 1000)} s. Check its log (/rl logs), or raise RL_READY_TIMEOUT_SECONDS.`,
+      );
     }
     await delay(Math.min(interval, Math.max(0, deadline - Date.now())), options.signal);
   }

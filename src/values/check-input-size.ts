@@ -16,14 +16,26 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Throws USAGE unless `args` is a plain object of JSON values within the limits; returns it typed. */
 export function checkInputSize(args: unknown): Record<string, unknown> {
-  if (!isPlainObject(args)) throw new RlError("USAGE", "The arguments must be an object of named values, e.g. {\"field\": \"group_size\", \"value\": \"8\"}.");
+  if (!isPlainObject(args))
+    throw new RlError(
+      "USAGE",
+      'The arguments must be an object of named values, e.g. {"field": "group_size", "value": "8"}.',
+    );
   let chars = 0;
   const count = (n: number) => {
     chars += n;
-    if (chars > MAX_ARGS_CHARS) throw new RlError("USAGE", `The arguments are longer than ${MAX_ARGS_CHARS.toLocaleString("en")} characters in all; shorten them.`, { details: { limit: MAX_ARGS_CHARS } });
+    if (chars > MAX_ARGS_CHARS)
+      throw new RlError(
+        "USAGE",
+        `The arguments are longer than ${MAX_ARGS_CHARS.toLocaleString("en")} characters in all; shorten them.`,
+        { details: { limit: MAX_ARGS_CHARS } },
+      );
   };
   const walk = (value: unknown, depth: number): void => {
-    if (depth > MAX_ARGS_DEPTH) throw new RlError("USAGE", `The arguments are nested more than ${MAX_ARGS_DEPTH} levels deep.`, { details: { limit: MAX_ARGS_DEPTH } });
+    if (depth > MAX_ARGS_DEPTH)
+      throw new RlError("USAGE", `The arguments are nested more than ${MAX_ARGS_DEPTH} levels deep.`, {
+        details: { limit: MAX_ARGS_DEPTH },
+      });
     if (typeof value === "string") return count(value.length);
     if (value === null || typeof value === "boolean") return count(1);
     if (typeof value === "number") {
@@ -31,13 +43,23 @@ export function checkInputSize(args: unknown): Record<string, unknown> {
       return count(String(value).length);
     }
     if (Array.isArray(value)) {
-      if (value.length > MAX_ARGS_ITEMS) throw new RlError("USAGE", `A list in the arguments has ${value.length} items; the limit is ${MAX_ARGS_ITEMS}.`, { details: { limit: MAX_ARGS_ITEMS } });
+      if (value.length > MAX_ARGS_ITEMS)
+        throw new RlError(
+          "USAGE",
+          `A list in the arguments has ${value.length} items; the limit is ${MAX_ARGS_ITEMS}.`,
+          { details: { limit: MAX_ARGS_ITEMS } },
+        );
       for (const item of value) walk(item, depth + 1);
       return;
     }
     if (isPlainObject(value)) {
       const keys = Object.keys(value);
-      if (keys.length > MAX_ARGS_KEYS) throw new RlError("USAGE", `An object in the arguments has ${keys.length} keys; the limit is ${MAX_ARGS_KEYS}.`, { details: { limit: MAX_ARGS_KEYS } });
+      if (keys.length > MAX_ARGS_KEYS)
+        throw new RlError(
+          "USAGE",
+          `An object in the arguments has ${keys.length} keys; the limit is ${MAX_ARGS_KEYS}.`,
+          { details: { limit: MAX_ARGS_KEYS } },
+        );
       for (const key of keys) {
         count(key.length);
         walk(value[key], depth + 1);

@@ -32,7 +32,9 @@ export function describeType(type: FieldType): string {
     case "enum":
       return `one of ${type.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "dict":
-      return type.key && type.value ? `a JSON object whose keys are ${describeType(type.key)} and values ${describeType(type.value)}` : "a JSON object";
+      return type.key && type.value
+        ? `a JSON object whose keys are ${describeType(type.key)} and values ${describeType(type.value)}`
+        : "a JSON object";
     case "any":
       return "any value";
   }
@@ -77,7 +79,8 @@ function uniqueItems(items: unknown[]): unknown[] {
 
 function unquote(text: string): string {
   const t = text.trim();
-  if (t.length >= 2 && ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'")))) return t.slice(1, -1);
+  if (t.length >= 2 && ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'"))))
+    return t.slice(1, -1);
   return t;
 }
 
@@ -167,7 +170,11 @@ function convert(raw: unknown, type: FieldType): unknown {
     case "list":
     case "tuple": {
       const items = Array.isArray(raw) ? raw : splitList(text);
-      if (items.length > MAX_LIST_ITEMS) throw new RlError("INVALID_VALUE", `A list may hold at most ${MAX_LIST_ITEMS} items; this one has ${items.length}.`);
+      if (items.length > MAX_LIST_ITEMS)
+        throw new RlError(
+          "INVALID_VALUE",
+          `A list may hold at most ${MAX_LIST_ITEMS} items; this one has ${items.length}.`,
+        );
       if (type.kind === "tuple") {
         if (items.length !== type.items.length) throw new ValueError();
         return items.map((item, i) => convertPart(item, type.items[i]!, itemName(i)));
@@ -205,7 +212,10 @@ function convert(raw: unknown, type: FieldType): unknown {
 }
 
 /** Keys stay JSON text (pydantic turns "1" into 1 for Dict[int, ...]); each key and value is checked against its type. */
-function convertEntries(entries: Record<string, unknown>, type: Extract<FieldType, { kind: "dict" }>): Record<string, unknown> {
+function convertEntries(
+  entries: Record<string, unknown>,
+  type: Extract<FieldType, { kind: "dict" }>,
+): Record<string, unknown> {
   if (!type.key || !type.value) return entries;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entries)) {
@@ -218,7 +228,14 @@ function convertEntries(entries: Record<string, unknown>, type: Extract<FieldTyp
 /** Field(min_length=, max_length=): Python's len() of the value, in characters, items or entries. */
 function checkLength(value: unknown, field: ConfigField): void {
   if (field.minLength === undefined && field.maxLength === undefined) return;
-  const size = typeof value === "string" ? [...value].length : Array.isArray(value) ? value.length : value !== null && typeof value === "object" ? Object.keys(value).length : undefined;
+  const size =
+    typeof value === "string"
+      ? [...value].length
+      : Array.isArray(value)
+        ? value.length
+        : value !== null && typeof value === "object"
+          ? Object.keys(value).length
+          : undefined;
   if (size === undefined) return;
   const unit = typeof value === "string" ? "characters" : Array.isArray(value) ? "items" : "entries";
   const range =
@@ -227,8 +244,13 @@ function checkLength(value: unknown, field: ConfigField): void {
       : field.minLength !== undefined
         ? `at least ${field.minLength} ${unit}`
         : `at most ${field.maxLength} ${unit}`;
-  if ((field.minLength !== undefined && size < field.minLength) || (field.maxLength !== undefined && size > field.maxLength)) {
-    throw new RlError("INVALID_VALUE", `${field.name} must have ${range}; this value has ${size}.`, { details: { field: field.name, min_length: field.minLength, max_length: field.maxLength } });
+  if (
+    (field.minLength !== undefined && size < field.minLength) ||
+    (field.maxLength !== undefined && size > field.maxLength)
+  ) {
+    throw new RlError("INVALID_VALUE", `${field.name} must have ${range}; this value has ${size}.`, {
+      details: { field: field.name, min_length: field.minLength, max_length: field.maxLength },
+    });
   }
 }
 
@@ -236,20 +258,33 @@ function checkBounds(value: unknown, field: ConfigField): void {
   if (typeof value !== "number") return;
   if (field.min !== undefined && (field.minExclusive ? value <= field.min : value < field.min)) {
     const bound = field.minExclusive ? `more than ${field.min}` : `at least ${field.min}`;
-    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, { details: { field: field.name } });
+    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, {
+      details: { field: field.name },
+    });
   }
   if (field.max !== undefined && (field.maxExclusive ? value >= field.max : value > field.max)) {
     const bound = field.maxExclusive ? `less than ${field.max}` : `at most ${field.max}`;
-    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, { details: { field: field.name } });
+    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, {
+      details: { field: field.name },
+    });
   }
 }
 
 /** Parse `raw` (typed text, or a JSON value from the LLM) as a value of `field`; throws INVALID_VALUE with the expected type. */
 export function parseFieldValue(raw: unknown, field: ConfigField): unknown {
-  if (raw === undefined) throw new RlError("INVALID_VALUE", `No value given for ${field.name}. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`, { details: { field: field.name } });
+  if (raw === undefined)
+    throw new RlError(
+      "INVALID_VALUE",
+      `No value given for ${field.name}. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`,
+      { details: { field: field.name } },
+    );
   const length = textOf(raw).length;
   if (length > MAX_VALUE_LENGTH) {
-    throw new RlError("INVALID_VALUE", `The value for ${field.name} is ${length} characters long; the limit is ${MAX_VALUE_LENGTH}.`, { details: { field: field.name, limit: MAX_VALUE_LENGTH } });
+    throw new RlError(
+      "INVALID_VALUE",
+      `The value for ${field.name} is ${length} characters long; the limit is ${MAX_VALUE_LENGTH}.`,
+      { details: { field: field.name, limit: MAX_VALUE_LENGTH } },
+    );
   }
   let value: unknown;
   try {
@@ -260,12 +295,24 @@ export function parseFieldValue(raw: unknown, field: ConfigField): unknown {
       err instanceof ValueError && err.where && err.expected
         ? `${err.where}, ${quoteInput(textOf(err.got))}, is not ${describeType(err.expected)}`
         : `${quoteInput(textOf(raw))} is not one`;
-    throw new RlError("INVALID_VALUE", `${field.name} expects ${describeType(field.fieldType)} (${field.type}); ${wrong}. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`, {
-      details: { field: field.name, expected: field.type, ...(err instanceof ValueError && err.where ? { item: err.where } : {}) },
-    });
+    throw new RlError(
+      "INVALID_VALUE",
+      `${field.name} expects ${describeType(field.fieldType)} (${field.type}); ${wrong}. Example: /rl set ${field.name} ${exampleFor(field.fieldType)}`,
+      {
+        details: {
+          field: field.name,
+          expected: field.type,
+          ...(err instanceof ValueError && err.where ? { item: err.where } : {}),
+        },
+      },
+    );
   }
   if (depthOf(value, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH) {
-    throw new RlError("INVALID_VALUE", `The value for ${field.name} is nested more than ${MAX_VALUE_DEPTH} levels deep; give flatter data.`, { details: { field: field.name, limit: MAX_VALUE_DEPTH } });
+    throw new RlError(
+      "INVALID_VALUE",
+      `The value for ${field.name} is nested more than ${MAX_VALUE_DEPTH} levels deep; give flatter data.`,
+      { details: { field: field.name, limit: MAX_VALUE_DEPTH } },
+    );
   }
   checkBounds(value, field);
   checkLength(value, field);
@@ -291,7 +338,9 @@ function exampleFor(type: FieldType): string {
     case "enum":
       return String(type.values[0] ?? "");
     case "dict":
-      return type.key && type.value ? `{"${exampleFor(type.key)}": ${JSON.stringify(exampleValue(type.value))}}` : '{"key": 1}';
+      return type.key && type.value
+        ? `{"${exampleFor(type.key)}": ${JSON.stringify(exampleValue(type.value))}}`
+        : '{"key": 1}';
     case "any":
       return "value";
   }

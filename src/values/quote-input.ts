@@ -5,6 +5,9 @@ const DEFAULT_MAX = 80;
 export function quoteInput(text: string, max = DEFAULT_MAX): string {
   const chars = Array.from(text);
   const cut = chars.length > max ? chars.slice(0, max).join("") : text;
-  const visible = cut.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+  const visible = cut.replace(
+    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`,
+  );
   return `"${visible}${chars.length > max ? "…" : ""}"`;
 }

@@ -43,7 +43,8 @@ const subjects: Record<string, () => Promise<Subject>> = {
       channel: h.channel,
       refused: { ...h.channel, channel: "1100000000000000999" },
       shown: (ref) => JSON.stringify(h.fake.message(ref.id)?.["embeds"] ?? []),
-      threadShown: (ref) => (h.fake.message(ref.id)?.["message_reference"] as { message_id?: string } | undefined)?.message_id,
+      threadShown: (ref) =>
+        (h.fake.message(ref.id)?.["message_reference"] as { message_id?: string } | undefined)?.message_id,
       close: () => stopHarness(h),
     };
   },
@@ -111,6 +112,8 @@ describe.each(["slack", "discord"])("ChatAdapter: %s refusals", (platform) => {
     const s = (open = await subjects[platform]!());
     const refused = s.refused!;
     await expect(s.adapter.post({ channel: refused }, { title: "x" })).rejects.toMatchObject({ code: "UPSTREAM" });
-    await expect(s.adapter.update({ channel: refused, id: "1100000000000000998" }, { title: "x" })).rejects.toMatchObject({ code: "UPSTREAM" });
+    await expect(
+      s.adapter.update({ channel: refused, id: "1100000000000000998" }, { title: "x" }),
+    ).rejects.toMatchObject({ code: "UPSTREAM" });
   });
 });

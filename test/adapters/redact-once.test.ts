@@ -62,12 +62,19 @@ describe("Slack: one redaction, where the adapter renders", () => {
     cleanups.push(() => h.close());
     return h;
   };
-  const sent = (h: SlackHarness) => JSON.stringify([...h.fake.calls.items.filter((c) => c.method !== "auth.test").map((c) => c.body), ...h.fake.responses.items.map((r) => r.body)]);
+  const sent = (h: SlackHarness) =>
+    JSON.stringify([
+      ...h.fake.calls.items.filter((c) => c.method !== "auth.test").map((c) => c.body),
+      ...h.fake.responses.items.map((r) => r.body),
+    ]);
 
   it("a posted notice", async () => {
     const h = await start();
     const seen = countRedactions(h.services);
-    const { id } = await h.adapter.post({ channel: { platform: "slack", workspace: TEAM, channel: CHANNEL } }, leaky(BOT_TOKEN));
+    const { id } = await h.adapter.post(
+      { channel: { platform: "slack", workspace: TEAM, channel: CHANNEL } },
+      leaky(BOT_TOKEN),
+    );
     const shown = JSON.stringify(h.fake.messages.get(`${CHANNEL}:${id}`));
     expect(shown).toContain(REDACTED);
     expect(sent(h)).not.toContain(BOT_TOKEN);
@@ -121,7 +128,11 @@ describe("console: one redaction, where the adapter prints", () => {
     const output = new PassThrough();
     let printed = "";
     output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
-    const terminal = createConsoleAdapter(services, { input, output, chat: async (text) => ({ title: "Chat", text: `You said: ${text}` }) });
+    const terminal = createConsoleAdapter(services, {
+      input,
+      output,
+      chat: async (text) => ({ title: "Chat", text: `You said: ${text}` }),
+    });
     await terminal.start();
     cleanups.push(async () => {
       await terminal.stop();

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
-import { conversation, LLM_KEY, SLACK, startChatHarness, toolResult, type ChatHarness, type HarnessOptions } from "./chat-harness.ts";
+import {
+  conversation,
+  LLM_KEY,
+  SLACK,
+  startChatHarness,
+  toolResult,
+  type ChatHarness,
+  type HarnessOptions,
+} from "./chat-harness.ts";
 
 let harness: ChatHarness | undefined;
 afterEach(async () => {
@@ -26,12 +34,20 @@ describe("the agent loop", () => {
     expect(reply.error).toBeUndefined();
     expect(reply.text).toBe("I selected arithmetic for this channel.");
     expect(reply.buttons).toBeUndefined();
-    expect(reply.data).toMatchObject({ iterations: 3, tool_calls: [{ name: "rl_list_environments", ok: true }, { name: "rl_select_environment", ok: true }] });
+    expect(reply.data).toMatchObject({
+      iterations: 3,
+      tool_calls: [
+        { name: "rl_list_environments", ok: true },
+        { name: "rl_select_environment", ok: true },
+      ],
+    });
     expect(h.services.channels.selectedEnvironment(SLACK)).toBe("arithmetic");
 
     const requests = h.fake.requests;
     expect(requests).toHaveLength(3);
-    expect(requests.every((r) => r.authorization === `Bearer ${LLM_KEY}` && r.path === "/v1/chat/completions")).toBe(true);
+    expect(requests.every((r) => r.authorization === `Bearer ${LLM_KEY}` && r.path === "/v1/chat/completions")).toBe(
+      true,
+    );
     const system = requests[0]!.body.messages[0]!;
     expect(system.role).toBe("system");
     expect(system.content).toMatch(/no environment selected/);
@@ -40,7 +56,9 @@ describe("the agent loop", () => {
     expect(conversation(h.fake, 0)).toEqual([{ role: "user", content: "Pick the arithmetic environment for us" }]);
     const second = conversation(h.fake, 1);
     expect(second.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
-    expect(second[1]!.tool_calls).toEqual([{ id: "call_1", type: "function", function: { name: "rl_list_environments", arguments: "{}" } }]);
+    expect(second[1]!.tool_calls).toEqual([
+      { id: "call_1", type: "function", function: { name: "rl_list_environments", arguments: "{}" } },
+    ]);
     expect(second[2]!.tool_call_id).toBe("call_1");
     const listed = toolResult(second[2]) as { environments: Array<{ name: string }> };
     expect(listed.environments.map((e) => e.name).sort()).toEqual(["arithmetic", "letters", "parity"]);
@@ -52,7 +70,13 @@ describe("the agent loop", () => {
     expect(third[4]!.tool_call_id).toBe("call_2");
     expect(toolResult(third[4])).toMatchObject({ environment: "arithmetic" });
 
-    expect(h.progress).toEqual(["Thinking…", "Running rl_list_environments…", "Thinking…", "Running rl_select_environment…", "Thinking…"]);
+    expect(h.progress).toEqual([
+      "Thinking…",
+      "Running rl_list_environments…",
+      "Thinking…",
+      "Running rl_select_environment…",
+      "Thinking…",
+    ]);
   });
 
   it("runs two calls of one turn one after the other and answers both, in order", async () => {
@@ -79,7 +103,12 @@ describe("the agent loop", () => {
     // The config answer is parity's: the second call ran after the first had finished. (With the trainer's fields
     // the whole config passes the tool-result bound, so it is read from the start of its cut JSON.)
     expect(messages[3]?.content).toMatch(/^\{"environment":"parity",/);
-    expect(h.progress).toEqual(["Thinking…", "Running rl_select_environment…", "Running rl_get_current_config…", "Thinking…"]);
+    expect(h.progress).toEqual([
+      "Thinking…",
+      "Running rl_select_environment…",
+      "Running rl_get_current_config…",
+      "Thinking…",
+    ]);
   });
 
   it("answers malformed arguments, wrong types and unknown tools with errors the model corrects", async () => {
@@ -89,13 +118,15 @@ describe("the agent loop", () => {
         toolCalls: [
           { name: "rl_select_environment", arguments: '{"name": arith' },
           { name: "rl_select_environment", arguments: { name: 42 } },
-          { name: "rl_select_environment", arguments: "[\"arithmetic\"]" },
+          { name: "rl_select_environment", arguments: '["arithmetic"]' },
           { name: "rl_launch_rockets", arguments: {} },
         ],
       },
       (request) => {
         // The model reads the errors and tries again properly.
-        const results = request.body.messages.filter((m) => m.role === "tool").map((m) => (toolResult(m).error as { code: string }).code);
+        const results = request.body.messages
+          .filter((m) => m.role === "tool")
+          .map((m) => (toolResult(m).error as { code: string }).code);
         expect(results).toEqual(["INVALID_ARGUMENTS", "USAGE", "INVALID_ARGUMENTS", "UNKNOWN_TOOL"]);
         return { toolCalls: [{ name: "rl_select_environment", arguments: { name: "arithmetic" } }] };
       },
@@ -106,7 +137,9 @@ describe("the agent loop", () => {
     expect(reply.text).toBe("Done: arithmetic is selected.");
     expect(h.services.channels.selectedEnvironment(SLACK)).toBe("arithmetic");
 
-    const tools = conversation(h.fake, 1).filter((m) => m.role === "tool").map((m) => toolResult(m).error as { code: string; message: string });
+    const tools = conversation(h.fake, 1)
+      .filter((m) => m.role === "tool")
+      .map((m) => toolResult(m).error as { code: string; message: string });
     expect(tools[0]!.message).toMatch(/not valid JSON/);
     expect(tools[1]!.message).toMatch(/^name: .*expected string/);
     expect(tools[3]!.message).toMatch(/no tool named "rl_launch_rockets".*rl_select_environment/);
@@ -131,7 +164,10 @@ describe("the agent loop", () => {
     expect((await h.chat("ok, stop", h.ctx())).text).toBe("Sorry about that.");
     // The fake refuses a history with an unanswered call; the previous turn is closed by a note.
     expect(h.fake.requests[0]!.status).toBe(200);
-    expect(conversation(h.fake, 0).at(-2)).toMatchObject({ role: "assistant", content: expect.stringMatching(/stopped after 3 steps/) });
+    expect(conversation(h.fake, 0).at(-2)).toMatchObject({
+      role: "assistant",
+      content: expect.stringMatching(/stopped after 3 steps/),
+    });
   });
 
   it("reads its limits from the LLM settings, and sends through the injected fetch", async () => {

@@ -73,6 +73,8 @@ describe("chat mode bounds", () => {
     await h.chat("use 3 choices in arithmetic", h.ctx());
     const result = toolResult(h.fake.requests[2]!.body.messages.at(-1));
     expect(result).not.toHaveProperty("error");
-    expect((await h.services.env.getConfig(SLACK)).configurable_fields.find((f) => f.name === "num_choices")?.current_value).toBe(3);
+    expect(
+      (await h.services.env.getConfig(SLACK)).configurable_fields.find((f) => f.name === "num_choices")?.current_value,
+    ).toBe(3);
   });
 });

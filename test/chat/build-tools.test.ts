@@ -44,11 +44,15 @@ describe("tools from the command registry", () => {
     const select = tools.find((t) => t.function.name === "rl_select_environment")!;
     expect(select.function.parameters).toEqual({
       type: "object",
-      properties: { name: { type: "string", minLength: 1, maxLength: 200, description: "Environment name, from /rl envs" } },
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 200, description: "Environment name, from /rl envs" },
+      },
       required: ["name"],
     });
     const logs = tools.find((t) => t.function.name === "rl_get_logs")!;
-    expect(logs.function.parameters).toMatchObject({ properties: { component: { enum: ["trainer", "env", "api"] }, lines: { type: "integer", maximum: 200 } } });
+    expect(logs.function.parameters).toMatchObject({
+      properties: { component: { enum: ["trainer", "env", "api"] }, lines: { type: "integer", maximum: 200 } },
+    });
   });
 
   it("leaves commands without a toolName (help) out", () => {
@@ -56,9 +60,25 @@ describe("tools from the command registry", () => {
   });
 
   it("refuses a registry with a duplicate or invalid tool name when the handler is built, not on every request", () => {
-    const twin = defineCommand({ name: "twin", summary: "t", description: "t", toolName: "rl_list_runs", args: z.object({}), permission: "read", run: async () => ({}) });
+    const twin = defineCommand({
+      name: "twin",
+      summary: "t",
+      description: "t",
+      toolName: "rl_list_runs",
+      args: z.object({}),
+      permission: "read",
+      run: async () => ({}),
+    });
     expect(() => buildTools([...COMMANDS, twin])).toThrow(/used twice/);
-    const spaced = defineCommand({ name: "spaced", summary: "s", description: "s", toolName: "rl list", args: z.object({}), permission: "read", run: async () => ({}) });
+    const spaced = defineCommand({
+      name: "spaced",
+      summary: "s",
+      description: "s",
+      toolName: "rl list",
+      args: z.object({}),
+      permission: "read",
+      run: async () => ({}),
+    });
     expect(() => buildTools([spaced])).toThrow(/must match/);
   });
 

@@ -89,7 +89,8 @@ export async function startChatHarness(options: HarnessOptions = {}): Promise<Ch
 
 /** The parsed content of a tool message. */
 export function toolResult(message: FakeMessage | undefined): Record<string, unknown> {
-  if (message?.role !== "tool" || typeof message.content !== "string") throw new Error(`not a tool message: ${JSON.stringify(message)}`);
+  if (message?.role !== "tool" || typeof message.content !== "string")
+    throw new Error(`not a tool message: ${JSON.stringify(message)}`);
   return JSON.parse(message.content) as Record<string, unknown>;
 }
 

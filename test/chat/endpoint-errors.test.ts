@@ -21,7 +21,8 @@ describe("chat without an LLM", () => {
     expect(reply.error).toBeUndefined();
     expect(reply.text).toMatch(/LLM_BASE_URL and LLM_MODEL/);
     const list = reply.blocks?.[0]?.content ?? "";
-    for (const command of ["/rl envs", "/rl select <name>", "/rl start", "/rl status [run]"]) expect(list).toContain(command);
+    for (const command of ["/rl envs", "/rl select <name>", "/rl start", "/rl status [run]"])
+      expect(list).toContain(command);
     expect(h.fake.requests).toEqual([]);
   });
 
@@ -48,7 +49,11 @@ describe("endpoint failures become clear replies without secrets", () => {
 
   it("429: says when to try again, from Retry-After", async () => {
     const h = await start();
-    h.fake.script({ status: 429, headers: { "Retry-After": "7" }, body: { error: { message: "Rate limit exceeded" } } });
+    h.fake.script({
+      status: 429,
+      headers: { "Retry-After": "7" },
+      body: { error: { message: "Rate limit exceeded" } },
+    });
     const reply = await h.chat("list environments", h.ctx());
     expect(reply.error).toMatchObject({ code: "RATE_LIMITED", details: { status: 429, retry_after_seconds: 7 } });
     expect(reply.title).toBe("The language model is busy");
@@ -73,7 +78,11 @@ describe("endpoint failures become clear replies without secrets", () => {
 
   it("an answer that is not JSON, or not a completion", async () => {
     const h = await start();
-    h.fake.script({ raw: "<html>Bad gateway</html>" }, { raw: JSON.stringify({ error: { message: "Provider returned error", code: 502 } }) }, { raw: "{}" });
+    h.fake.script(
+      { raw: "<html>Bad gateway</html>" },
+      { raw: JSON.stringify({ error: { message: "Provider returned error", code: 502 } }) },
+      { raw: "{}" },
+    );
     expect((await h.chat("one", h.ctx())).text).toMatch(/not JSON/);
     expect((await h.chat("two", h.ctx())).text).toMatch(/reported an error: Provider returned error/);
     expect((await h.chat("three", h.ctx())).text).toMatch(/not a chat completion/);
@@ -81,7 +90,10 @@ describe("endpoint failures become clear replies without secrets", () => {
 
   it("a 400 quoting the model name is passed on, with any secret in it redacted", async () => {
     const h = await start();
-    h.fake.script({ status: 400, body: { error: { message: `fake-org/fake-model is not a valid model ID (key ${LLM_KEY})` } } });
+    h.fake.script({
+      status: 400,
+      body: { error: { message: `fake-org/fake-model is not a valid model ID (key ${LLM_KEY})` } },
+    });
     const reply = await h.chat("list environments", h.ctx());
     expect(reply.text).toMatch(/rejected the request \(HTTP 400\): fake-org\/fake-model is not a valid model ID/);
     expect(shown(reply)).not.toContain(LLM_KEY);
@@ -98,14 +110,25 @@ describe("endpoint failures become clear replies without secrets", () => {
   it("a failure after tools ran: says what ran, and the next turn's history is still valid", async () => {
     const h = await start({ env: { RL_OPERATORS: "slack:U1" } });
     // The 503 outlasts the client's tries.
-    h.fake.script({ toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }] }, { status: 503 }, { status: 503 }, { status: 503 });
+    h.fake.script(
+      { toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }] },
+      { status: 503 },
+      { status: 503 },
+      { status: 503 },
+    );
     const reply = await h.chat("select letters", h.ctx());
     expect(reply.error?.code).toBe("UPSTREAM");
     expect(reply.text).toMatch(/HTTP 503[\s\S]*What ran: rl_select_environment \(done\)/);
     h.fake.script({ text: "Yes, letters is selected." });
     await h.chat("did it work?", h.ctx());
     expect(h.fake.requests.at(-1)!.status).toBe(200);
-    expect(conversation(h.fake, h.fake.requests.length - 1).map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(conversation(h.fake, h.fake.requests.length - 1).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
   });
 
   it("refuses an over-long message before calling the model", async () => {
@@ -120,7 +143,12 @@ describe("endpoint failures become clear replies without secrets", () => {
     const h = await start();
     // A person pastes the key into a config value: the set is refused, and the refusal the model reads names no key.
     h.fake.script(
-      { toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }, { name: "rl_edit_config", arguments: { field: "wandb_name", value: LLM_KEY } }] },
+      {
+        toolCalls: [
+          { name: "rl_select_environment", arguments: { name: "letters" } },
+          { name: "rl_edit_config", arguments: { field: "wandb_name", value: LLM_KEY } },
+        ],
+      },
       { text: "Set." },
     );
     const ctx = { ...h.ctx(), channel: CONSOLE_CHANNEL, via: "console" as const };
@@ -130,7 +158,9 @@ describe("endpoint failures become clear replies without secrets", () => {
     expect(tools).toContain("holds one of the bot's secrets");
     // Not in anything sent to the provider: tool results, nor the person's own message.
     expect(JSON.stringify(h.fake.requests.map((r) => r.body))).not.toContain(LLM_KEY);
-    const stored = h.services.db.prepare("SELECT message_json FROM conversations").all() as Array<{ message_json: string }>;
+    const stored = h.services.db.prepare("SELECT message_json FROM conversations").all() as Array<{
+      message_json: string;
+    }>;
     expect(stored.length).toBeGreaterThan(0);
     expect(JSON.stringify(stored)).not.toContain(LLM_KEY);
     expect(shown(reply)).not.toContain(LLM_KEY);

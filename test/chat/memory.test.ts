@@ -79,9 +79,20 @@ describe("the conversations repository", () => {
   it("appends in order and loads the last N, starting at a person's message", () => {
     const repo = createConversationsRepo(openDatabase(":memory:"));
     repo.append(key, msgs("user", "assistant", "tool", "tool", "assistant", "user", "assistant"));
-    expect(repo.recent(key, 3)).toEqual([{ role: "user", n: 5 }, { role: "assistant", n: 6 }]);
+    expect(repo.recent(key, 3)).toEqual([
+      { role: "user", n: 5 },
+      { role: "assistant", n: 6 },
+    ]);
     expect(repo.recent(key, 5).map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(repo.recent(key, 100).map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant", "user", "assistant"]);
+    expect(repo.recent(key, 100).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
     expect(repo.recent({ ...key, thread: "other" }, 100)).toEqual([]);
   });
 
@@ -116,6 +127,12 @@ describe("repairing a loaded history", () => {
       { role: "tool", tool_call_id: "c", content: "{}" },
       { role: "assistant", content: "done" },
     ]);
-    expect(repaired.map((m) => (m.role === "tool" ? `tool:${m.tool_call_id}` : m.role))).toEqual(["user", "user", "assistant", "tool:c", "assistant"]);
+    expect(repaired.map((m) => (m.role === "tool" ? `tool:${m.tool_call_id}` : m.role))).toEqual([
+      "user",
+      "user",
+      "assistant",
+      "tool:c",
+      "assistant",
+    ]);
   });
 });

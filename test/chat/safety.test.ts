@@ -15,20 +15,19 @@ afterEach(async () => {
 describe("chat mode safety", () => {
   it("refuses a read-only person's select with a FORBIDDEN tool result, and changes nothing", async () => {
     const h = (harness = await startChatHarness({ env: { RL_DEFAULT_ROLE: "read", RL_OPERATORS: "slack:UOPS" } }));
-    h.fake.script(
-      { toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }] },
-      (request) => {
-        const refusal = toolResult(request.body.messages.at(-1)).error as { code: string; message: string };
-        return { text: `I can't: ${refusal.message}` };
-      },
-    );
+    h.fake.script({ toolCalls: [{ name: "rl_select_environment", arguments: { name: "letters" } }] }, (request) => {
+      const refusal = toolResult(request.body.messages.at(-1)).error as { code: string; message: string };
+      return { text: `I can't: ${refusal.message}` };
+    });
     const reply = await h.chat("select letters", h.ctx({ user: "UREADER" }));
     const result = toolResult(conversation(h.fake, 1).at(-1));
     expect(result).toMatchObject({ error: { code: "FORBIDDEN", details: { needed: "operate", role: "read" } } });
     expect(reply.text).toMatch(/needs the operate permission; you have read.*slack:UOPS/);
     expect(reply.data).toMatchObject({ tool_calls: [{ name: "rl_select_environment", ok: false, code: "FORBIDDEN" }] });
     expect(h.services.channels.selectedEnvironment(SLACK)).toBeUndefined();
-    expect(h.services.audit.latest(5).map((a) => [a.userId, a.command, a.outcome])).toEqual([["UREADER", "select", "refused"]]);
+    expect(h.services.audit.latest(5).map((a) => [a.userId, a.command, a.outcome])).toEqual([
+      ["UREADER", "select", "refused"],
+    ]);
   });
 
   it("never starts training itself: the person gets Confirm and Cancel buttons, the model is told it has not run", async () => {
@@ -42,7 +41,11 @@ describe("chat mode safety", () => {
     expect(h.services.runs.listAll(10)).toEqual([]);
 
     const told = toolResult(conversation(h.fake, 2).at(-1));
-    expect(told).toMatchObject({ status: "awaiting_confirmation", command: "/rl start", preview: { title: "Start training arithmetic?" } });
+    expect(told).toMatchObject({
+      status: "awaiting_confirmation",
+      command: "/rl start",
+      preview: { title: "Start training arithmetic?" },
+    });
     expect(told.message).toMatch(/Not run yet/);
 
     expect(reply.text).toBe("Press Confirm to start training arithmetic.");
@@ -54,24 +57,59 @@ describe("chat mode safety", () => {
       { label: "Cancel", command: "", action: "cancel", confirmation: id },
     ]);
     // The prompt is recorded for the person who asked, in their channel, and only their Confirm (or an admin's) runs it.
-    expect(h.services.confirmations.get(id!)).toMatchObject({ askerId: h.ctx().user.id, channel: h.ctx().channel, command: "start", state: "pending" });
-    expect(reply.data).toMatchObject({ tool_calls: [{ name: "rl_select_environment", ok: true }, { name: "rl_start_training", ok: true, awaiting_confirmation: true }] });
+    expect(h.services.confirmations.get(id!)).toMatchObject({
+      askerId: h.ctx().user.id,
+      channel: h.ctx().channel,
+      command: "start",
+      state: "pending",
+    });
+    expect(reply.data).toMatchObject({
+      tool_calls: [
+        { name: "rl_select_environment", ok: true },
+        { name: "rl_start_training", ok: true, awaiting_confirmation: true },
+      ],
+    });
   });
 
   it("never stops a run itself either: the stop stays a prompt for the person", async () => {
     const h = (harness = await startChatHarness({ env: { RL_OPERATORS: "slack:U1" } }));
-    h.services.runs.insert({ id: "feed0001", channel: SLACK, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
-    h.fake.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "Confirm to stop it." });
+    h.services.runs.insert({
+      id: "feed0001",
+      channel: SLACK,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "U1",
+    });
+    h.fake.script(
+      { toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] },
+      { text: "Confirm to stop it." },
+    );
     const reply = await h.chat("stop feed0001", h.ctx());
     expect(h.services.runs.get("feed0001")?.status).toBe("queued");
-    expect(reply.buttons?.[0]).toMatchObject({ label: "Confirm", command: '/rl stop "feed0001"', style: "danger", action: "confirm" });
+    expect(reply.buttons?.[0]).toMatchObject({
+      label: "Confirm",
+      command: '/rl stop "feed0001"',
+      style: "danger",
+      action: "confirm",
+    });
     expect(reply.buttons?.[1]).toMatchObject({ action: "cancel", confirmation: reply.buttons?.[0]?.confirmation });
   });
 
   it("makes its prompts for the asking person: only they (or an admin) answer them, once", async () => {
     const h = (harness = await startChatHarness({ env: { RL_OPERATORS: "slack:U1,slack:U2" } }));
-    h.services.runs.insert({ id: "feed0001", channel: SLACK, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
-    h.fake.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "Confirm to stop it." });
+    h.services.runs.insert({
+      id: "feed0001",
+      channel: SLACK,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "U1",
+    });
+    h.fake.script(
+      { toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] },
+      { text: "Confirm to stop it." },
+    );
     const reply = await h.chat("stop feed0001", h.ctx());
     // Chat answers are posted in the thread, where anyone can click: another operator is refused, and nothing changes.
     const other = await answer(reply, { ...h.ctx({ user: "U2" }), via: "button" });
@@ -80,14 +118,29 @@ describe("chat mode safety", () => {
     const mine = await answer(reply, { ...h.ctx(), via: "button" });
     expect(mine.ok).toBe(true);
     expect(h.services.runs.get("feed0001")?.status).toBe("stopped");
-    expect((await answer(reply, { ...h.ctx(), via: "button" })).reply.text).toBe("This was already answered (confirmed by U1).");
+    expect((await answer(reply, { ...h.ctx(), via: "button" })).reply.text).toBe(
+      "This was already answered (confirmed by U1).",
+    );
   });
 
   it("puts a Confirm and a Cancel for each of several prompts, each answering its own record", async () => {
     const h = (harness = await startChatHarness({ env: { RL_OPERATORS: "slack:U1" } }));
-    for (const id of ["feed0001", "feed0002"]) h.services.runs.insert({ id, channel: SLACK, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
+    for (const id of ["feed0001", "feed0002"])
+      h.services.runs.insert({
+        id,
+        channel: SLACK,
+        environment: "arithmetic",
+        config: {},
+        status: "queued",
+        createdBy: "U1",
+      });
     h.fake.script(
-      { toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }, { name: "rl_stop_training", arguments: { run: "feed0002" } }] },
+      {
+        toolCalls: [
+          { name: "rl_stop_training", arguments: { run: "feed0001" } },
+          { name: "rl_stop_training", arguments: { run: "feed0002" } },
+        ],
+      },
       { text: "Confirm each." },
     );
     const reply = await h.chat("stop both", h.ctx());
@@ -102,15 +155,30 @@ describe("chat mode safety", () => {
     expect(x2!.confirmation).toBe(c2!.confirmation);
     expect(c2!.confirmation).not.toBe(c1!.confirmation);
     const ctx = { ...h.ctx(), via: "button" as const };
-    expect((await dispatch({ confirmation: x1!.confirmation!, answer: "cancel" }, ctx)).answer?.outcome).toBe("cancelled");
+    expect((await dispatch({ confirmation: x1!.confirmation!, answer: "cancel" }, ctx)).answer?.outcome).toBe(
+      "cancelled",
+    );
     expect((await dispatch({ confirmation: c2!.confirmation!, answer: "confirm" }, ctx)).ok).toBe(true);
-    expect([h.services.runs.get("feed0001")?.status, h.services.runs.get("feed0002")?.status]).toEqual(["queued", "stopped"]);
+    expect([h.services.runs.get("feed0001")?.status, h.services.runs.get("feed0002")?.status]).toEqual([
+      "queued",
+      "stopped",
+    ]);
   });
 
   it("at a terminal, asks y/N for the model's proposal and answers its record as the console user", async () => {
     const h = (harness = await startChatHarness());
-    h.services.runs.insert({ id: "feed0001", channel: CONSOLE_CHANNEL, environment: "arithmetic", config: {}, status: "queued", createdBy: "local" });
-    h.fake.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "Say yes to stop it." });
+    h.services.runs.insert({
+      id: "feed0001",
+      channel: CONSOLE_CHANNEL,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "local",
+    });
+    h.fake.script(
+      { toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] },
+      { text: "Say yes to stop it." },
+    );
     const input = Object.assign(new PassThrough(), { isTTY: true });
     const output = new PassThrough();
     let printed = "";
@@ -124,22 +192,41 @@ describe("chat mode safety", () => {
     input.end();
     await done;
     expect(h.services.runs.get("feed0001")?.status).toBe("stopped");
-    expect(h.services.db.prepare("SELECT state, asker_id, answered_by FROM confirmations").all()).toEqual([{ state: "confirmed", asker_id: "local", answered_by: "local" }]);
+    expect(h.services.db.prepare("SELECT state, asker_id, answered_by FROM confirmations").all()).toEqual([
+      { state: "confirmed", asker_id: "local", answered_by: "local" },
+    ]);
   });
 
   it("lets the model check a run's status once per 30 minutes, across messages", async () => {
     const h = (harness = await startChatHarness());
-    h.services.runs.insert({ id: "abcd1234", channel: SLACK, environment: "arithmetic", config: {}, status: "completed", createdBy: "U1" });
-    h.fake.script({ toolCalls: [{ name: "rl_check_status", arguments: { run: "abcd1234" } }] }, { text: "It completed." });
+    h.services.runs.insert({
+      id: "abcd1234",
+      channel: SLACK,
+      environment: "arithmetic",
+      config: {},
+      status: "completed",
+      createdBy: "U1",
+    });
+    h.fake.script(
+      { toolCalls: [{ name: "rl_check_status", arguments: { run: "abcd1234" } }] },
+      { text: "It completed." },
+    );
     await h.chat("how is abcd1234 doing?", h.ctx());
     expect(toolResult(conversation(h.fake, 1).at(-1))).toMatchObject({ run_id: "abcd1234", status: "completed" });
 
     h.fake.script(
-      { toolCalls: [{ name: "rl_check_status", arguments: { run: "abcd1234" } }, { name: "rl_check_status", arguments: {} }] },
+      {
+        toolCalls: [
+          { name: "rl_check_status", arguments: { run: "abcd1234" } },
+          { name: "rl_check_status", arguments: {} },
+        ],
+      },
       { text: "I checked recently; next check in 30 minutes." },
     );
     const reply = await h.chat("and now?", h.ctx());
-    const results = conversation(h.fake, 3).slice(-2).map((m) => toolResult(m).error);
+    const results = conversation(h.fake, 3)
+      .slice(-2)
+      .map((m) => toolResult(m).error);
     expect(results).toEqual([
       expect.objectContaining({ code: "RATE_LIMITED", details: expect.objectContaining({ run_id: "abcd1234" }) }),
       expect.objectContaining({ code: "RATE_LIMITED" }),

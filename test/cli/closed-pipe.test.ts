@@ -11,7 +11,11 @@ describe("a closed output pipe", () => {
     // Ten copies of a 99-field environment: its JSON is far larger than a pipe holds.
     const { envDir } = writeBigEnvironment();
     for (let i = 0; i < 10; i++) cpSync(path.join(envDir, "big_env.py"), path.join(envDir, `big_${i}_env.py`));
-    const child = spawn(process.execPath, [CLI, "scan", envDir, "--json"], { cwd: envDir, env: { ...process.env, RL_LOG_LEVEL: "silent" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "scan", envDir, "--json"], {
+      cwd: envDir,
+      env: { ...process.env, RL_LOG_LEVEL: "silent" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     let first = "";
@@ -20,7 +24,9 @@ describe("a closed output pipe", () => {
       first = chunk.toString();
       child.stdout.destroy();
     });
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once("close", (c, s) => resolve([c, s])));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once("close", (c, s) => resolve([c, s])),
+    );
     expect(first.startsWith("{")).toBe(true);
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: "" });
   }, 60_000);

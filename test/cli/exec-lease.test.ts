@@ -27,7 +27,9 @@ describe("rl-chatops exec and the running bot", () => {
     const envs = await runCli(["exec", "/rl envs", "--json"], { cwd, env: { RL_LOG_LEVEL: "warn" } });
     expect(envs.code).toBe(0);
     expect(envs.stderr).toBe("");
-    const names = (JSON.parse(envs.stdout) as { environments: Array<{ name: string }> }).environments.map((e) => e.name);
+    const names = (JSON.parse(envs.stdout) as { environments: Array<{ name: string }> }).environments.map(
+      (e) => e.name,
+    );
     expect(names).toContain("gsm8k");
     expect(names).not.toContain("arithmetic");
 
@@ -44,7 +46,11 @@ describe("rl-chatops exec and the running bot", () => {
     const dataDir = path.join(cwd, "data");
     dataDirs.push(dataDir);
     // The trainer never becomes healthy, so the start is slow and then fails.
-    const env = { RL_LOCKED_FIELDS: await demoLockedFields(cwd, { fault: "no_health" }), RL_READY_TIMEOUT_SECONDS: "8", RL_STOP_GRACE_SECONDS: "2" };
+    const env = {
+      RL_LOCKED_FIELDS: await demoLockedFields(cwd, { fault: "no_health" }),
+      RL_READY_TIMEOUT_SECONDS: "8",
+      RL_STOP_GRACE_SECONDS: "2",
+    };
     expect((await runCli(["exec", "/rl select arithmetic"], { cwd, env })).code).toBe(0);
     const exec = runCli(["exec", "/rl start", "--json"], { cwd, env });
     const holder = await waitFor(() => {
@@ -67,7 +73,11 @@ describe("rl-chatops exec and the running bot", () => {
   it("starts and stops a run with nothing on stderr, and says the run is not supervised without a bot", async () => {
     const cwd = tempDir();
     dataDirs.push(path.join(cwd, "data"));
-    const env = { RL_LOG_LEVEL: "warn", RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 200, stepSeconds: 0.5 }), RL_STOP_GRACE_SECONDS: "2" };
+    const env = {
+      RL_LOG_LEVEL: "warn",
+      RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 200, stepSeconds: 0.5 }),
+      RL_STOP_GRACE_SECONDS: "2",
+    };
     expect((await runCli(["exec", "/rl select arithmetic"], { cwd, env })).code).toBe(0);
 
     const start = await runCli(["exec", "/rl start", "--json"], { cwd, env });

@@ -14,9 +14,15 @@ describe("rl-chatops exec", () => {
 
     const alpha = await runCli(["exec", "/rl config", "--channel", "alpha", "--json"], { cwd });
     expect(alpha.code).toBe(0);
-    const view = JSON.parse(alpha.stdout) as { environment: string; configurable_fields: Array<{ name: string; current_value: unknown; changed: boolean }> };
+    const view = JSON.parse(alpha.stdout) as {
+      environment: string;
+      configurable_fields: Array<{ name: string; current_value: unknown; changed: boolean }>;
+    };
     expect(view.environment).toBe("arithmetic");
-    expect(view.configurable_fields.find((f) => f.name === "group_size")).toMatchObject({ current_value: 12, changed: true });
+    expect(view.configurable_fields.find((f) => f.name === "group_size")).toMatchObject({
+      current_value: 12,
+      changed: true,
+    });
 
     const beta = await runCli(["exec", "/rl config", "--channel", "beta", "--json"], { cwd });
     expect(beta.code).toBe(1);
@@ -50,15 +56,30 @@ describe("rl-chatops exec", () => {
     const out = await runCli(["exec", "/rl envs", "--json"], { cwd });
     expect(out.code).toBe(0);
     const data = JSON.parse(out.stdout) as { environments: Array<Record<string, unknown>> };
-    expect(data.environments.map((e) => e.name).sort()).toEqual(expect.arrayContaining(["arithmetic", "letters", "parity"]));
-    expect(Object.keys(data.environments[0]!).sort()).toEqual(["class_name", "config_class", "description", "file_path", "name", "runnable"]);
+    expect(data.environments.map((e) => e.name).sort()).toEqual(
+      expect.arrayContaining(["arithmetic", "letters", "parity"]),
+    );
+    expect(Object.keys(data.environments[0]!).sort()).toEqual([
+      "class_name",
+      "config_class",
+      "description",
+      "file_path",
+      "name",
+      "runnable",
+    ]);
   });
 
   it("scan prints what discovery finds, as JSON", async () => {
     const cwd = tempDir();
-    const out = await runCli(["scan", path.join(process.cwd(), "examples/demo-stack/tinker_atropos/environments"), "--json"], { cwd });
+    const out = await runCli(
+      ["scan", path.join(process.cwd(), "examples/demo-stack/tinker_atropos/environments"), "--json"],
+      { cwd },
+    );
     expect(out.code).toBe(0);
-    const data = JSON.parse(out.stdout) as { environments: Array<{ name: string; fields: Array<{ name: string; locked: boolean }> }>; warnings: unknown[] };
+    const data = JSON.parse(out.stdout) as {
+      environments: Array<{ name: string; fields: Array<{ name: string; locked: boolean }> }>;
+      warnings: unknown[];
+    };
     const arithmetic = data.environments.find((e) => e.name === "arithmetic")!;
     expect(arithmetic.fields.find((f) => f.name === "total_steps")?.locked).toBe(true);
     expect(arithmetic.fields.find((f) => f.name === "difficulty")?.locked).toBe(false);

@@ -28,7 +28,10 @@ describe("one bot owns a data folder", () => {
     expect(holder.mode).toBe("bot");
     expect(statSync(holder.socket!).mode & 0o777).toBe(0o600);
     // The bot makes its backup of the day as soon as it runs.
-    await waitFor(() => existsSync(path.join(dataDir, "backups", `rl-chatops-${new Date().toISOString().slice(0, 10)}.db`)), "the day's backup");
+    await waitFor(
+      () => existsSync(path.join(dataDir, "backups", `rl-chatops-${new Date().toISOString().slice(0, 10)}.db`)),
+      "the day's backup",
+    );
 
     const second = await runCli([], { cwd });
     expect(second.code).toBe(1);
@@ -71,7 +74,9 @@ describe("one bot owns a data folder", () => {
       const out = await runCli(["exec", "/rl envs"], { cwd });
       expect(out.code).toBe(1);
       expect(out.stdout).toBe("");
-      expect(out.stderr).toContain(`(pid ${process.pid}, started ${attempt.lease.holder.startedAt}) owns the data folder ${dataDir} but does not answer on ${attempt.lease.socketPath}`);
+      expect(out.stderr).toContain(
+        `(pid ${process.pid}, started ${attempt.lease.holder.startedAt}) owns the data folder ${dataDir} but does not answer on ${attempt.lease.socketPath}`,
+      );
     } finally {
       attempt.lease.release();
     }

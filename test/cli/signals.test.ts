@@ -35,7 +35,11 @@ describe("signals", () => {
     const cwd = tempDir();
     dataDirs.push(path.join(cwd, "data"));
     // The trainer never becomes healthy: the start in flight would hold the shutdown for a minute.
-    const env = { RL_LOCKED_FIELDS: await demoLockedFields(cwd, { fault: "no_health" }), RL_READY_TIMEOUT_SECONDS: "60", RL_STOP_GRACE_SECONDS: "2" };
+    const env = {
+      RL_LOCKED_FIELDS: await demoLockedFields(cwd, { fault: "no_health" }),
+      RL_READY_TIMEOUT_SECONDS: "60",
+      RL_STOP_GRACE_SECONDS: "2",
+    };
     const b = spawnBot(cwd, env);
     started.push(b);
     await waitForBot(path.join(cwd, "data"), b.pid);

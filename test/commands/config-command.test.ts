@@ -15,12 +15,22 @@ afterEach(async () => {
 });
 
 function services(): Services {
-  const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent", RL_OPERATORS: "slack:U1", RL_ENVIRONMENTS_DIR: SHAPES, RL_SCAN_RECURSIVE: "true" }, tempDir()));
+  const s = createServices(
+    loadConfig(
+      { RL_LOG_LEVEL: "silent", RL_OPERATORS: "slack:U1", RL_ENVIRONMENTS_DIR: SHAPES, RL_SCAN_RECURSIVE: "true" },
+      tempDir(),
+    ),
+  );
   opened.push(s);
   return s;
 }
 
-const ctx = (s: Services): CommandContext => ({ channel: { platform: "slack", workspace: "T1", channel: "C1" }, user: { id: "U1" }, via: "slash", services: s });
+const ctx = (s: Services): CommandContext => ({
+  channel: { platform: "slack", workspace: "T1", channel: "C1" },
+  user: { id: "U1" },
+  via: "slash",
+  services: s,
+});
 
 async function run(s: Services, text: string) {
   return (await dispatch({ text }, ctx(s))).reply;
@@ -33,11 +43,16 @@ describe("/rl config", () => {
     expect(selected.error, JSON.stringify(selected)).toBeUndefined();
     const fields = (await run(s, "/rl config")).fields ?? [];
     const valueOf = (name: string) => fields.find((f) => f.label.startsWith(`${name} `))?.value ?? "";
-    expect(valueOf("dataset_path")).toContain('set when the environment starts: `os.path.join(DATA_ROOT, "data.jsonl")`');
+    expect(valueOf("dataset_path")).toContain(
+      'set when the environment starts: `os.path.join(DATA_ROOT, "data.jsonl")`',
+    );
     expect(valueOf("wandb_name")).toContain("set when the environment starts: `cls.name`");
     expect(valueOf("dataset_path")).not.toMatch(/^none/);
     const one = await run(s, "/rl config dataset_path");
-    expect(one.fields).toContainEqual({ label: "Default", value: '`os.path.join(DATA_ROOT, "data.jsonl")` (set when the environment starts)' });
+    expect(one.fields).toContainEqual({
+      label: "Default",
+      value: '`os.path.join(DATA_ROOT, "data.jsonl")` (set when the environment starts)',
+    });
   });
 });
 
@@ -45,7 +60,9 @@ describe("/rl select", () => {
   it("picks any environment by its path relative to the folder, also one whose name another file keeps", async () => {
     const s = services();
     expect((await run(s, "/rl select quiz")).text).toContain("The canonical quiz.");
-    expect((await run(s, "/rl select community/copycat/copycat_server.py")).text).toContain("The community variant of the quiz.");
+    expect((await run(s, "/rl select community/copycat/copycat_server.py")).text).toContain(
+      "The community variant of the quiz.",
+    );
     expect((await run(s, "/rl config")).title).toBe("Config of community/copycat/copycat_server.py");
     expect((await run(s, "/rl select ./quiz_server.py")).title).toBe("Selected quiz");
   });

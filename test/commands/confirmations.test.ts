@@ -23,19 +23,46 @@ afterEach(async () => {
 let t = 1_700_000_000_000;
 function services(env: Record<string, string> = {}): Services {
   const s = createServices(
-    loadConfig({ RL_LOG_LEVEL: "silent", RL_DEFAULT_ROLE: "read", RL_OPERATORS: "slack:UALICE,slack:UBOB", RL_ADMINS: "slack:UADMIN", TINKER_API_KEY: SECRET, ...env }, tempDir()),
+    loadConfig(
+      {
+        RL_LOG_LEVEL: "silent",
+        RL_DEFAULT_ROLE: "read",
+        RL_OPERATORS: "slack:UALICE,slack:UBOB",
+        RL_ADMINS: "slack:UADMIN",
+        TINKER_API_KEY: SECRET,
+        ...env,
+      },
+      tempDir(),
+    ),
     { now: () => t },
   );
   opened.push(s);
   return s;
 }
 
-const people = { alice: { id: "UALICE", name: "alice" }, bob: { id: "UBOB", name: "bob" }, reader: { id: "UREAD", name: "reader" }, admin: { id: "UADMIN", name: "admin" } };
-const ctx = (s: Services, who: keyof typeof people, via: CommandContext["via"] = "slash", channel = slack): CommandContext => ({ channel, user: people[who], via, services: s });
+const people = {
+  alice: { id: "UALICE", name: "alice" },
+  bob: { id: "UBOB", name: "bob" },
+  reader: { id: "UREAD", name: "reader" },
+  admin: { id: "UADMIN", name: "admin" },
+};
+const ctx = (
+  s: Services,
+  who: keyof typeof people,
+  via: CommandContext["via"] = "slash",
+  channel = slack,
+): CommandContext => ({ channel, user: people[who], via, services: s });
 
 /** Alice's run feed0001, queued (stopping it is cheap and deterministic), and her prompt to stop it. */
 async function stopPrompt(s: Services) {
-  s.runs.insert({ id: "feed0001", channel: slack, environment: "arithmetic", config: {}, status: "queued", createdBy: "UALICE" });
+  s.runs.insert({
+    id: "feed0001",
+    channel: slack,
+    environment: "arithmetic",
+    config: {},
+    status: "queued",
+    createdBy: "UALICE",
+  });
   const prompt = await dispatch({ text: "/rl stop feed0001" }, ctx(s, "alice"));
   expect(prompt.needsConfirmation).toBe(true);
   return prompt.reply;
@@ -51,9 +78,17 @@ describe("answering a confirmation prompt", () => {
     expect(done.reply.title).toBe("⏹ Run feed0001 (arithmetic): stopped");
     for (const verb of ["confirm", "cancel"] as const) {
       const again = await answer(prompt, ctx(s, "alice"), verb);
-      expect(again).toMatchObject({ ok: false, answer: { outcome: "answered" }, reply: { ephemeral: true, text: "This was already answered (confirmed by alice)." } });
+      expect(again).toMatchObject({
+        ok: false,
+        answer: { outcome: "answered" },
+        reply: { ephemeral: true, text: "This was already answered (confirmed by alice)." },
+      });
     }
-    expect(s.confirmations.get(confirmationOf(prompt))).toMatchObject({ state: "confirmed", answeredBy: "UALICE", answeredAt: t });
+    expect(s.confirmations.get(confirmationOf(prompt))).toMatchObject({
+      state: "confirmed",
+      answeredBy: "UALICE",
+      answeredAt: t,
+    });
     expect(s.audit.latest(10).map((a) => [a.userId, a.command, a.outcome, a.args["confirmation"] ?? null])).toEqual([
       ["UALICE", "cancel", "refused", confirmationOf(prompt)],
       ["UALICE", "confirm", "refused", confirmationOf(prompt)],
@@ -68,14 +103,22 @@ describe("answering a confirmation prompt", () => {
     for (const who of ["bob", "reader"] as const) {
       for (const verb of ["confirm", "cancel"] as const) {
         const refused = await answer(prompt, ctx(s, who), verb);
-        expect(refused).toMatchObject({ ok: false, answer: { outcome: "refused" }, reply: { error: { code: "FORBIDDEN" }, text: "Only alice or an admin can answer this prompt." } });
+        expect(refused).toMatchObject({
+          ok: false,
+          answer: { outcome: "refused" },
+          reply: { error: { code: "FORBIDDEN" }, text: "Only alice or an admin can answer this prompt." },
+        });
       }
     }
     expect(s.confirmations.get(confirmationOf(prompt))?.state).toBe("pending");
     expect(s.runs.get("feed0001")?.status).toBe("queued");
     // The asker still can; here she cancels.
     const cancelled = await answer(prompt, ctx(s, "alice"), "cancel");
-    expect(cancelled).toMatchObject({ ok: true, answer: { outcome: "cancelled" }, reply: { title: "Cancelled", text: 'Cancelled by alice: /rl stop "feed0001". Nothing ran.' } });
+    expect(cancelled).toMatchObject({
+      ok: true,
+      answer: { outcome: "cancelled" },
+      reply: { title: "Cancelled", text: 'Cancelled by alice: /rl stop "feed0001". Nothing ran.' },
+    });
     expect(s.runs.get("feed0001")?.status).toBe("queued");
   });
 
@@ -85,35 +128,73 @@ describe("answering a confirmation prompt", () => {
     const done = await answer(prompt, ctx(s, "admin"));
     expect(done.ok).toBe(true);
     expect(s.runs.get("feed0001")).toMatchObject({ status: "stopped", stoppedBy: "admin" });
-    expect(s.confirmations.get(confirmationOf(prompt))).toMatchObject({ askerId: "UALICE", answeredBy: "UADMIN", state: "confirmed" });
+    expect(s.confirmations.get(confirmationOf(prompt))).toMatchObject({
+      askerId: "UALICE",
+      answeredBy: "UADMIN",
+      state: "confirmed",
+    });
   });
 
   it("refuses an expired prompt, and one brought to another channel or platform, without changing it", async () => {
     const s = services();
     const prompt = await stopPrompt(s);
-    expect((await answer(prompt, ctx(s, "alice", "button", { ...slack, channel: "C2" }))).answer?.outcome).toBe("unknown");
-    expect((await answer(prompt, ctx(s, "alice", "button", { ...slack, platform: "discord" }))).answer?.outcome).toBe("unknown");
+    expect((await answer(prompt, ctx(s, "alice", "button", { ...slack, channel: "C2" }))).answer?.outcome).toBe(
+      "unknown",
+    );
+    expect((await answer(prompt, ctx(s, "alice", "button", { ...slack, platform: "discord" }))).answer?.outcome).toBe(
+      "unknown",
+    );
     t += 15 * 60_000;
     const expired = await answer(prompt, ctx(s, "alice"));
-    expect(expired).toMatchObject({ ok: false, answer: { outcome: "expired" }, reply: { text: "This prompt expired; run the command again." } });
+    expect(expired).toMatchObject({
+      ok: false,
+      answer: { outcome: "expired" },
+      reply: { text: "This prompt expired; run the command again." },
+    });
     expect(s.confirmations.get(confirmationOf(prompt))?.state).toBe("pending");
     expect(s.runs.get("feed0001")?.status).toBe("queued");
     const unknown = await dispatch({ confirmation: "../../etc/passwd", answer: "confirm" }, ctx(s, "alice"));
-    expect(unknown).toMatchObject({ ok: false, answer: { outcome: "unknown" }, reply: { error: { code: "NOT_FOUND" } } });
+    expect(unknown).toMatchObject({
+      ok: false,
+      answer: { outcome: "unknown" },
+      reply: { error: { code: "NOT_FOUND" } },
+    });
   });
 
   it("honours confirmed: true only from the local command line and piped console, never on a platform", async () => {
     const s = services();
-    s.runs.insert({ id: "feed0001", channel: slack, environment: "arithmetic", config: {}, status: "queued", createdBy: "UALICE" });
+    s.runs.insert({
+      id: "feed0001",
+      channel: slack,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "UALICE",
+    });
     for (const via of ["slash", "button", "chat"] as const) {
       const r = await dispatch({ text: "/rl stop feed0001" }, ctx(s, "alice", via), { confirmed: true });
       expect(r.needsConfirmation).toBe(true);
     }
-    const chatOnConsole = await dispatch({ name: "rl_stop_training", args: { run: "feed0001" } }, { ...ctx(s, "alice", "chat"), channel: CONSOLE_CHANNEL }, { confirmed: true });
+    const chatOnConsole = await dispatch(
+      { name: "rl_stop_training", args: { run: "feed0001" } },
+      { ...ctx(s, "alice", "chat"), channel: CONSOLE_CHANNEL },
+      { confirmed: true },
+    );
     expect(chatOnConsole.needsConfirmation).toBe(true);
     expect(s.runs.get("feed0001")?.status).toBe("queued");
-    s.runs.insert({ id: "feed0002", channel: CONSOLE_CHANNEL, environment: "arithmetic", config: {}, status: "queued", createdBy: "local" });
-    const local = await dispatch({ text: "/rl stop feed0002" }, { channel: CONSOLE_CHANNEL, user: { id: "local" }, via: "cli", services: s }, { confirmed: true });
+    s.runs.insert({
+      id: "feed0002",
+      channel: CONSOLE_CHANNEL,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "local",
+    });
+    const local = await dispatch(
+      { text: "/rl stop feed0002" },
+      { channel: CONSOLE_CHANNEL, user: { id: "local" }, via: "cli", services: s },
+      { confirmed: true },
+    );
     expect(local.ok).toBe(true);
     expect(s.runs.get("feed0002")?.status).toBe("stopped");
   });
@@ -156,8 +237,22 @@ describe("the console at a terminal", () => {
 
   it("answers the prompt's record with y (confirmed by the console user) or N (cancelled)", async () => {
     const s = services();
-    s.runs.insert({ id: "feed0001", channel: CONSOLE_CHANNEL, environment: "arithmetic", config: {}, status: "queued", createdBy: "local" });
-    s.runs.insert({ id: "feed0002", channel: CONSOLE_CHANNEL, environment: "arithmetic", config: {}, status: "queued", createdBy: "local" });
+    s.runs.insert({
+      id: "feed0001",
+      channel: CONSOLE_CHANNEL,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "local",
+    });
+    s.runs.insert({
+      id: "feed0002",
+      channel: CONSOLE_CHANNEL,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "local",
+    });
     const tty = terminal(s);
     tty.input.write("/rl stop feed0001\n");
     await tty.waitFor(/Go ahead\? \[y\/N\]/);
@@ -171,7 +266,9 @@ describe("the console at a terminal", () => {
     await tty.done;
     expect(s.runs.get("feed0001")?.status).toBe("stopped");
     expect(s.runs.get("feed0002")?.status).toBe("queued");
-    const rows = s.db.prepare("SELECT command_text, state, asker_id, answered_by FROM confirmations ORDER BY created_at, rowid").all();
+    const rows = s.db
+      .prepare("SELECT command_text, state, asker_id, answered_by FROM confirmations ORDER BY created_at, rowid")
+      .all();
     expect(rows).toEqual([
       { command_text: '/rl stop "feed0001"', state: "confirmed", asker_id: "local", answered_by: "local" },
       { command_text: '/rl stop "feed0002"', state: "cancelled", asker_id: "local", answered_by: "local" },

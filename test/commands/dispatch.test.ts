@@ -21,7 +21,12 @@ function services(env: Record<string, string> = {}, cwd = tempDir(), now?: () =>
 }
 
 const slack = { platform: "slack", workspace: "T1", channel: "C1" };
-const ctx = (s: Services, userId: string, via: CommandContext["via"] = "slash"): CommandContext => ({ channel: slack, user: { id: userId }, via, services: s });
+const ctx = (s: Services, userId: string, via: CommandContext["via"] = "slash"): CommandContext => ({
+  channel: slack,
+  user: { id: userId },
+  via,
+  services: s,
+});
 
 describe("dispatch", () => {
   it("refuses a command above the person's role, says who may, and audits the refusal", async () => {
@@ -55,7 +60,14 @@ describe("dispatch", () => {
     const [confirm, cancel] = first.reply.buttons!;
     expect(confirm!.confirmation).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(cancel!.confirmation).toBe(confirm!.confirmation);
-    expect(s.confirmations.get(confirm!.confirmation!)).toMatchObject({ askerId: "U1", command: "start", commandText: "/rl start", args: {}, state: "pending", channel: slack });
+    expect(s.confirmations.get(confirm!.confirmation!)).toMatchObject({
+      askerId: "U1",
+      command: "start",
+      commandText: "/rl start",
+      args: {},
+      state: "pending",
+      channel: slack,
+    });
     expect(s.runs.listAll(5)).toEqual([]);
   });
 
@@ -87,7 +99,14 @@ describe("dispatch", () => {
     let t = 1_000_000;
     const cwd = tempDir();
     const s = services({}, cwd, () => t);
-    s.runs.insert({ id: "abcd1234", channel: slack, environment: "arithmetic", config: {}, status: "completed", createdBy: "U1" });
+    s.runs.insert({
+      id: "abcd1234",
+      channel: slack,
+      environment: "arithmetic",
+      config: {},
+      status: "completed",
+      createdBy: "U1",
+    });
     const typo = await dispatch({ text: "/rl status abcd9999" }, ctx(s, "U1", "chat"));
     expect(typo.reply.error?.code).toBe("NOT_FOUND");
     expect((await dispatch({ text: "/rl status abcd1234" }, ctx(s, "U1", "chat"))).ok).toBe(true);
@@ -98,7 +117,9 @@ describe("dispatch", () => {
     expect((await dispatch({ text: "/rl status abcd1234" }, ctx(s, "U1", "slash"))).ok).toBe(true);
     // Nor is the limit forgotten by a restart.
     const restarted = services({}, cwd, () => t);
-    expect((await dispatch({ text: "/rl status abcd1234" }, ctx(restarted, "U1", "chat"))).reply.error?.code).toBe("RATE_LIMITED");
+    expect((await dispatch({ text: "/rl status abcd1234" }, ctx(restarted, "U1", "chat"))).reply.error?.code).toBe(
+      "RATE_LIMITED",
+    );
     t += 21 * 60_000;
     expect((await dispatch({ text: "/rl status abcd1234" }, ctx(restarted, "U1", "chat"))).ok).toBe(true);
   });
@@ -121,7 +142,14 @@ describe("dispatch", () => {
 
   it("lets only the starter or an admin stop a run", async () => {
     const s = services({ RL_DEFAULT_ROLE: "operate", RL_ADMINS: "slack:UADMIN" });
-    s.runs.insert({ id: "feed0001", channel: slack, environment: "arithmetic", config: {}, status: "queued", createdBy: "U1" });
+    s.runs.insert({
+      id: "feed0001",
+      channel: slack,
+      environment: "arithmetic",
+      config: {},
+      status: "queued",
+      createdBy: "U1",
+    });
     const other = await dispatchConfirmed({ text: "/rl stop feed0001" }, ctx(s, "U2"));
     expect(other.reply.error?.code).toBe("FORBIDDEN");
     expect(other.reply.text).toMatch(/started by U1/);

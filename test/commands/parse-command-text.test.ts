@@ -47,7 +47,7 @@ describe("parseCommandText", () => {
 
   it("keeps quotes inside a rest-of-line word (JSON without spaces), and apostrophes inside words", () => {
     expect(parseCommandText('/rl set extra {"key":1}', commands).args.value).toBe('{"key":1}');
-    expect(parseCommandText('/rl set extra "{\'k\': 1}"', commands).args.value).toBe("{'k': 1}");
+    expect(parseCommandText("/rl set extra \"{'k': 1}\"", commands).args.value).toBe("{'k': 1}");
     expect(parseCommandText("/rl set wandb_name don't stop", commands).args.value).toBe("don't stop");
     expect(parseCommandText("/rl select it's", commands).args.name).toBe("it's");
     expect(() => parseCommandText("/rl select 'open", commands)).toThrow(/Unclosed quote/);

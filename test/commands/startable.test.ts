@@ -16,7 +16,13 @@ afterEach(async () => {
 const channel = { platform: "slack", workspace: "T1", channel: "C1" };
 function setup() {
   // A training root of our own: the entry-point shapes, among them a file whose main block starts only one of its classes.
-  const s = testServices({ RL_DEFAULT_ROLE: "operate", RL_TRAINING_ROOT: FOLDER, RL_ENVIRONMENTS_DIR: ".", TINKER_API_KEY: "tk-test", RL_TEST_BASE_URL: "http://127.0.0.1:9/v1" });
+  const s = testServices({
+    RL_DEFAULT_ROLE: "operate",
+    RL_TRAINING_ROOT: FOLDER,
+    RL_ENVIRONMENTS_DIR: ".",
+    TINKER_API_KEY: "tk-test",
+    RL_TEST_BASE_URL: "http://127.0.0.1:9/v1",
+  });
   opened.push(s);
   const ctx: CommandContext = { channel, user: { id: "U1" }, via: "slash", services: s };
   return { s, ctx };
@@ -35,7 +41,9 @@ describe("environments that cannot be started", () => {
       easy_puzzle: true,
       hard_puzzle: false,
     });
-    expect(out.reply.text).toContain("hard_puzzle (HardPuzzleEnv): Hard puzzles, started from their own launcher. [cannot be started: the if __name__");
+    expect(out.reply.text).toContain(
+      "hard_puzzle (HardPuzzleEnv): Hard puzzles, started from their own launcher. [cannot be started: the if __name__",
+    );
     expect(out.reply.text).not.toMatch(/easy_puzzle.*cannot be started/);
   });
 
@@ -49,7 +57,9 @@ describe("environments that cannot be started", () => {
       expect(out.needsConfirmation, text).toBeFalsy();
       expect(out.reply.error?.code, text).toBe("NOT_STARTABLE");
       expect(out.reply.text, text).toContain("calls EasyPuzzleEnv.cli(), not HardPuzzleEnv.cli()");
-      expect(out.reply.text, text).toContain('Add `if __name__ == "__main__": HardPuzzleEnv.cli()` to two_envs_server.py');
+      expect(out.reply.text, text).toContain(
+        'Add `if __name__ == "__main__": HardPuzzleEnv.cli()` to two_envs_server.py',
+      );
     }
     expect(s.runs.listAll(5)).toEqual([]);
   });

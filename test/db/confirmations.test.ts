@@ -13,7 +13,14 @@ const TTL = 15 * 60_000;
 const SECRET = "sk-very-secret-value-123";
 const redact = (s: string) => s.split(SECRET).join("[redacted]");
 const slack = { platform: "slack", workspace: "T1", channel: "C1" };
-const stop: NewConfirmation = { channel: slack, askerId: "U1", askerName: "alice", command: "stop", commandText: '/rl stop "feed0001"', args: { run: "feed0001" } };
+const stop: NewConfirmation = {
+  channel: slack,
+  askerId: "U1",
+  askerName: "alice",
+  command: "stop",
+  commandText: '/rl stop "feed0001"',
+  args: { run: "feed0001" },
+};
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -36,7 +43,16 @@ describe("confirmations repository", () => {
     const b = repo.create(stop);
     expect(a.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(b.id).not.toBe(a.id);
-    expect(repo.get(a.id)).toEqual({ ...stop, id: a.id, createdAt: t, expiresAt: t + TTL, state: "pending", answeredBy: undefined, answeredByName: undefined, answeredAt: undefined });
+    expect(repo.get(a.id)).toEqual({
+      ...stop,
+      id: a.id,
+      createdAt: t,
+      expiresAt: t + TTL,
+      state: "pending",
+      answeredBy: undefined,
+      answeredByName: undefined,
+      answeredAt: undefined,
+    });
     expect(repo.get("not-an-id")).toBeUndefined();
     expect(repo.get("A".repeat(22))).toBeUndefined();
     t += 1;
@@ -51,7 +67,12 @@ describe("confirmations repository", () => {
     t += 6_000;
     expect(repo.claim(id, "confirmed", { id: "U1", name: "alice" })).toBe(false);
     expect(repo.claim(id, "cancelled", { id: "UADMIN" })).toBe(false);
-    expect(repo.get(id)).toMatchObject({ state: "confirmed", answeredBy: "U1", answeredByName: "alice", answeredAt: 1_005_000 });
+    expect(repo.get(id)).toMatchObject({
+      state: "confirmed",
+      answeredBy: "U1",
+      answeredByName: "alice",
+      answeredAt: 1_005_000,
+    });
     expect(repo.claim("missing-id-but-valid--", "confirmed", { id: "U1" })).toBe(false);
   });
 
@@ -83,7 +104,13 @@ describe("confirmations repository", () => {
   it("never stores a secret: a command whose text or arguments the redactor would change is refused", () => {
     const db = open(dbFile());
     const repo = createConfirmationsRepo(db, { ttlMs: TTL, redact });
-    expect(() => repo.create({ ...stop, commandText: `/rl test --base-url http://x/${SECRET}`, args: { base_url: `http://x/${SECRET}` } })).toThrow(/secrets/);
+    expect(() =>
+      repo.create({
+        ...stop,
+        commandText: `/rl test --base-url http://x/${SECRET}`,
+        args: { base_url: `http://x/${SECRET}` },
+      }),
+    ).toThrow(/secrets/);
     expect(() => repo.create({ ...stop, args: { run: SECRET } })).toThrow(expect.objectContaining({ code: "USAGE" }));
     expect(db.prepare("SELECT count(*) AS n FROM confirmations").get()).toEqual({ n: 0 });
   });
@@ -107,7 +134,10 @@ describe("confirmations repository", () => {
     const ids = Array.from({ length: 200 }, () => repo.create(stop).id);
     const worker = path.join(PACKAGE_ROOT, "test", "db", "claim-worker.ts");
     const children = ["A", "B"].map((who) => {
-      const child = spawn(process.execPath, ["--import", "tsx", worker, file, goFile, who, ...ids], { cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--import", "tsx", worker, file, goFile, who, ...ids], {
+        cwd: PACKAGE_ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       let err = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -115,10 +145,16 @@ describe("confirmations repository", () => {
       // "close", not "exit": a child can have exited while this process has not yet read the end of its stdout.
       const ready = new Promise<void>((resolve, reject) => {
         child.stdout.on("data", () => out.includes("ready\n") && resolve());
-        child.on("close", (code) => reject(new Error(`claim worker ${who} exited ${code} before it was ready: ${err}`)));
+        child.on("close", (code) =>
+          reject(new Error(`claim worker ${who} exited ${code} before it was ready: ${err}`)),
+        );
       });
       const done = new Promise<string[]>((resolve, reject) =>
-        child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.split("\n")[1]!) as string[]) : reject(new Error(`claim worker ${who} exited ${code}: ${err}`)))),
+        child.on("close", (code) =>
+          code === 0
+            ? resolve(JSON.parse(out.split("\n")[1]!) as string[])
+            : reject(new Error(`claim worker ${who} exited ${code}: ${err}`)),
+        ),
       );
       return { ready, done };
     });
@@ -128,6 +164,7 @@ describe("confirmations repository", () => {
     // Every prompt has exactly one winner, and the table agrees with the processes.
     expect([...wonByA!, ...wonByB!].sort()).toEqual([...ids].sort());
     expect(wonByA!.filter((id) => wonByB!.includes(id))).toEqual([]);
-    for (const id of ids) expect(repo.get(id)).toMatchObject({ state: "confirmed", answeredBy: wonByA!.includes(id) ? "A" : "B" });
+    for (const id of ids)
+      expect(repo.get(id)).toMatchObject({ state: "confirmed", answeredBy: wonByA!.includes(id) ? "A" : "B" });
   });
 });

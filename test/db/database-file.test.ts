@@ -58,10 +58,14 @@ describe("the database file", () => {
     const { cwd, file } = dataFolder();
     openDatabase(file).close();
     // Another program holding the file exclusively (not a second bot: the lease refuses that one earlier).
-    const holder = spawn(process.execPath, [
-      "-e",
-      `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))}); const db = new D(${JSON.stringify(file)}); db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE; CREATE TABLE hold (x); COMMIT;"); console.log("held"); setInterval(() => {}, 1000);`,
-    ], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))}); const db = new D(${JSON.stringify(file)}); db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE; CREATE TABLE hold (x); COMMIT;"); console.log("held"); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     try {
       await new Promise<void>((resolve) => holder.stdout!.once("data", () => resolve()));
       expectOneLine(await runCli(["exec", "/rl envs"], { cwd }), file, /another process holds a lock/);
@@ -76,7 +80,8 @@ describe("the database file", () => {
     const channels = createChannelsRepo(db);
     const lab = { platform: "console", workspace: "local", channel: "lab" };
     const marker = "run-name-that-must-vanish-4f1c";
-    for (let i = 0; i < 20; i++) channels.setConfigValue({ ...lab, channel: `other${i}` }, "arithmetic", "group_size", i + 2);
+    for (let i = 0; i < 20; i++)
+      channels.setConfigValue({ ...lab, channel: `other${i}` }, "arithmetic", "group_size", i + 2);
     channels.selectEnvironment(lab, "arithmetic");
     // A long value spills into overflow pages; a reset frees them, and without secure delete they keep their bytes.
     channels.setConfigValue(lab, "arithmetic", "custom_thinking_prompt", marker.repeat(300));
@@ -96,7 +101,9 @@ describe("backups", () => {
     expect(made.code).toBe(0);
     expect(made.stdout).toContain(target);
     const copy = openDatabase(target);
-    expect(createChannelsRepo(copy).selectedEnvironment({ platform: "console", workspace: "local", channel: "lab" })).toBe("arithmetic");
+    expect(
+      createChannelsRepo(copy).selectedEnvironment({ platform: "console", workspace: "local", channel: "lab" }),
+    ).toBe("arithmetic");
     copy.close();
 
     writeFileSync(path.join(cwd, "taken.db"), "someone's file");

@@ -13,7 +13,11 @@ describe("inference tests repository", () => {
     repo.insert({ id: "t2", channel, environment: "arithmetic", createdBy: "U1" });
     repo.finish("t2", "completed", { ok: true });
     expect(repo.failInterrupted()).toBe(1);
-    expect(repo.get("t1")).toMatchObject({ status: "failed", finishedAt: 42, result: { error: expect.stringMatching(/restarted/) } });
+    expect(repo.get("t1")).toMatchObject({
+      status: "failed",
+      finishedAt: 42,
+      result: { error: expect.stringMatching(/restarted/) },
+    });
     expect(repo.get("t2")).toMatchObject({ status: "completed", result: { ok: true } });
     expect(repo.failInterrupted()).toBe(0);
     db.close();

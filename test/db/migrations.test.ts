@@ -35,7 +35,11 @@ describe("migrations", () => {
   it("roll back a failing migration whole", () => {
     const file = dbFile();
     openDatabase(file).close();
-    const bad: Migration = { version: 999, name: "bad", sql: "CREATE TABLE t (x INTEGER); INSERT INTO nope VALUES (1);" };
+    const bad: Migration = {
+      version: 999,
+      name: "bad",
+      sql: "CREATE TABLE t (x INTEGER); INSERT INTO nope VALUES (1);",
+    };
     const db = new Database(file);
     expect(() => migrate(db, [...MIGRATIONS, bad])).toThrow();
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 't'").get()).toBeUndefined();

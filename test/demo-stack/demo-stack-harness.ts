@@ -45,7 +45,11 @@ function demoEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
 export class ProcessPool {
   private readonly procs: DemoProcess[] = [];
 
-  start(name: string, args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): DemoProcess {
+  start(
+    name: string,
+    args: string[],
+    opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  ): DemoProcess {
     const child = spawn("python3", args, {
       cwd: opts.cwd ?? DEMO_DIR,
       env: demoEnv(opts.env ?? {}),
@@ -78,7 +82,10 @@ export class ProcessPool {
   /** Output of every process, for failure messages. */
   logs(): string {
     return this.procs
-      .map((p) => `----- ${p.name} stdout -----\n${p.stdout().slice(-3000)}\n----- ${p.name} stderr -----\n${p.stderr().slice(-3000)}`)
+      .map(
+        (p) =>
+          `----- ${p.name} stdout -----\n${p.stdout().slice(-3000)}\n----- ${p.name} stderr -----\n${p.stderr().slice(-3000)}`,
+      )
       .join("\n");
   }
 
@@ -104,7 +111,12 @@ export async function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `check` until it holds; the deadline only guards against a hung stack. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, logs: () => string, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  logs: () => string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -42,7 +42,8 @@ afterEach(async () => {
 async function startApi(ports: StackPorts): Promise<DemoProcess> {
   const api = pool.start("run-api", ["run_api.py", "--host", "127.0.0.1", "--port", String(ports.api)]);
   await waitFor(
-    async () => ((await getJson(`http://127.0.0.1:${ports.api}/`)) as { message?: string }).message === "AtroposLib API",
+    async () =>
+      ((await getJson(`http://127.0.0.1:${ports.api}/`)) as { message?: string }).message === "AtroposLib API",
     "run-api to answer GET /",
     logs,
   );
@@ -98,7 +99,10 @@ describe("demo stack: run-api + trainer + environment (serve mode)", () => {
 
     // run-api never exits by itself: it still answers, with the steps handed out ...
     expect(api.running()).toBe(true);
-    const status = (await getJson(`http://127.0.0.1:${ports.api}/status`)) as { current_step: number; queue_size: number };
+    const status = (await getJson(`http://127.0.0.1:${ports.api}/status`)) as {
+      current_step: number;
+      queue_size: number;
+    };
     expect(status.current_step).toBe(8);
     expect(typeof status.queue_size).toBe("number");
     // ... and SIGTERM ends it quietly
@@ -297,7 +301,11 @@ describe("demo environments: process mode (inference test, no trainer)", () => {
     expect((await exitOf(second, logs)).code, logs()).toBe(0);
     expect(second.stdout()).toContain("Changed data path to data/parity_1.jsonl");
     expect(readFileSync(out, "utf8")).toBe(before);
-    expect(readFileSync(path.join(tmp.dir, "data", "parity_1.jsonl"), "utf8").trim().split("\n")).toHaveLength(3);
+    expect(
+      readFileSync(path.join(tmp.dir, "data", "parity_1.jsonl"), "utf8")
+        .trim()
+        .split("\n"),
+    ).toHaveLength(3);
   });
 
   it("honours --env.data_path_to_save_groups and writes _1 when that file exists", async () => {
@@ -312,7 +320,11 @@ describe("demo environments: process mode (inference test, no trainer)", () => {
     const second = pool.start("process-2", args, { cwd: tmp.dir, env: { OPENAI_API_KEY: "k" } });
     expect((await exitOf(second, logs)).code, logs()).toBe(0);
     expect(readFileSync(target, "utf8")).toBe("stale\n");
-    expect(readFileSync(target.replace(/\.jsonl$/, "_1.jsonl"), "utf8").trim().split("\n")).toHaveLength(3);
+    expect(
+      readFileSync(target.replace(/\.jsonl$/, "_1.jsonl"), "utf8")
+        .trim()
+        .split("\n"),
+    ).toHaveLength(3);
   });
 
   it("exits 1 with a message on stderr when the endpoint answers an HTTP error", async () => {
@@ -325,9 +337,13 @@ describe("demo environments: process mode (inference test, no trainer)", () => {
   });
 
   it("exits 2 on an unknown --env flag", async () => {
-    const proc = pool.start("process", [path.join(ENV_DIR, "arithmetic_env.py"), "process", "--env.no_such_field", "1"], {
-      cwd: tmp.dir,
-    });
+    const proc = pool.start(
+      "process",
+      [path.join(ENV_DIR, "arithmetic_env.py"), "process", "--env.no_such_field", "1"],
+      {
+        cwd: tmp.dir,
+      },
+    );
     expect((await exitOf(proc, logs)).code).toBe(2);
     expect(proc.stderr()).toContain("--env.no_such_field");
   });
@@ -366,7 +382,13 @@ describe("demo_yaml.py reads what the bot's run YAML writer writes", () => {
       { model_name: "Qwen/Qwen3-8B", base_url: "http://127.0.0.1:8001/v1", api_key: "x", weight: 1.0, timeout: 3600 },
       { model_name: "other", base_url: "http://127.0.0.1:8002/v1" },
     ],
-    tinker: { lora_rank: 32, learning_rate: 0.00004, demo_fault: "error_in_step:2", wandb_group: null, demo_step_seconds: 0.05 },
+    tinker: {
+      lora_rank: 32,
+      learning_rate: 0.00004,
+      demo_fault: "error_in_step:2",
+      wandb_group: null,
+      demo_step_seconds: 0.05,
+    },
     slurm: false,
     testing: false,
   };

@@ -7,7 +7,8 @@ import { startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 const stacks: DemoStack[] = [];
 afterEach(async () => {
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "cleanup").catch(() => undefined);
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
+      await s.services.manager.stop(run.id, "cleanup").catch(() => undefined);
     await s.services.close();
   }
 });
@@ -19,7 +20,9 @@ async function typeAtConsole(services: DemoStack["services"]) {
   let printed = "";
   output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
   const terminal = createConsoleAdapter(services, { input, output });
-  services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), { threads: terminal.threads });
+  services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), {
+    threads: terminal.threads,
+  });
   await terminal.start();
   return { input, printed: () => printed, done: terminal.done };
 }
@@ -77,6 +80,9 @@ describe("a demo-stack sweep in the console", () => {
     expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
     const comparison = out().slice(out().indexOf(`📊 Sweep ${sweepId} (arithmetic): finished, 2 runs compared`));
     expect(comparison).toMatch(/Best: run \w+ \(temperature=(0\.2|1\.8)\), reward -?\d/);
-    for (const [i, run] of runs.entries()) expect(comparison).toMatch(new RegExp(`${run.id}( ★)?\\s+${[0.2, 1.8][i]}\\s+-?\\d+(\\.\\d+)?\\s+4/4\\s+\\S+\\s+completed`));
+    for (const [i, run] of runs.entries())
+      expect(comparison).toMatch(
+        new RegExp(`${run.id}( ★)?\\s+${[0.2, 1.8][i]}\\s+-?\\d+(\\.\\d+)?\\s+4/4\\s+\\S+\\s+completed`),
+      );
   });
 });

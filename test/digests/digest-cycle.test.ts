@@ -31,18 +31,38 @@ const channel = (id: string): ChannelKey => ({ platform: "slack", workspace: "T1
 
 function addRun(s: Services, id: string, ch: ChannelKey, steps: Array<[number, number]>, total = 100): void {
   s.runs.insert({ id, channel: ch, environment: "arithmetic", config: {}, status: "running", createdBy: "U1" });
-  s.runs.update(id, { startedAt: clock - 60 * MIN, totalSteps: total, wandbProject: "proj", wandbGroup: `arithmetic-${id}`, wandbRunName: `arithmetic-${id}` });
+  s.runs.update(id, {
+    startedAt: clock - 60 * MIN,
+    totalSteps: total,
+    wandbProject: "proj",
+    wandbGroup: `arithmetic-${id}`,
+    wandbRunName: `arithmetic-${id}`,
+  });
   writeTrainerLog(s, id, steps, total);
 }
 
 function writeTrainerLog(s: Services, id: string, steps: Array<[number, number]>, total: number): void {
   const file = s.manager.logPath(id, "trainer");
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, steps.map(([step, reward]) => `Step ${step}/${total}\nLoss: 0.5\nReward/mean: ${reward}\nStep ${step} complete - Loss: 0.5\n`).join(""));
+  writeFileSync(
+    file,
+    steps
+      .map(
+        ([step, reward]) =>
+          `Step ${step}/${total}\nLoss: 0.5\nReward/mean: ${reward}\nStep ${step} complete - Loss: 0.5\n`,
+      )
+      .join(""),
+  );
 }
 
 const digests = (s: Services) =>
-  (s.db.prepare("SELECT * FROM outbox WHERE kind = 'digest' ORDER BY id").all() as Array<{ channel: string; reply_json: string; thread: string | null }>).map((r) => ({
+  (
+    s.db.prepare("SELECT * FROM outbox WHERE kind = 'digest' ORDER BY id").all() as Array<{
+      channel: string;
+      reply_json: string;
+      thread: string | null;
+    }>
+  ).map((r) => ({
     channel: r.channel,
     thread: r.thread,
     reply: JSON.parse(r.reply_json) as Reply,
@@ -52,8 +72,14 @@ describe("digest cycle", () => {
   it("coalesces a channel's runs into one message with progress, rate, ETA and reward change", async () => {
     clock = 10_000_000;
     const s = services();
-    addRun(s, "aaaa0001", channel("C1"), [[0, 0.2], [9, 0.4]]);
-    addRun(s, "aaaa0002", channel("C1"), [[0, 0.1], [19, 0.3]]);
+    addRun(s, "aaaa0001", channel("C1"), [
+      [0, 0.2],
+      [9, 0.4],
+    ]);
+    addRun(s, "aaaa0002", channel("C1"), [
+      [0, 0.1],
+      [19, 0.3],
+    ]);
     addRun(s, "aaaa0003", channel("C2"), [[4, 0.5]]);
     const result = await s.digests.runNow();
     expect(result).toMatchObject({ runs: 3, messages: 2 });
@@ -66,9 +92,19 @@ describe("digest cycle", () => {
     expect(c1.fields![0]!.value).toContain("ETA 540 min");
 
     clock += 31 * MIN;
-    writeTrainerLog(s, "aaaa0003", [[4, 0.5], [8, 0.75]], 100);
+    writeTrainerLog(
+      s,
+      "aaaa0003",
+      [
+        [4, 0.5],
+        [8, 0.75],
+      ],
+      100,
+    );
     await s.digests.runNow({ channel: channel("C2") });
-    const c2 = digests(s).filter((p) => p.channel === "C2").at(-1)!.reply;
+    const c2 = digests(s)
+      .filter((p) => p.channel === "C2")
+      .at(-1)!.reply;
     expect(c2.fields![0]!.value).toContain("reward 0.75 (+0.25)");
   });
 
@@ -76,19 +112,47 @@ describe("digest cycle", () => {
     clock = 15_000_000;
     const s = services();
     const c1 = channel("C1");
-    s.sweeps.insert({ id: "s1234567", channel: c1, thread: "1700.000100", environment: "arithmetic", grid: [{ field: "temperature", values: [0.2, 1.8] }], createdBy: "U1" });
+    s.sweeps.insert({
+      id: "s1234567",
+      channel: c1,
+      thread: "1700.000100",
+      environment: "arithmetic",
+      grid: [{ field: "temperature", values: [0.2, 1.8] }],
+      createdBy: "U1",
+    });
     for (const id of ["dddd0001", "dddd0002"]) {
-      s.runs.insert({ id, channel: c1, thread: "1700.000100", environment: "arithmetic", config: {}, status: "running", createdBy: "U1", sweepId: "s1234567" });
+      s.runs.insert({
+        id,
+        channel: c1,
+        thread: "1700.000100",
+        environment: "arithmetic",
+        config: {},
+        status: "running",
+        createdBy: "U1",
+        sweepId: "s1234567",
+      });
       s.runs.update(id, { startedAt: clock - 60 * MIN, totalSteps: 100 });
       writeTrainerLog(s, id, [[3, 0.2]], 100);
     }
     expect(await s.digests.runNow()).toMatchObject({ runs: 2, messages: 1 });
-    expect(digests(s)).toEqual([expect.objectContaining({ channel: "C1", thread: "1700.000100", reply: expect.objectContaining({ title: "📈 Digest: sweep s1234567, 2 runs" }) })]);
+    expect(digests(s)).toEqual([
+      expect.objectContaining({
+        channel: "C1",
+        thread: "1700.000100",
+        reply: expect.objectContaining({ title: "📈 Digest: sweep s1234567, 2 runs" }),
+      }),
+    ]);
 
     clock += 31 * MIN;
     addRun(s, "dddd0003", c1, [[5, 0.3]]);
     expect(await s.digests.runNow()).toMatchObject({ runs: 3, messages: 1 });
-    expect(digests(s).at(-1)).toEqual(expect.objectContaining({ channel: "C1", thread: null, reply: expect.objectContaining({ title: "📈 Digest: 3 runs" }) }));
+    expect(digests(s).at(-1)).toEqual(
+      expect.objectContaining({
+        channel: "C1",
+        thread: null,
+        reply: expect.objectContaining({ title: "📈 Digest: 3 runs" }),
+      }),
+    );
   });
 
   it("posts at most one digest per run per interval, and the limit survives a restart", async () => {
@@ -123,9 +187,14 @@ describe("digest cycle", () => {
     clock += 2 * MIN;
     await s.digests.runNow();
     // One line, not one per skipped pass, says the digests are paused and when they resume.
-    const paused = s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert'").all() as Array<{ reply_json: string }>;
+    const paused = s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert'").all() as Array<{
+      reply_json: string;
+    }>;
     expect(paused).toHaveLength(1);
-    expect(JSON.parse(paused[0]!.reply_json)).toMatchObject({ title: "📈 Digests paused in this channel", text: expect.stringMatching(/had its 2 digests for the hour.*after \d\d:\d\d UTC/) });
+    expect(JSON.parse(paused[0]!.reply_json)).toMatchObject({
+      title: "📈 Digests paused in this channel",
+      text: expect.stringMatching(/had its 2 digests for the hour.*after \d\d:\d\d UTC/),
+    });
     clock += 61 * MIN;
     s.digests.mute("cccc0001", true);
     expect((await s.digests.runNow()).messages).toBe(0);
@@ -137,7 +206,11 @@ describe("digest cycle", () => {
     clock = 40_000_000;
     const s = services({ RL_STALL_MINUTES: "10", RL_REGRESSION_FRACTION: "0.5" });
     addRun(s, "dddd0001", channel("C1"), [[5, 0.8]]);
-    const alerts = () => s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert' ORDER BY id").all().map((r) => (JSON.parse((r as { reply_json: string }).reply_json) as Reply).title);
+    const alerts = () =>
+      s.db
+        .prepare("SELECT reply_json FROM outbox WHERE kind = 'alert' ORDER BY id")
+        .all()
+        .map((r) => (JSON.parse((r as { reply_json: string }).reply_json) as Reply).title);
     await s.digests.runNow({ alertsOnly: true });
     clock += 11 * MIN;
     await s.digests.runNow({ alertsOnly: true });
@@ -145,13 +218,33 @@ describe("digest cycle", () => {
     await s.digests.runNow({ alertsOnly: true });
     expect(alerts()).toEqual(["⚠️ Stalled: run dddd0001 (arithmetic)"]);
 
-    writeTrainerLog(s, "dddd0001", [[5, 0.8], [6, 0.3]], 100);
+    writeTrainerLog(
+      s,
+      "dddd0001",
+      [
+        [5, 0.8],
+        [6, 0.3],
+      ],
+      100,
+    );
     await s.digests.runNow({ alertsOnly: true });
     await s.digests.runNow({ alertsOnly: true });
     // Moving again after a stall is news too.
-    expect(alerts().slice(1)).toEqual(["▶️ Moving again: run dddd0001 (arithmetic)", "⚠️ Reward regression: run dddd0001 (arithmetic)"]);
+    expect(alerts().slice(1)).toEqual([
+      "▶️ Moving again: run dddd0001 (arithmetic)",
+      "⚠️ Reward regression: run dddd0001 (arithmetic)",
+    ]);
 
-    writeTrainerLog(s, "dddd0001", [[5, 0.8], [6, 0.3], [7, 0.7]], 100);
+    writeTrainerLog(
+      s,
+      "dddd0001",
+      [
+        [5, 0.8],
+        [6, 0.3],
+        [7, 0.7],
+      ],
+      100,
+    );
     await s.digests.runNow({ alertsOnly: true });
     clock += 11 * MIN;
     await s.digests.runNow({ alertsOnly: true });
@@ -169,7 +262,15 @@ describe("digest cycle", () => {
     const ctx = { channel: channel("C1"), user: { id: "U1", name: "alice" }, via: "slash" as const, services: s };
     const stalled = await dispatch({ text: "/rl status dddd0003" }, ctx);
     expect(stalled.reply.fields).toContainEqual({ label: "Progress", value: "no progress for 23 min, last step 15" });
-    writeTrainerLog(s, "dddd0003", [[14, 0.5], [15, 0.6]], 100);
+    writeTrainerLog(
+      s,
+      "dddd0003",
+      [
+        [14, 0.5],
+        [15, 0.6],
+      ],
+      100,
+    );
     await s.digests.runNow({ alertsOnly: true });
     const moving = await dispatch({ text: "/rl status dddd0003" }, ctx);
     expect(moving.reply.fields?.some((f) => f.label === "Progress")).toBe(false);
@@ -181,16 +282,28 @@ describe("digest cycle", () => {
     addRun(s, "dddd0002", channel("C1"), [[1, 0.4]]);
     await s.digests.runNow({ alertsOnly: true });
     // Between two passes the reward peaked at 0.9 and fell to 0.3: below half the best, though above half of 0.4.
-    writeTrainerLog(s, "dddd0002", [[1, 0.4], [2, 0.9], [3, 0.3]], 100);
+    writeTrainerLog(
+      s,
+      "dddd0002",
+      [
+        [1, 0.4],
+        [2, 0.9],
+        [3, 0.3],
+      ],
+      100,
+    );
     await s.digests.runNow({ alertsOnly: true });
-    const texts = (s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert'").all() as Array<{ reply_json: string }>).map((r) => (JSON.parse(r.reply_json) as Reply).text);
+    const texts = (
+      s.db.prepare("SELECT reply_json FROM outbox WHERE kind = 'alert'").all() as Array<{ reply_json: string }>
+    ).map((r) => (JSON.parse(r.reply_json) as Reply).text);
     expect(texts).toEqual([expect.stringContaining("below its best of 0.900")]);
   });
 
   it("a mute given while a pass over hundreds of runs is under way holds after the pass", async () => {
     clock = 50_000_000;
     const s = services({ RL_CHANNEL_POSTS_PER_HOUR: "1000" });
-    for (let i = 0; i < 400; i++) addRun(s, `eeee${String(i).padStart(4, "0")}`, channel(`C${i % 40}`), [[i % 50, 0.5]]);
+    for (let i = 0; i < 400; i++)
+      addRun(s, `eeee${String(i).padStart(4, "0")}`, channel(`C${i % 40}`), [[i % 50, 0.5]]);
     const pass = s.digests.runNow();
     await new Promise((r) => setTimeout(r, 20));
     s.digests.mute("eeee0000", true);
@@ -207,7 +320,13 @@ describe("digest cycle", () => {
     for (let i = 0; i < 30; i++) {
       const id = `eeee${String(i).padStart(4, "0")}`;
       addRun(s, id, channel(`C${i % 3}`), [[2, 0.5]]);
-      wandb.addRun({ project: "proj", entity: "team", displayName: `arithmetic-${id}-trainer-x1`, name: `w${id}`, summary: { _step: 2, "reward/mean": 0.5 } });
+      wandb.addRun({
+        project: "proj",
+        entity: "team",
+        displayName: `arithmetic-${id}-trainer-x1`,
+        name: `w${id}`,
+        summary: { _step: 2, "reward/mean": 0.5 },
+      });
     }
     const before = wandb.requests.length;
     await s.digests.runNow();
@@ -221,13 +340,20 @@ describe("digest cycle", () => {
     clock = 60_000_000;
     const wandb = await startFakeWandb({ apiKey: KEY });
     fakes.push(wandb);
-    const s = services({ WANDB_API_KEY: KEY, WANDB_BASE_URL: wandb.url, WANDB_APP_URL: "https://wandb.example", WANDB_ENTITY: "team" });
+    const s = services({
+      WANDB_API_KEY: KEY,
+      WANDB_BASE_URL: wandb.url,
+      WANDB_APP_URL: "https://wandb.example",
+      WANDB_ENTITY: "team",
+    });
     addRun(s, "ffff0001", channel("C1"), [[2, 0.5]]);
     wandb.setFault("401");
     await s.digests.runNow();
     expect(wandb.requests.length).toBeGreaterThan(0);
     const post = digests(s)[0]!.reply;
-    expect(post.links).toEqual([{ label: "WandB ffff0001", url: "https://wandb.example/team/proj/groups/arithmetic-ffff0001" }]);
+    expect(post.links).toEqual([
+      { label: "WandB ffff0001", url: "https://wandb.example/team/proj/groups/arithmetic-ffff0001" },
+    ]);
     expect(renderText(post)).toContain("started by U1 · logs: /rl logs ffff0001");
   });
 });

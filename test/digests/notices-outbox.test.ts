@@ -11,7 +11,8 @@ const opened: Services[] = [];
 const stacks: DemoStack[] = [];
 afterEach(async () => {
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "cleanup").catch(() => undefined);
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
+      await s.services.manager.stop(run.id, "cleanup").catch(() => undefined);
     await s.services.close();
   }
   for (const s of opened.splice(0)) await s.close();
@@ -48,7 +49,12 @@ describe("run notices", () => {
     expect(titles[1]).toMatch(/^❌ Run failed: /);
     expect(sent.every((m) => m.thread === "1700000000.000100")).toBe(true);
     const failure = sent[1]!.reply;
-    expect(failure.fields).toEqual(expect.arrayContaining([{ label: "Component", value: "trainer" }, { label: "Exit", value: "SIGKILL" }]));
+    expect(failure.fields).toEqual(
+      expect.arrayContaining([
+        { label: "Component", value: "trainer" },
+        { label: "Exit", value: "SIGKILL" },
+      ]),
+    );
     expect(failure.blocks?.[0]?.title).toBe("Last lines of the trainer log");
   });
 });
@@ -63,7 +69,13 @@ describe("outbox delivery", () => {
       return s;
     };
     const first = open();
-    const message = { dedupeKey: "notice:r1:started", target: { channel: slack }, kind: "notice" as const, runId: "r1", reply: { title: "started" } };
+    const message = {
+      dedupeKey: "notice:r1:started",
+      target: { channel: slack },
+      kind: "notice" as const,
+      runId: "r1",
+      reply: { title: "started" },
+    };
     expect(first.outbox.enqueue(message, clock)).toBe(true);
     expect(first.outbox.enqueue(message, clock)).toBe(false);
     first.outbox.enqueue({ ...message, dedupeKey: "notice:r1:completed", reply: { title: "completed" } }, clock);
@@ -87,8 +99,19 @@ describe("outbox delivery", () => {
     let clock = 3_000_000;
     const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent" }, tempDir()), { now: () => clock });
     opened.push(s);
-    for (const id of ["a1", "b2"]) s.runs.insert({ id, channel: slack, environment: "parity", config: {}, status: "running", createdBy: "U1" });
-    for (const id of ["a1", "b2"]) s.outbox.enqueue({ dedupeKey: `notice:${id}:started`, target: { channel: slack }, kind: "notice", runId: id, reply: { title: id } }, clock);
+    for (const id of ["a1", "b2"])
+      s.runs.insert({ id, channel: slack, environment: "parity", config: {}, status: "running", createdBy: "U1" });
+    for (const id of ["a1", "b2"])
+      s.outbox.enqueue(
+        {
+          dedupeKey: `notice:${id}:started`,
+          target: { channel: slack },
+          kind: "notice",
+          runId: id,
+          reply: { title: id },
+        },
+        clock,
+      );
     const sent: Array<[string | undefined, string | undefined]> = [];
     s.digests.registerPoster("slack", async (target, reply) => {
       sent.push([reply.title, target.thread]);
@@ -112,7 +135,10 @@ describe("outbox delivery", () => {
     let clock = 9_000_000;
     const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent" }, tempDir()), { now: () => clock });
     opened.push(s);
-    s.outbox.enqueue({ dedupeKey: "notice:r2:failed", target: { channel: slack }, kind: "notice", reply: { title: "failed" } }, clock);
+    s.outbox.enqueue(
+      { dedupeKey: "notice:r2:failed", target: { channel: slack }, kind: "notice", reply: { title: "failed" } },
+      clock,
+    );
     let calls = 0;
     s.digests.registerPoster("slack", async () => {
       calls++;

@@ -61,7 +61,12 @@ describe("digest schedule", () => {
   it("skips, and logs, a tick that fires while a pass is still under way: passes never overlap", async () => {
     const tasks: Task[] = [];
     const lines: string[] = [];
-    const log = { debug: () => undefined, info: (m: string) => void lines.push(m), warn: () => undefined, error: (m: string) => void lines.push(m) };
+    const log = {
+      debug: () => undefined,
+      info: (m: string) => void lines.push(m),
+      warn: () => undefined,
+      error: (m: string) => void lines.push(m),
+    };
     const s = createServices(loadConfig({ RL_LOG_LEVEL: "silent" }, tempDir()), {
       log,
       schedule: (expression, run) => {
@@ -87,6 +92,8 @@ describe("digest schedule", () => {
   });
 
   it("refuses a bad cron expression at start, naming the setting", () => {
-    expect(() => loadConfig({ RL_DIGEST_CRON: "every half hour" }, tempDir())).toThrow(/RL_DIGEST_CRON has a bad value: expected a cron expression/);
+    expect(() => loadConfig({ RL_DIGEST_CRON: "every half hour" }, tempDir())).toThrow(
+      /RL_DIGEST_CRON has a bad value: expected a cron expression/,
+    );
   });
 });

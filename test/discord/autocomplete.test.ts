@@ -63,13 +63,35 @@ describe("autocomplete", () => {
     expect(all.map((c) => c.value)).toEqual(ids.slice(0, 25));
     expect(asked[0]).toEqual(h.channel);
     const some = choicesOf(await h.fake.autocomplete("halt", { run_id: "run-0" }, "run_id").callback());
-    expect(some.map((c) => c.value)).toEqual(["run-09", "run-08", "run-07", "run-06", "run-05", "run-04", "run-03", "run-02", "run-01"]);
+    expect(some.map((c) => c.value)).toEqual([
+      "run-09",
+      "run-08",
+      "run-07",
+      "run-06",
+      "run-05",
+      "run-04",
+      "run-03",
+      "run-02",
+      "run-01",
+    ]);
   });
 
   it("suggests this channel's sweep ids before its run ids, marked as sweeps", async () => {
     h = await startHarness({ adapter: { runIds: () => ["feed0001"] } });
-    h.services.sweeps.insert({ id: "s0000001", channel: h.channel, environment: "foo", grid: [], createdBy: "someone" });
-    h.services.sweeps.insert({ id: "s0000002", channel: { ...h.channel, channel: "elsewhere" }, environment: "foo", grid: [], createdBy: "someone" });
+    h.services.sweeps.insert({
+      id: "s0000001",
+      channel: h.channel,
+      environment: "foo",
+      grid: [],
+      createdBy: "someone",
+    });
+    h.services.sweeps.insert({
+      id: "s0000002",
+      channel: { ...h.channel, channel: "elsewhere" },
+      environment: "foo",
+      grid: [],
+      createdBy: "someone",
+    });
     const all = choicesOf(await h.fake.autocomplete("halt", { run_id: "" }, "run_id").callback());
     expect(all).toEqual([
       { name: "s0000001 (sweep)", value: "s0000001" },
@@ -86,6 +108,8 @@ describe("autocomplete", () => {
   it("shows nothing to someone the policy gives no access", async () => {
     h = await startHarness({ env: { RL_DEFAULT_ROLE: "none" } });
     expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name", { user: BOB }).callback())).toEqual([]);
-    expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name").callback()).map((c) => c.value)).toEqual(["foo"]);
+    expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name").callback()).map((c) => c.value)).toEqual(
+      ["foo"],
+    );
   });
 });

@@ -3,7 +3,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newConfirmationId } from "../../db/confirmations.ts";
 import { BOB } from "../fakes/discord-gateway.ts";
-import { bodyOf, buttonsOf, embedsOf, isEditOriginal, isFollowup, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import {
+  bodyOf,
+  buttonsOf,
+  embedsOf,
+  isEditOriginal,
+  isFollowup,
+  messageIdOf,
+  startHarness,
+  stopHarness,
+  type Harness,
+} from "./harness.ts";
 
 let h: Harness | undefined;
 const harness = (): Harness => h!;
@@ -31,7 +41,10 @@ async function prompt(): Promise<{ messageId: string; confirm: string; cancel: s
   return { messageId: messageIdOf(call), confirm: buttons[0]!.custom_id, cancel: buttons[1]!.custom_id };
 }
 
-const launches = (): number => harness().services.audit.latest(50).filter((e) => e.command === "launch" && e.outcome === "ok").length;
+const launches = (): number =>
+  harness()
+    .services.audit.latest(50)
+    .filter((e) => e.command === "launch" && e.outcome === "ok").length;
 const idOf = (customId: string): string => customId.slice("rl:y:".length);
 
 describe("confirmation prompts", () => {
@@ -40,7 +53,12 @@ describe("confirmation prompts", () => {
     const { messageId, confirm } = await prompt();
     // The pending command stays server-side: the custom_id is the prompt's id, not the command text.
     expect(confirm).toMatch(/^rl:y:[A-Za-z0-9_-]{22}$/);
-    expect(harness().services.confirmations.get(idOf(confirm))).toMatchObject({ command: "launch", args: { steps: 5 }, askerId: fake.ids.alice, state: "pending" });
+    expect(harness().services.confirmations.get(idOf(confirm))).toMatchObject({
+      command: "launch",
+      args: { steps: 5 },
+      askerId: fake.ids.alice,
+      state: "pending",
+    });
     const click = fake.click(messageId, confirm);
     const update = await click.callback();
     expect(bodyOf(update)["type"]).toBe(7);
@@ -55,8 +73,15 @@ describe("confirmation prompts", () => {
     ]);
     expect(await anchored("r1")).toEqual({ runId: "r1", channel, id: messageIdOf(followup) });
     // The command reported progress on the prompt, so the prompt ends saying how it went.
-    await fake.waitForCall((c) => isEditOriginal(click.token)(c) && String(embedsOf(c)[0]?.["description"]).startsWith("Done: /rl launch"), "the closed prompt");
-    expect(harness().services.audit.latest(10).map((e) => [e.command, e.userId, e.outcome])).toContainEqual(["launch", fake.ids.alice, "ok"]);
+    await fake.waitForCall(
+      (c) => isEditOriginal(click.token)(c) && String(embedsOf(c)[0]?.["description"]).startsWith("Done: /rl launch"),
+      "the closed prompt",
+    );
+    expect(
+      harness()
+        .services.audit.latest(10)
+        .map((e) => [e.command, e.userId, e.outcome]),
+    ).toContainEqual(["launch", fake.ids.alice, "ok"]);
   });
 
   it("Cancel updates the prompt to Cancelled and runs nothing", async () => {
@@ -68,8 +93,15 @@ describe("confirmation prompts", () => {
     expect(fake.message(messageId)?.["components"]).toEqual([]);
     // Cancel runs nothing: the answer is audited, launch never ran.
     await fake.slash("envs").callback();
-    expect(harness().services.audit.latest(10).map((e) => [e.command, e.outcome])).toEqual([["cancel", "ok"]]);
-    expect(harness().services.confirmations.get(cancel.slice("rl:n:".length))).toMatchObject({ state: "cancelled", answeredBy: fake.ids.alice });
+    expect(
+      harness()
+        .services.audit.latest(10)
+        .map((e) => [e.command, e.outcome]),
+    ).toEqual([["cancel", "ok"]]);
+    expect(harness().services.confirmations.get(cancel.slice("rl:n:".length))).toMatchObject({
+      state: "cancelled",
+      answeredBy: fake.ids.alice,
+    });
   });
 
   it("refuses Confirm and Cancel by someone else, ephemerally, and leaves the prompt to its asker", async () => {
@@ -87,14 +119,20 @@ describe("confirmation prompts", () => {
     expect(rows.flatMap((r) => r.components.map((b) => b.custom_id))).toEqual([confirm, cancel]);
     expect(harness().services.confirmations.get(idOf(confirm))?.state).toBe("pending");
     expect(anchors).toEqual([]);
-    expect(harness().services.audit.latest(10).map((e) => [e.command, e.userId, e.outcome])).toEqual([
+    expect(
+      harness()
+        .services.audit.latest(10)
+        .map((e) => [e.command, e.userId, e.outcome]),
+    ).toEqual([
       ["cancel", BOB.id, "refused"],
       ["confirm", BOB.id, "refused"],
     ]);
     // Alice can still confirm it.
     const click = fake.click(messageId, confirm);
     expect(bodyOf(await click.callback())["type"]).toBe(7);
-    expect(embedsOf(await fake.waitForCall(isFollowup(click.token), "the result"))[0]?.["title"]).toBe("Launched run r1");
+    expect(embedsOf(await fake.waitForCall(isFollowup(click.token), "the result"))[0]?.["title"]).toBe(
+      "Launched run r1",
+    );
     expect(launches()).toBe(1);
   });
 
@@ -106,7 +144,11 @@ describe("confirmation prompts", () => {
     const click = fake.click(messageId, confirm, { user: BOB });
     expect(String(embedsOf(await click.callback())[0]?.["description"])).toContain("Confirmed by bob");
     await fake.waitForCall(isFollowup(click.token), "the result");
-    expect(harness().services.confirmations.get(idOf(confirm))).toMatchObject({ state: "confirmed", askerId: fake.ids.alice, answeredBy: BOB.id });
+    expect(harness().services.confirmations.get(idOf(confirm))).toMatchObject({
+      state: "confirmed",
+      askerId: fake.ids.alice,
+      answeredBy: BOB.id,
+    });
   });
 
   it("says an expired prompt expired, and an unknown one is unknown, without running anything", async () => {
@@ -149,7 +191,9 @@ describe("confirmation prompts", () => {
     await harness().restart();
     const click = fake.click(messageId, confirm);
     expect(bodyOf(await click.callback())["type"]).toBe(7);
-    expect(embedsOf(await fake.waitForCall(isFollowup(click.token), "the result after the restart"))[0]?.["title"]).toBe("Launched run r1");
+    expect(
+      embedsOf(await fake.waitForCall(isFollowup(click.token), "the result after the restart"))[0]?.["title"],
+    ).toBe("Launched run r1");
     await harness().restart();
     const again = await fake.click(messageId, confirm).callback();
     expect(String(embedsOf(again)[0]?.["description"])).toBe("This was already answered (confirmed by alice).");

@@ -16,7 +16,9 @@ const SPARKLINE = /```\n[▁▂▃▄▅▆▇█]+\n```/;
 
 /** The call carried exactly one file, reward.png, a 600x300 PNG. */
 function expectChartFile(call: RecordedCall): void {
-  expect(call.files.map((f) => ({ field: f.field, name: f.name, type: f.contentType }))).toEqual([{ field: "files[0]", name: "reward.png", type: "image/png" }]);
+  expect(call.files.map((f) => ({ field: f.field, name: f.name, type: f.contentType }))).toEqual([
+    { field: "files[0]", name: "reward.png", type: "image/png" },
+  ]);
   expect(pngSize(call.files[0]?.data ?? Buffer.alloc(0))).toEqual({ width: 600, height: 300 });
 }
 
@@ -40,7 +42,12 @@ describe("Discord charts", () => {
     const stored = h.fake.message(messageIdOf(call));
     const attachments = stored?.["attachments"] as Array<Record<string, unknown>>;
     expect(attachments).toHaveLength(1);
-    expect(attachments[0]).toMatchObject({ filename: "reward.png", content_type: "image/png", width: 600, height: 300 });
+    expect(attachments[0]).toMatchObject({
+      filename: "reward.png",
+      content_type: "image/png",
+      width: 600,
+      height: 300,
+    });
     const image = (stored?.["embeds"] as Array<{ image?: { url?: string } }>).find((e) => e.image)?.image;
     expect(image?.url).toBe(attachments[0]?.["url"]);
   });
@@ -49,7 +56,10 @@ describe("Discord charts", () => {
     h = await startHarness();
     const interaction = h.fake.slash("plotslow");
     expect(bodyOf(await interaction.callback())["type"]).toBe(5);
-    const done = await h.fake.waitForCall((c) => isEditOriginal(interaction.token)(c) && embedsOf(c)[0]?.["title"] === "Slow results", "the final edit");
+    const done = await h.fake.waitForCall(
+      (c) => isEditOriginal(interaction.token)(c) && embedsOf(c)[0]?.["title"] === "Slow results",
+      "the final edit",
+    );
     expectChartFile(done);
     expect(chartEmbed(done)).toBeDefined();
     const progress = h.fake.calls.filter((c) => isEditOriginal(interaction.token)(c) && c !== done);
@@ -81,7 +91,10 @@ describe("Discord charts", () => {
     expect(chartEmbed(channelPost!)).toBeDefined();
     expect(h.fake.message(id)?.["attachments"]).toHaveLength(1);
 
-    const threaded = await h.adapter.post({ channel: h.channel, thread: IDS.thread }, { title: "Digest", chart: rewardChart() });
+    const threaded = await h.adapter.post(
+      { channel: h.channel, thread: IDS.thread },
+      { title: "Digest", chart: rewardChart() },
+    );
     expect(h.fake.message(threaded.id)?.["channel_id"]).toBe(IDS.thread);
     expect(h.fake.message(threaded.id)?.["attachments"]).toHaveLength(1);
   });
@@ -90,7 +103,10 @@ describe("Discord charts", () => {
     h = await startHarness();
     const asked = h.fake.say(ALICE, `<@${IDS.bot}> /rl plot`);
     const reply = await h.fake.waitForCall(
-      (c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages` && (bodyOf(c)["message_reference"] as { message_id?: string } | undefined)?.message_id === asked["id"],
+      (c) =>
+        c.method === "POST" &&
+        c.path === `/channels/${IDS.channel}/messages` &&
+        (bodyOf(c)["message_reference"] as { message_id?: string } | undefined)?.message_id === asked["id"],
       "the reply to the mention",
     );
     expectChartFile(reply);
@@ -124,6 +140,8 @@ describe("Discord charts", () => {
     expect(embedsOf(posts[1]!).some((e) => SPARKLINE.test(String(e["description"])))).toBe(true);
     expect(embedsOf(posts[1]!).some((e) => e["image"])).toBe(false);
     expect(h.fake.message(id)?.["attachments"]).toEqual([]);
-    expect(h.logs.some((l) => l.message === "discord: message with the chart image refused; sending it without")).toBe(true);
+    expect(h.logs.some((l) => l.message === "discord: message with the chart image refused; sending it without")).toBe(
+      true,
+    );
   });
 });

@@ -1,7 +1,16 @@
 // /rl commands end to end through real discord.js and the fake Discord: quick, slow, usage errors, policy, threads.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BOB, IDS } from "../fakes/discord-gateway.ts";
-import { bodyOf, embedsOf, isEditOriginal, isFollowup, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import {
+  bodyOf,
+  embedsOf,
+  isEditOriginal,
+  isFollowup,
+  messageIdOf,
+  startHarness,
+  stopHarness,
+  type Harness,
+} from "./harness.ts";
 import { holdGated } from "./test-commands.ts";
 
 let h: Harness | undefined;
@@ -38,7 +47,10 @@ describe("slash commands", () => {
     );
     expect(progress.status).toBe(200);
     expect(progress.rawPath).toBe(`/v10/webhooks/${IDS.application}/${interaction.token}/messages/%40original`);
-    const done = await fake.waitForCall((c) => isEditOriginal(interaction.token)(c) && embedsOf(c)[0]?.["title"] === "Slow done", "the final edit");
+    const done = await fake.waitForCall(
+      (c) => isEditOriginal(interaction.token)(c) && embedsOf(c)[0]?.["title"] === "Slow done",
+      "the final edit",
+    );
     expect(fake.message(messageIdOf(done))?.["flags"]).toBe(0);
     expect(await harness().anchored("slow-1")).toEqual({ runId: "slow-1", channel, id: messageIdOf(done) });
     expect(anchors).toHaveLength(1);
@@ -52,7 +64,10 @@ describe("slash commands", () => {
     expect(bodyOf(await interaction.callback())["type"]).toBe(5);
     open();
     // A public "thinking..." cannot become private: it is removed and the answer follows up ephemerally.
-    await fake.waitForCall((c) => c.method === "DELETE" && c.path.endsWith(`/${interaction.token}/messages/@original`), "the placeholder removal");
+    await fake.waitForCall(
+      (c) => c.method === "DELETE" && c.path.endsWith(`/${interaction.token}/messages/@original`),
+      "the placeholder removal",
+    );
     const followup = await fake.waitForCall(isFollowup(interaction.token), "the private answer");
     expect(bodyOf(followup)["flags"]).toBe(64);
     expect(embedsOf(followup)[0]?.["title"]).toBe("Gated done");
@@ -60,9 +75,18 @@ describe("slash commands", () => {
 
   it("passes typed options through to the command (integer, number, boolean, choice, comma-separated list)", async () => {
     const { fake } = harness();
-    const call = await fake.slash("typed", { count: 3, mode: "fast", ratio: 0.5, flag: true, tags: "a, b,c", label: "hi" }).callback();
+    const call = await fake
+      .slash("typed", { count: 3, mode: "fast", ratio: 0.5, flag: true, tags: "a, b,c", label: "hi" })
+      .callback();
     // The embed shows the JSON as text, Discord's markdown escapes in front of its brackets.
-    expect(JSON.parse(String(embedsOf(call)[0]?.["description"]).replace(/\\(.)/g, "$1"))).toEqual({ count: 3, mode: "fast", ratio: 0.5, flag: true, tags: ["a", "b", "c"], label: "hi" });
+    expect(JSON.parse(String(embedsOf(call)[0]?.["description"]).replace(/\\(.)/g, "$1"))).toEqual({
+      count: 3,
+      mode: "fast",
+      ratio: 0.5,
+      flag: true,
+      tags: ["a", "b", "c"],
+      label: "hi",
+    });
   });
 
   it("answers a usage error ephemerally (flags 64)", async () => {
@@ -107,7 +131,10 @@ describe("slash commands", () => {
   it("anchors a run started in a thread to the thread", async () => {
     const { fake, anchored, channel } = harness();
     const interaction = fake.slash("slowpoke", {}, { channelId: IDS.thread });
-    await fake.waitForCall((c) => isEditOriginal(interaction.token)(c) && embedsOf(c)[0]?.["title"] === "Slow done", "the final edit");
+    await fake.waitForCall(
+      (c) => isEditOriginal(interaction.token)(c) && embedsOf(c)[0]?.["title"] === "Slow done",
+      "the final edit",
+    );
     expect(await anchored("slow-1")).toEqual({ runId: "slow-1", channel, id: IDS.thread });
   });
 });

@@ -7,7 +7,17 @@ import { delay } from "../../src/training/wait-until.ts";
 import type { RecordedCall } from "../fakes/discord-gateway.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
-import { bodyOf, buttonsOf, embedsOf, isEditOriginal, isFollowup, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import {
+  bodyOf,
+  buttonsOf,
+  embedsOf,
+  isEditOriginal,
+  isFollowup,
+  messageIdOf,
+  startHarness,
+  stopHarness,
+  type Harness,
+} from "./harness.ts";
 
 let h: Harness | undefined;
 
@@ -55,19 +65,27 @@ const flagsOf = (call: RecordedCall): number => {
   return data?.flags ?? 0;
 };
 const fieldsOf = (call: RecordedCall): Record<string, string> =>
-  Object.fromEntries(((embedsOf(call)[0]?.["fields"] ?? []) as Array<{ name: string; value: string }>).map((f) => [f.name, f.value]));
+  Object.fromEntries(
+    ((embedsOf(call)[0]?.["fields"] ?? []) as Array<{ name: string; value: string }>).map((f) => [f.name, f.value]),
+  );
 
 describe("a demo run through Discord", () => {
   it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the channel", async () => {
     const harness = await start();
     const { fake, services } = harness;
     const channelPost = (match: (c: RecordedCall) => boolean, what: string) =>
-      fake.waitForCall((c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages` && c.status < 300 && match(c), what);
+      fake.waitForCall(
+        (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages` && c.status < 300 && match(c),
+        what,
+      );
 
     // The answer comes in the callback, or (after about a second of work) as the edit of a deferred one.
     const select = fake.slash("select", { name: "arithmetic" });
     const first = await select.callback();
-    const selected = bodyOf(first)["type"] === 5 ? await fake.waitForCall((c) => isEditOriginal(select.token)(c) && title(c) !== "", "the selection") : first;
+    const selected =
+      bodyOf(first)["type"] === 5
+        ? await fake.waitForCall((c) => isEditOriginal(select.token)(c) && title(c) !== "", "the selection")
+        : first;
     expect(title(selected)).toBe("Selected arithmetic");
     expect(services.channels.selectedEnvironment(harness.channel)).toBe("arithmetic");
 
@@ -83,7 +101,10 @@ describe("a demo run through Discord", () => {
     // Confirm closes the prompt (type 7) and the running answer follows publicly.
     const click = fake.click(messageIdOf(prompt), confirm!.custom_id);
     expect(bodyOf(await click.callback())["type"]).toBe(7);
-    const answer = await fake.waitForCall((c) => isFollowup(click.token)(c) && /\): running$/.test(title(c)), "the running answer");
+    const answer = await fake.waitForCall(
+      (c) => isFollowup(click.token)(c) && /\): running$/.test(title(c)),
+      "the running answer",
+    );
     expect(flagsOf(answer)).toBe(0);
     const runId = /Run (\S+) \(arithmetic\): running/.exec(title(answer))?.[1];
     if (!runId) throw new Error(`no run id in "${title(answer)}"`);
@@ -93,11 +114,17 @@ describe("a demo run through Discord", () => {
     expect(services.runs.get(runId)?.thread).toBe(runMessage);
 
     // The started notice reaches the channel through the digests' poster and the adapter's post().
-    const startedNotice = await channelPost((c) => title(c).startsWith(`🏃 Run started: ${runId}`), "the started notice");
+    const startedNotice = await channelPost(
+      (c) => title(c).startsWith(`🏃 Run started: ${runId}`),
+      "the started notice",
+    );
     expect(fieldsOf(startedNotice)["Run"]).toBe(runId);
 
     // /rl status <id>: the step and the processes.
-    await until(async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1, "the first step");
+    await until(
+      async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1,
+      "the first step",
+    );
     const status = await fake.slash("status", { run: runId }).callback();
     expect(title(status)).toBe(`🏃 Run ${runId} (arithmetic): running`);
     expect(fieldsOf(status)["Step"]).toMatch(/^[1-9]\d* \/ 400$/);
@@ -112,7 +139,10 @@ describe("a demo run through Discord", () => {
     const [confirmStop] = buttonsOf(stopPrompt);
     expect(confirmStop?.label).toBe("Confirm");
     const stopClick = fake.click(messageIdOf(stopPrompt), confirmStop!.custom_id);
-    const stopped = await fake.waitForCall((c) => isFollowup(stopClick.token)(c) && title(c) === `⏹ Run ${runId} (arithmetic): stopped`, "the stopped answer");
+    const stopped = await fake.waitForCall(
+      (c) => isFollowup(stopClick.token)(c) && title(c) === `⏹ Run ${runId} (arithmetic): stopped`,
+      "the stopped answer",
+    );
     expect(flagsOf(stopped)).toBe(0);
     expect(services.runs.get(runId)).toMatchObject({ status: "stopped", stoppedBy: "alice" });
 
@@ -120,7 +150,10 @@ describe("a demo run through Discord", () => {
     const pids = services.processes.list(runId).map((p) => p.pid);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(pid !== undefined && processStartTime(pid) === undefined).toBe(true);
-    const stoppedNotice = await channelPost((c) => title(c).startsWith(`⏹ Run stopped: ${runId}`), "the stopped notice");
+    const stoppedNotice = await channelPost(
+      (c) => title(c).startsWith(`⏹ Run stopped: ${runId}`),
+      "the stopped notice",
+    );
     expect(bodyOf(stoppedNotice)["message_reference"]).toMatchObject({ message_id: runMessage });
   });
 });

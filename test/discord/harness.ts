@@ -78,7 +78,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const envDir = path.join(root, "environments");
   tempDirWith(envDir, "foo_env.py", FOO_ENV);
   const logs: LogEntry[] = [];
-  const log = createLogger("debug", (s) => s, (line) => logs.push(JSON.parse(line) as LogEntry));
+  const log = createLogger(
+    "debug",
+    (s) => s,
+    (line) => logs.push(JSON.parse(line) as LogEntry),
+  );
   const config = testConfig({
     RL_TRAINING_ROOT: root,
     RL_ENVIRONMENTS_DIR: envDir,
@@ -174,7 +178,9 @@ export function embedsOf(call: RecordedCall): Array<Record<string, unknown>> {
 export function buttonsOf(call: RecordedCall): Array<{ custom_id: string; label: string; style: number }> {
   const body = bodyOf(call);
   const data = (typeof body["type"] === "number" ? body["data"] : body) as Record<string, unknown> | undefined;
-  const rows = (data?.["components"] ?? []) as Array<{ components: Array<{ custom_id: string; label: string; style: number }> }>;
+  const rows = (data?.["components"] ?? []) as Array<{
+    components: Array<{ custom_id: string; label: string; style: number }>;
+  }>;
   return rows.flatMap((r) => r.components);
 }
 
@@ -186,6 +192,15 @@ export function messageIdOf(call: RecordedCall): string {
   return id;
 }
 
-export const isCallback = (id: string) => (c: RecordedCall): boolean => c.method === "POST" && c.path.startsWith(`/interactions/${id}/`) && c.status < 300;
-export const isEditOriginal = (token: string) => (c: RecordedCall): boolean => c.method === "PATCH" && c.path.endsWith(`/${token}/messages/@original`) && c.status < 300;
-export const isFollowup = (token: string) => (c: RecordedCall): boolean => c.method === "POST" && c.path.endsWith(`/${token}`) && c.path.startsWith("/webhooks/") && c.status < 300;
+export const isCallback =
+  (id: string) =>
+  (c: RecordedCall): boolean =>
+    c.method === "POST" && c.path.startsWith(`/interactions/${id}/`) && c.status < 300;
+export const isEditOriginal =
+  (token: string) =>
+  (c: RecordedCall): boolean =>
+    c.method === "PATCH" && c.path.endsWith(`/${token}/messages/@original`) && c.status < 300;
+export const isFollowup =
+  (token: string) =>
+  (c: RecordedCall): boolean =>
+    c.method === "POST" && c.path.endsWith(`/${token}`) && c.path.startsWith("/webhooks/") && c.status < 300;

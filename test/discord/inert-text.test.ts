@@ -11,21 +11,32 @@ afterEach(async () => {
   h = undefined;
 });
 
-const HOSTILE = "[click](https://evil.example) **bold** ||spoiler|| `code` ~~gone~~ <@400000000000000004> @everyone see https://bare.example\n> quoted\n# heading";
+const HOSTILE =
+  "[click](https://evil.example) **bold** ||spoiler|| `code` ~~gone~~ <@400000000000000004> @everyone see https://bare.example\n> quoted\n# heading";
 
 /** Every string Discord would render as markdown in these embeds. */
 const renderedText = (embeds: Array<Record<string, unknown>>): string =>
   embeds
-    .flatMap((e) => [e["title"], e["description"], ...((e["fields"] as Array<{ name: string; value: string }> | undefined) ?? []).flatMap((f) => [f.name, f.value])])
+    .flatMap((e) => [
+      e["title"],
+      e["description"],
+      ...((e["fields"] as Array<{ name: string; value: string }> | undefined) ?? []).flatMap((f) => [f.name, f.value]),
+    ])
     .filter((s): s is string => typeof s === "string")
     .join("\n");
 
 describe("untrusted text in Discord embeds", () => {
   it("escapes markdown, masked and bare links, spoilers, mentions and line markup from an environment's descriptions", async () => {
     const { root, envDir } = writeBigEnvironment(HOSTILE);
-    h = await startHarness({ env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir }, adapter: { commands: COMMANDS } });
+    h = await startHarness({
+      env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir },
+      adapter: { commands: COMMANDS },
+    });
     await h.services.env.selectEnvironment(h.channel, "big");
-    for (const [sub, values] of [["config", { filter: "knob_00" }], ["envs", {}]] as const) {
+    for (const [sub, values] of [
+      ["config", { filter: "knob_00" }],
+      ["envs", {}],
+    ] as const) {
       const text = renderedText(embedsOf(await h.fake.slash(sub, values).callback()));
       expect(text).toContain("click");
       // Each piece of markup is preceded by Discord's escape, so it shows as typed.

@@ -16,7 +16,10 @@ afterEach(async () => {
 /** The bot's reply to message `id` (POST /channels/:id/messages with message_reference). */
 const replyTo = (harness: Harness, id: string): Promise<RecordedCall> =>
   harness.fake.waitForCall(
-    (c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages` && (bodyOf(c)["message_reference"] as { message_id?: string } | undefined)?.message_id === id,
+    (c) =>
+      c.method === "POST" &&
+      c.path === `/channels/${IDS.channel}/messages` &&
+      (bodyOf(c)["message_reference"] as { message_id?: string } | undefined)?.message_id === id,
     `a reply to message ${id}`,
   );
 
@@ -30,7 +33,9 @@ describe("mentions", () => {
     expect(JSON.stringify(embedsOf(reply))).toContain("/rl help");
     expect(bodyOf(reply)["allowed_mentions"]).toMatchObject({ parse: [] });
     const replies = h.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`);
-    expect(replies.map((c) => (bodyOf(c)["message_reference"] as { message_id: string }).message_id)).toEqual([asked["id"]]);
+    expect(replies.map((c) => (bodyOf(c)["message_reference"] as { message_id: string }).message_id)).toEqual([
+      asked["id"],
+    ]);
   });
 
   it("hands the text (without the mention) to chat mode, as the author", async () => {
@@ -47,7 +52,11 @@ describe("mentions", () => {
     const reply = await replyTo(h, String(asked["id"]));
     expect(embedsOf(reply)[0]?.["description"]).toBe("You said: how is training going?");
     expect(seen[0]?.text).toBe("how is training going?");
-    expect(seen[0]?.ctx).toMatchObject({ via: "chat", channel: h.channel, user: { id: IDS.alice, roles: [IDS.operatorsRole, "operators"] } });
+    expect(seen[0]?.ctx).toMatchObject({
+      via: "chat",
+      channel: h.channel,
+      user: { id: IDS.alice, roles: [IDS.operatorsRole, "operators"] },
+    });
   });
 
   it("runs '/rl ...' text after a mention as a command", async () => {
@@ -87,22 +96,39 @@ describe("post", () => {
     const first = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, delivery);
     const again = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, delivery);
     expect(again.id).toBe(first.id);
-    const [a, b] = h.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`).map(bodyOf);
+    const [a, b] = h.fake.calls
+      .filter((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`)
+      .map(bodyOf);
     expect(a).toMatchObject({ enforce_nonce: true, nonce: b?.["nonce"] });
     expect(String(a?.["nonce"]).length).toBeLessThanOrEqual(25);
     expect(h.fake.message(first.id)?.["nonce"]).toBe(a?.["nonce"]);
     // Another key, or the same key in another channel (the thread), is another message.
-    const other = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, { key: "notice:r10:completed" });
-    const elsewhere = await h.adapter.post({ channel: h.channel, thread: IDS.thread }, { title: "Run r9 completed" }, delivery);
+    const other = await h.adapter.post(
+      { channel: h.channel },
+      { title: "Run r9 completed" },
+      { key: "notice:r10:completed" },
+    );
+    const elsewhere = await h.adapter.post(
+      { channel: h.channel, thread: IDS.thread },
+      { title: "Run r9 completed" },
+      delivery,
+    );
     expect(new Set([first.id, other.id, elsewhere.id]).size).toBe(3);
     // Without a key (a command's answer) there is no nonce, and two posts are two messages.
-    const plain = [await h.adapter.post({ channel: h.channel }, { title: "Hello" }), await h.adapter.post({ channel: h.channel }, { title: "Hello" })];
+    const plain = [
+      await h.adapter.post({ channel: h.channel }, { title: "Hello" }),
+      await h.adapter.post({ channel: h.channel }, { title: "Hello" }),
+    ];
     expect(plain[0]?.id).not.toBe(plain[1]?.id);
   });
 
   it("the fake refuses a nonce longer than Discord's 25 characters", async () => {
     h = await startHarness();
     const rest = new REST({ api: h.fake.apiUrl }).setToken(h.fake.token);
-    await expect(rest.post(Routes.channelMessages(IDS.channel), { body: { content: "x", nonce: "n".repeat(26), enforce_nonce: true } })).rejects.toMatchObject({ code: 50035 });
+    await expect(
+      rest.post(Routes.channelMessages(IDS.channel), {
+        body: { content: "x", nonce: "n".repeat(26), enforce_nonce: true },
+      }),
+    ).rejects.toMatchObject({ code: 50035 });
   });
 });

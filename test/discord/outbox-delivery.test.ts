@@ -13,18 +13,37 @@ afterEach(async () => {
   h = undefined;
 });
 
-
-
 /** A finished run of #training and its queued notice (the run's thread is the channel itself, so nothing waits for one). */
 function queueNotice(harness: Harness, runId: string): string {
-  harness.services.runs.insert({ id: runId, channel: harness.channel, thread: harness.channel.channel, environment: "foo", config: {}, status: "completed", createdBy: "1000000000000000001" });
+  harness.services.runs.insert({
+    id: runId,
+    channel: harness.channel,
+    thread: harness.channel.channel,
+    environment: "foo",
+    config: {},
+    status: "completed",
+    createdBy: "1000000000000000001",
+  });
   const key = `notice:${runId}:completed`;
-  harness.services.outbox.enqueue({ dedupeKey: key, target: { channel: harness.channel }, kind: "notice", runId, reply: { title: `Run ${runId} completed` } }, harness.services.now());
+  harness.services.outbox.enqueue(
+    {
+      dedupeKey: key,
+      target: { channel: harness.channel },
+      kind: "notice",
+      runId,
+      reply: { title: `Run ${runId} completed` },
+    },
+    harness.services.now(),
+  );
   return key;
 }
 
-const posts = (harness: Harness): RecordedCall[] => harness.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${harness.fake.ids.channel}/messages`);
-const titled = (harness: Harness, title: string) => harness.fake.channelMessages(harness.fake.ids.channel).filter((m) => (m["embeds"] as Array<{ title?: string }>)[0]?.title === title);
+const posts = (harness: Harness): RecordedCall[] =>
+  harness.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${harness.fake.ids.channel}/messages`);
+const titled = (harness: Harness, title: string) =>
+  harness.fake
+    .channelMessages(harness.fake.ids.channel)
+    .filter((m) => (m["embeds"] as Array<{ title?: string }>)[0]?.title === title);
 
 /** Delivery passes, as the bot's timer runs them, until the row is sent (fails if it never is). */
 async function drainUntilSent(harness: Harness, key: string): Promise<void> {
@@ -61,29 +80,32 @@ describe("Discord delivery from the outbox", () => {
     ["send", "Missing Permissions (50013)", "Send Messages"],
     ["access", "Missing Access (50001)", "View Channel"],
     ["deleted", "Unknown Channel (10003)", "deleted"],
-  ] as const)("a channel where the bot lost %s stops the row, is logged once, and /rl status shows why", async (what, reason, hint) => {
-    let clock = 5_000_000;
-    h = await startHarness({ now: () => clock });
-    const key = queueNotice(h, "r2");
-    if (what === "deleted") h.fake.deleteChannel(h.fake.ids.channel);
-    else h.fake.deny(h.fake.ids.channel, what);
-    h.services.digests.registerPoster("discord", h.adapter.post);
-    await drainOverHours(h.services, (ms) => (clock += ms));
+  ] as const)(
+    "a channel where the bot lost %s stops the row, is logged once, and /rl status shows why",
+    async (what, reason, hint) => {
+      let clock = 5_000_000;
+      h = await startHarness({ now: () => clock });
+      const key = queueNotice(h, "r2");
+      if (what === "deleted") h.fake.deleteChannel(h.fake.ids.channel);
+      else h.fake.deny(h.fake.ids.channel, what);
+      h.services.digests.registerPoster("discord", h.adapter.post);
+      await drainOverHours(h.services, (ms) => (clock += ms));
 
-    expect(posts(h)).toHaveLength(1);
-    const row = outboxRow(h.services, key);
-    expect(row.status).toBe("dead");
-    expect(row.undeliverable).toContain(`${reason} — `);
-    expect(row.undeliverable).toContain(hint);
-    const said = h.logs.filter((l) => l.message === "message cannot be delivered; not trying again");
-    expect(said).toHaveLength(1);
-    expect(said[0]).toMatchObject({ runId: "r2", reason });
+      expect(posts(h)).toHaveLength(1);
+      const row = outboxRow(h.services, key);
+      expect(row.status).toBe("dead");
+      expect(row.undeliverable).toContain(`${reason} — `);
+      expect(row.undeliverable).toContain(hint);
+      const said = h.logs.filter((l) => l.message === "message cannot be delivered; not trying again");
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatchObject({ runId: "r2", reason });
 
-    if (what === "deleted") return; // no channel left to ask in
-    const answer = await h.fake.slash("status", { run: "r2" }).callback();
-    const fields = (embedsOf(answer)[0]?.["fields"] ?? []) as Array<{ name: string; value: string }>;
-    expect(fields.find((f) => f.name === "Notice not delivered")?.value).toContain(reason);
-  });
+      if (what === "deleted") return; // no channel left to ask in
+      const answer = await h.fake.slash("status", { run: "r2" }).callback();
+      const fields = (embedsOf(answer)[0]?.["fields"] ?? []) as Array<{ name: string; value: string }>;
+      expect(fields.find((f) => f.name === "Notice not delivered")?.value).toContain(reason);
+    },
+  );
 
   it("a transient failure (502) is retried with backoff, with the same nonce, and delivered once", async () => {
     let clock = 6_000_000;
@@ -93,7 +115,12 @@ describe("Discord delivery from the outbox", () => {
     h.fake.fault({ method: "POST", path: /^\/channels\/\d+\/messages$/, status: 502, times: 4 });
     h.services.digests.registerPoster("discord", h.adapter.post);
     await h.services.digests.drain();
-    expect(outboxRow(h.services, key)).toMatchObject({ status: "pending", attempts: 1, next_attempt_at: clock + 2_000, undeliverable: null });
+    expect(outboxRow(h.services, key)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      next_attempt_at: clock + 2_000,
+      undeliverable: null,
+    });
     clock += 2_000;
     await h.services.digests.drain();
     expect(outboxRow(h.services, key).status).toBe("sent");

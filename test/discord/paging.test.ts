@@ -13,12 +13,16 @@ afterEach(async () => {
 });
 
 /** The field names shown, read through Discord's markdown escapes (knob\_07). */
-const namesIn = (embeds: unknown): string[] => [...JSON.stringify(embeds).matchAll(/knob\\*_\d\d/g)].map((m) => m[0].replace(/\\/g, ""));
+const namesIn = (embeds: unknown): string[] =>
+  [...JSON.stringify(embeds).matchAll(/knob\\*_\d\d/g)].map((m) => m[0].replace(/\\/g, ""));
 
 describe("Discord paging", () => {
   it("shows every field of a 99-field config across pages, and the buttons keep working after a restart", async () => {
     const { root, envDir } = writeBigEnvironment();
-    h = await startHarness({ env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir }, adapter: { commands: COMMANDS } });
+    h = await startHarness({
+      env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir },
+      adapter: { commands: COMMANDS },
+    });
     await h.services.env.selectEnvironment(h.channel, "big");
     const first = await h.fake.slash("config").callback();
     const messageId = messageIdOf(first);
@@ -42,7 +46,8 @@ describe("Discord paging", () => {
       for (const e of embedsOf(call)) titles.add(String(e["title"]));
     }
     expect([...seen].sort()).toEqual(bigFieldNames());
-    for (const heading of ["big's own fields", "Locked (infrastructure)", "Trainer (locked)"]) expect(titles).toContain(heading);
+    for (const heading of ["big's own fields", "Locked (infrastructure)", "Trainer (locked)"])
+      expect(titles).toContain(heading);
     expect(buttonsOf(call).map((b) => b.label)).toEqual(["◀ Previous"]);
     const back = await h.fake.click(messageId, buttonsOf(call)[0]!.custom_id).callback();
     expect(String(embedsOf(back)[0]?.["title"])).toContain(`(page ${pageCount - 1} of ${pageCount})`);

@@ -13,7 +13,14 @@ afterEach(async () => {
 describe("Discord people", () => {
   it("lists runs with the person who started each as a non-pinging mention", async () => {
     h = await startHarness({ adapter: { commands: COMMANDS } });
-    h.services.runs.insert({ id: "r0people", channel: h.channel, environment: "foo", config: {}, status: "completed", createdBy: h.fake.ids.alice });
+    h.services.runs.insert({
+      id: "r0people",
+      channel: h.channel,
+      environment: "foo",
+      config: {},
+      status: "completed",
+      createdBy: h.fake.ids.alice,
+    });
     const call = await h.fake.slash("runs").callback();
     expect(String(embedsOf(call)[0]?.["description"])).toContain(`· <@${h.fake.ids.alice}> ·`);
     const data = bodyOf(call)["data"] as { allowed_mentions?: unknown; content?: string };

@@ -48,7 +48,8 @@ describe("registration", () => {
     const subs = rl["options"] as Option[];
     expect(subs.map((s) => s.name)).toEqual(TEST_COMMANDS.map((c) => c.name));
     expect(subs.every((s) => s.type === 1)).toBe(true);
-    for (const command of TEST_COMMANDS) expect(subcommand(rl, command.name).options ?? []).toHaveLength(argSpecs(command).length);
+    for (const command of TEST_COMMANDS)
+      expect(subcommand(rl, command.name).options ?? []).toHaveLength(argSpecs(command).length);
 
     const typed = subcommand(rl, "typed").options!;
     // Required options come first, as Discord demands.
@@ -66,8 +67,12 @@ describe("registration", () => {
     ]);
     expect(typed.find((o) => o.name === "tags")?.description).toContain("comma-separated");
 
-    const autocompleted = subs.flatMap((s) => (s.options ?? []).filter((o) => o.autocomplete).map((o) => `${s.name}.${o.name}`));
-    expect(autocompleted).toEqual(expect.arrayContaining(["halt.run_id", "help.command", "reset.field", "select.name", "set.field"]));
+    const autocompleted = subs.flatMap((s) =>
+      (s.options ?? []).filter((o) => o.autocomplete).map((o) => `${s.name}.${o.name}`),
+    );
+    expect(autocompleted).toEqual(
+      expect.arrayContaining(["halt.run_id", "help.command", "reset.field", "select.name", "set.field"]),
+    );
     expect(autocompleted).not.toContain("typed.label");
     expect(h.fake.registeredCommands("global")).toEqual([]);
   });
@@ -76,7 +81,9 @@ describe("registration", () => {
     h = await startHarness({ global: true });
     expect(h.fake.registeredCommands("global").map((c) => c["name"])).toEqual(["rl"]);
     expect(h.fake.registeredCommands(h.fake.ids.guild)).toEqual([]);
-    expect(h.fake.calls.some((c) => c.method === "PUT" && c.path === `/applications/${h!.fake.ids.application}/commands`)).toBe(true);
+    expect(
+      h.fake.calls.some((c) => c.method === "PUT" && c.path === `/applications/${h!.fake.ids.application}/commands`),
+    ).toBe(true);
   });
 
   it("identifies with Guilds and GuildMessages only (no privileged MessageContent)", async () => {
@@ -92,7 +99,9 @@ describe("registration", () => {
     expect(h.logs.some((l) => l.level === "error" && l.message === "discord: could not register /rl")).toBe(true);
     expect(h.fake.registeredCommands()).toEqual([]);
     // What an earlier start registered still works.
-    h.fake.state.commands.set(h.fake.ids.guild, [{ id: h.fake.ids.command, name: "rl", options: [{ type: 1, name: "envs", description: "List" }] }]);
+    h.fake.state.commands.set(h.fake.ids.guild, [
+      { id: h.fake.ids.command, name: "rl", options: [{ type: 1, name: "envs", description: "List" }] },
+    ]);
     expect(embedsOf(await h.fake.slash("envs").callback())[0]?.["title"]).toBe("Environments (1)");
   });
 });

@@ -22,7 +22,10 @@ function expectValid(message: DiscordMessage): void {
 
 describe("renderDiscordReply", () => {
   it("spreads 100 fields over embeds of at most 25", () => {
-    const m = render({ title: "Config", fields: Array.from({ length: 100 }, (_, i) => ({ label: `field_${i}`, value: `value ${i}` })) });
+    const m = render({
+      title: "Config",
+      fields: Array.from({ length: 100 }, (_, i) => ({ label: `field_${i}`, value: `value ${i}` })),
+    });
     expectValid(m);
     expect(m.embeds.flatMap((e) => e.fields ?? [])).toHaveLength(100);
     expect(m.embeds.every((e) => (e.fields?.length ?? 0) <= 25)).toBe(true);
@@ -30,7 +33,10 @@ describe("renderDiscordReply", () => {
   });
 
   it("fits a 20,000-character code block: fenced, cut at a line, and saying what was left out", () => {
-    const log = Array.from({ length: 500 }, (_, i) => `step ${String(i).padStart(4, "0")} loss=${(1 / (i + 1)).toFixed(6)} ${"x".repeat(20)}`).join("\n");
+    const log = Array.from(
+      { length: 500 },
+      (_, i) => `step ${String(i).padStart(4, "0")} loss=${(1 / (i + 1)).toFixed(6)} ${"x".repeat(20)}`,
+    ).join("\n");
     expect(log.length).toBeGreaterThan(20_000);
     const m = render({ title: "Logs", blocks: [{ kind: "code", title: "trainer.log", content: log }] });
     expectValid(m);
@@ -42,7 +48,13 @@ describe("renderDiscordReply", () => {
   });
 
   it("keeps 40 buttons to 5 rows of 5 with short, distinct custom_ids", () => {
-    const m = render({ title: "Runs", buttons: Array.from({ length: 40 }, (_, i) => ({ label: `Stop run ${i} ${"!".repeat(100)}`, command: `/rl stop run-${i}` })) });
+    const m = render({
+      title: "Runs",
+      buttons: Array.from({ length: 40 }, (_, i) => ({
+        label: `Stop run ${i} ${"!".repeat(100)}`,
+        command: `/rl stop run-${i}`,
+      })),
+    });
     expectValid(m);
     expect(m.components).toHaveLength(5);
     expect(m.components.every((r) => r.components.length === 5)).toBe(true);
@@ -56,9 +68,19 @@ describe("renderDiscordReply", () => {
       title: "T".repeat(1000),
       text: "word ".repeat(3000),
       fields: Array.from({ length: 100 }, (_, i) => ({ label: "L".repeat(300), value: `${i} ${"v".repeat(2000)}` })),
-      blocks: Array.from({ length: 5 }, () => ({ kind: "code" as const, title: "B".repeat(400), content: "c".repeat(20_000) })),
-      links: Array.from({ length: 50 }, (_, i) => ({ label: `link ${i}`, url: `https://wandb.example/runs/${i}?q=(a b)` })),
-      buttons: Array.from({ length: 40 }, (_, i) => ({ label: `b${i}`, command: `/rl set field_${i} ${"y".repeat(200)}` })),
+      blocks: Array.from({ length: 5 }, () => ({
+        kind: "code" as const,
+        title: "B".repeat(400),
+        content: "c".repeat(20_000),
+      })),
+      links: Array.from({ length: 50 }, (_, i) => ({
+        label: `link ${i}`,
+        url: `https://wandb.example/runs/${i}?q=(a b)`,
+      })),
+      buttons: Array.from({ length: 40 }, (_, i) => ({
+        label: `b${i}`,
+        command: `/rl set field_${i} ${"y".repeat(200)}`,
+      })),
       chart: { title: "reward", points: Array.from({ length: 10_000 }, (_, i) => ({ x: i, y: Math.sin(i / 100) })) },
       ephemeral: true,
     };
@@ -69,7 +91,10 @@ describe("renderDiscordReply", () => {
   });
 
   it("fences code safely and renders a chart as a sparkline with its range", () => {
-    const m = render({ blocks: [{ kind: "code", content: "a\n```\nb" }], chart: { title: "loss", points: [1, 3, 2, 5].map((y, x) => ({ x, y })) } });
+    const m = render({
+      blocks: [{ kind: "code", content: "a\n```\nb" }],
+      chart: { title: "loss", points: [1, 3, 2, 5].map((y, x) => ({ x, y })) },
+    });
     expectValid(m);
     expect(m.embeds[0]?.description).toBe("```\na\n`\u200b``\nb\n```");
     expect(m.embeds[1]?.title).toBe("loss");
@@ -78,7 +103,10 @@ describe("renderDiscordReply", () => {
   });
 
   it("puts links in the embed as markdown and never cuts an emoji in half", () => {
-    const m = render({ title: `${"🚀".repeat(200)}`, links: [{ label: "WandB [run]", url: "https://wandb.ai/team/proj/runs/abc" }] });
+    const m = render({
+      title: `${"🚀".repeat(200)}`,
+      links: [{ label: "WandB [run]", url: "https://wandb.ai/team/proj/runs/abc" }],
+    });
     expectValid(m);
     expect(m.embeds[0]?.fields).toEqual([{ name: "Links", value: "[WandB run](https://wandb.ai/team/proj/runs/abc)" }]);
     expect(clip("a🚀", 2)).toBe("a…");
@@ -99,7 +127,12 @@ describe("renderDiscordReply", () => {
   });
 
   it("marks errors and fills empty replies and empty field values", () => {
-    const m = render({ title: "Could not do that", text: "nope", error: { code: "NOT_FOUND", message: "nope" }, fields: [{ label: "", value: "  " }] });
+    const m = render({
+      title: "Could not do that",
+      text: "nope",
+      error: { code: "NOT_FOUND", message: "nope" },
+      fields: [{ label: "", value: "  " }],
+    });
     expectValid(m);
     expect(m.embeds[0]?.color).toBe(0xed4245);
     expect(render({}).embeds).toEqual([{ color: 0x5865f2, description: "Done." }]);
@@ -113,9 +146,17 @@ describe("button ids", () => {
     // The prompt's record is in the database: the id is all a custom_id carries, and it means the same after a restart.
     const confirm = store.idFor({ label: "Confirm", command: "/rl start", action: "confirm", confirmation: id });
     expect(confirm).toBe(`rl:y:${id}`);
-    expect(createButtonStore({ redact }).resolve(confirm)).toEqual({ kind: "answer", confirmation: id, answer: "confirm" });
+    expect(createButtonStore({ redact }).resolve(confirm)).toEqual({
+      kind: "answer",
+      confirmation: id,
+      answer: "confirm",
+    });
     expect(store.resolve(confirm)).toEqual({ kind: "answer", confirmation: id, answer: "confirm" });
-    expect(store.resolve(store.idFor({ label: "Cancel", command: "", action: "cancel", confirmation: id }))).toEqual({ kind: "answer", confirmation: id, answer: "cancel" });
+    expect(store.resolve(store.idFor({ label: "Cancel", command: "", action: "cancel", confirmation: id }))).toEqual({
+      kind: "answer",
+      confirmation: id,
+      answer: "cancel",
+    });
     // A Cancel that answers no prompt is no button at all.
     expect(store.idFor({ label: "Cancel", command: "", action: "cancel" })).toBe("");
     const long = `/rl set wandb_name ${"n".repeat(200)}`;
@@ -140,7 +181,11 @@ describe("button ids", () => {
 describe("buildRlCommand", () => {
   it("builds a command Discord accepts, even from more commands and options than it allows", () => {
     expect(validateCommands([buildRlCommand(TEST_COMMANDS)])).toEqual([]);
-    const many = Array.from({ length: 30 }, (_, i) => ({ ...TEST_COMMANDS[0]!, name: `cmd${i}`, summary: "S".repeat(300) }));
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      ...TEST_COMMANDS[0]!,
+      name: `cmd${i}`,
+      summary: "S".repeat(300),
+    }));
     const built = buildRlCommand(many);
     expect(validateCommands([built])).toEqual([]);
     expect(built.options).toHaveLength(25);

@@ -1,6 +1,16 @@
 // Surviving Discord's failures: 429s (callback, follow-up), 5xx and 4xx answers, and a dropped gateway connection.
 import { afterEach, describe, expect, it } from "vitest";
-import { bodyOf, buttonsOf, embedsOf, isCallback, isFollowup, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import {
+  bodyOf,
+  buttonsOf,
+  embedsOf,
+  isCallback,
+  isFollowup,
+  messageIdOf,
+  startHarness,
+  stopHarness,
+  type Harness,
+} from "./harness.ts";
 
 let h: Harness | undefined;
 
@@ -9,7 +19,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-const callbacksOf = (harness: Harness, id: string) => harness.fake.calls.filter((c) => c.method === "POST" && c.path.startsWith(`/interactions/${id}/`));
+const callbacksOf = (harness: Harness, id: string) =>
+  harness.fake.calls.filter((c) => c.method === "POST" && c.path.startsWith(`/interactions/${id}/`));
 
 describe("REST failures", () => {
   it("retries an interaction callback answered 429 with retry_after, and logs the rate limit", async () => {
@@ -55,7 +66,9 @@ describe("REST failures", () => {
 
   it("rejects post() with an UPSTREAM error for a channel Discord does not know, and logs it", async () => {
     h = await startHarness();
-    await expect(h.adapter.post({ channel: { ...h.channel, channel: "1100000000000000999" } }, { title: "Hello" })).rejects.toMatchObject({ code: "UPSTREAM" });
+    await expect(
+      h.adapter.post({ channel: { ...h.channel, channel: "1100000000000000999" } }, { title: "Hello" }),
+    ).rejects.toMatchObject({ code: "UPSTREAM" });
     expect(h.logs.some((l) => l.message === "discord: post failed")).toBe(true);
   });
 });

@@ -25,20 +25,30 @@ describe("start", () => {
   it("rejects a token Discord refuses with a CONFIG error naming DISCORD_TOKEN", async () => {
     fake = await startFakeDiscord();
     const adapter = createDiscordAdapter(servicesFor({ DISCORD_TOKEN: "not-the-token", DISCORD_API_URL: fake.apiUrl }));
-    await expect(adapter.start()).rejects.toMatchObject({ code: "CONFIG", message: expect.stringContaining("DISCORD_TOKEN") });
+    await expect(adapter.start()).rejects.toMatchObject({
+      code: "CONFIG",
+      message: expect.stringContaining("DISCORD_TOKEN"),
+    });
     await adapter.stop();
     expect(fake.counts.identify).toBe(0);
   });
 
   it("needs DISCORD_TOKEN", async () => {
     const adapter = createDiscordAdapter(servicesFor({}));
-    await expect(adapter.start()).rejects.toMatchObject({ code: "CONFIG", message: expect.stringContaining("Set DISCORD_TOKEN") });
-    await expect(adapter.post({ channel: { platform: "discord", workspace: "g", channel: "c" } }, { title: "x" })).rejects.toMatchObject({ code: "UPSTREAM" });
+    await expect(adapter.start()).rejects.toMatchObject({
+      code: "CONFIG",
+      message: expect.stringContaining("Set DISCORD_TOKEN"),
+    });
+    await expect(
+      adapter.post({ channel: { platform: "discord", workspace: "g", channel: "c" } }, { title: "x" }),
+    ).rejects.toMatchObject({ code: "UPSTREAM" });
   });
 
   it("starts once, stops cleanly, and can start again", async () => {
     fake = await startFakeDiscord();
-    const adapter = createDiscordAdapter(servicesFor({ DISCORD_TOKEN: fake.token, DISCORD_API_URL: `${fake.apiUrl}/` }));
+    const adapter = createDiscordAdapter(
+      servicesFor({ DISCORD_TOKEN: fake.token, DISCORD_API_URL: `${fake.apiUrl}/` }),
+    );
     await adapter.start();
     await adapter.start();
     expect(fake.counts.identify).toBe(1);

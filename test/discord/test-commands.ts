@@ -81,7 +81,11 @@ export const echo = defineCommand({
   restOfLine: true,
   permission: "read",
   async run({ text }, ctx) {
-    return { title: `Echo from ${ctx.user.name ?? ctx.user.id}`, text, fields: [{ label: "Roles", value: (ctx.user.roles ?? []).join(", ") || "none" }] };
+    return {
+      title: `Echo from ${ctx.user.name ?? ctx.user.id}`,
+      text,
+      fields: [{ label: "Roles", value: (ctx.user.roles ?? []).join(", ") || "none" }],
+    };
   },
 });
 
@@ -108,7 +112,10 @@ export const gated = defineCommand({
 
 /** A reward curve as digests and /rl results carry it. */
 export function rewardChart(points = 40, title = "Reward mean by step") {
-  return { title, points: Array.from({ length: points }, (_, i) => ({ x: i * 10, y: 0.2 + 0.6 * (1 - Math.exp(-i / 12)) })) };
+  return {
+    title,
+    points: Array.from({ length: points }, (_, i) => ({ x: i * 10, y: 0.2 + 0.6 * (1 - Math.exp(-i / 12)) })),
+  };
 }
 
 export const plot = defineCommand({
@@ -121,7 +128,12 @@ export const plot = defineCommand({
   }),
   permission: "read",
   async run(args) {
-    return { title: "Results", text: "Reward so far.", chart: rewardChart(args.points ?? 40), ...(args.private ? { ephemeral: true } : {}) };
+    return {
+      title: "Results",
+      text: "Reward so far.",
+      chart: rewardChart(args.points ?? 40),
+      ...(args.private ? { ephemeral: true } : {}),
+    };
   },
 });
 
@@ -145,4 +157,14 @@ export const plotslow = defineCommand({
  */
 const UNUSED_HERE = new Set(["logs", "digest", "audit"]);
 
-export const TEST_COMMANDS: readonly AnyCommand[] = [...COMMANDS.filter((c) => !UNUSED_HERE.has(c.name)), slowpoke, launch, halt, typed, echo, gated, plot, plotslow];
+export const TEST_COMMANDS: readonly AnyCommand[] = [
+  ...COMMANDS.filter((c) => !UNUSED_HERE.has(c.name)),
+  slowpoke,
+  launch,
+  halt,
+  typed,
+  echo,
+  gated,
+  plot,
+  plotslow,
+];

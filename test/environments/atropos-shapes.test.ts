@@ -47,11 +47,13 @@ describe("the config class is the one config_init builds", () => {
   });
 });
 
-
 describe("defaults that are not literals", () => {
   it("carry their source text instead of passing for none", () => {
     const exprs = Object.fromEntries(
-      ["dataset_path", "run_tag", "cache_dir", "label", "retries", "wandb_name"].map((name) => [name, [field("PathsEnv", name)?.default, field("PathsEnv", name)?.defaultExpr]]),
+      ["dataset_path", "run_tag", "cache_dir", "label", "retries", "wandb_name"].map((name) => [
+        name,
+        [field("PathsEnv", name)?.default, field("PathsEnv", name)?.defaultExpr],
+      ]),
     );
     expect(exprs).toEqual({
       dataset_path: [undefined, 'os.path.join(DATA_ROOT, "data.jsonl")'],
@@ -65,7 +67,10 @@ describe("defaults that are not literals", () => {
 
   it("are printed by scan --json as default_expr next to a null default", () => {
     const json = toScanJson(result).environments.find((e) => e.class_name === "PathsEnv");
-    expect(json?.fields.find((f) => f.name === "dataset_path")).toMatchObject({ default: null, default_expr: 'os.path.join(DATA_ROOT, "data.jsonl")' });
+    expect(json?.fields.find((f) => f.name === "dataset_path")).toMatchObject({
+      default: null,
+      default_expr: 'os.path.join(DATA_ROOT, "data.jsonl")',
+    });
     expect(json?.fields.find((f) => f.name === "group_size")).not.toHaveProperty("default_expr");
   });
 });
@@ -93,16 +98,31 @@ describe("startable or not", () => {
   });
 
   it("one with no main block, or whose main block starts another class or none, is listed with the reason", () => {
-    expect(runnability("SharedBaseEnv")).toEqual([false, 'shared_base_env.py has no if __name__ == "__main__": block calling SharedBaseEnv.cli(), so python shared_base_env.py serve would not start it']);
-    expect(runnability("HardPuzzleEnv")).toEqual([false, 'the if __name__ == "__main__": block of two_envs_server.py calls EasyPuzzleEnv.cli(), not HardPuzzleEnv.cli(), so python two_envs_server.py serve would not start it']);
-    expect(runnability("ScriptedEnv")).toEqual([false, 'the if __name__ == "__main__": block of launcher_env.py calls LauncherEnv.cli(), not ScriptedEnv.cli(), so python launcher_env.py serve would not start it']);
-    expect(runnability("PairwiseEnv")).toEqual([false, 'the if __name__ == "__main__": block of dpo_style_env.py calls no PairwiseEnv.cli(), so python dpo_style_env.py serve would not start it']);
+    expect(runnability("SharedBaseEnv")).toEqual([
+      false,
+      'shared_base_env.py has no if __name__ == "__main__": block calling SharedBaseEnv.cli(), so python shared_base_env.py serve would not start it',
+    ]);
+    expect(runnability("HardPuzzleEnv")).toEqual([
+      false,
+      'the if __name__ == "__main__": block of two_envs_server.py calls EasyPuzzleEnv.cli(), not HardPuzzleEnv.cli(), so python two_envs_server.py serve would not start it',
+    ]);
+    expect(runnability("ScriptedEnv")).toEqual([
+      false,
+      'the if __name__ == "__main__": block of launcher_env.py calls LauncherEnv.cli(), not ScriptedEnv.cli(), so python launcher_env.py serve would not start it',
+    ]);
+    expect(runnability("PairwiseEnv")).toEqual([
+      false,
+      'the if __name__ == "__main__": block of dpo_style_env.py calls no PairwiseEnv.cli(), so python dpo_style_env.py serve would not start it',
+    ]);
   });
 
   it("scan --json gives runnable and reason", () => {
     const json = toScanJson(result).environments;
     expect(json.find((e) => e.class_name === "QuizEnv" && e.name === "quiz")).toMatchObject({ runnable: true });
     expect(json.find((e) => e.class_name === "QuizEnv" && e.name === "quiz")).not.toHaveProperty("reason");
-    expect(json.find((e) => e.class_name === "SharedBaseEnv")).toMatchObject({ runnable: false, reason: expect.stringContaining("has no if __name__") });
+    expect(json.find((e) => e.class_name === "SharedBaseEnv")).toMatchObject({
+      runnable: false,
+      reason: expect.stringContaining("has no if __name__"),
+    });
   });
 });

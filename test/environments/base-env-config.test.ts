@@ -8,12 +8,34 @@ describe("BASE_ENV_CONFIG_FIELDS", () => {
 
   it("lists the 29 fields once each, in BaseEnvConfig's order", () => {
     expect(BASE_ENV_CONFIG_FIELDS.map((field) => field.name)).toEqual([
-      "group_size", "max_num_workers", "max_eval_workers", "max_num_workers_per_node", "steps_per_eval",
-      "max_token_length", "eval_handling", "eval_limit_ratio", "inference_weight", "batch_size",
-      "max_batches_offpolicy", "tokenizer_name", "use_wandb", "rollout_server_url", "total_steps", "wandb_name",
-      "num_rollouts_to_keep", "num_rollouts_per_group_for_logging", "ensure_scores_are_not_same",
-      "data_path_to_save_groups", "data_dir_to_save_evals", "min_items_sent_before_logging", "include_messages",
-      "min_batch_allocation", "worker_timeout", "thinking_mode", "reasoning_effort", "max_reasoning_tokens",
+      "group_size",
+      "max_num_workers",
+      "max_eval_workers",
+      "max_num_workers_per_node",
+      "steps_per_eval",
+      "max_token_length",
+      "eval_handling",
+      "eval_limit_ratio",
+      "inference_weight",
+      "batch_size",
+      "max_batches_offpolicy",
+      "tokenizer_name",
+      "use_wandb",
+      "rollout_server_url",
+      "total_steps",
+      "wandb_name",
+      "num_rollouts_to_keep",
+      "num_rollouts_per_group_for_logging",
+      "ensure_scores_are_not_same",
+      "data_path_to_save_groups",
+      "data_dir_to_save_evals",
+      "min_items_sent_before_logging",
+      "include_messages",
+      "min_batch_allocation",
+      "worker_timeout",
+      "thinking_mode",
+      "reasoning_effort",
+      "max_reasoning_tokens",
       "custom_thinking_prompt",
     ]);
   });
@@ -43,6 +65,9 @@ describe("BASE_ENV_CONFIG_FIELDS", () => {
       if (field.name === "eval_handling") continue;
       expect(parseAnnotation(field.type), field.name).toEqual(field.fieldType);
     }
-    expect(byName.get("eval_handling")?.fieldType).toEqual({ kind: "enum", values: ["STOP_TRAIN", "LIMIT_TRAIN", "NONE"] });
+    expect(byName.get("eval_handling")?.fieldType).toEqual({
+      kind: "enum",
+      values: ["STOP_TRAIN", "LIMIT_TRAIN", "NONE"],
+    });
   });
 });

@@ -51,7 +51,9 @@ function fromCursor(node: PyNode): Seen {
 }
 
 // Every field name of the Python grammar.
-const FIELDS = Object.values((Python as unknown as { nodeTypeInfo: Array<{ fields?: Record<string, unknown> }> }).nodeTypeInfo)
+const FIELDS = Object.values(
+  (Python as unknown as { nodeTypeInfo: Array<{ fields?: Record<string, unknown> }> }).nodeTypeInfo,
+)
   .flatMap((info) => Object.keys(info.fields ?? {}))
   .filter((field, i, all) => all.indexOf(field) === i);
 

@@ -30,7 +30,10 @@ describe("parseAnnotation", () => {
     expect(parseAnnotation("List[str]")).toEqual({ kind: "list", item: { kind: "str" } });
     expect(parseAnnotation("list[float]")).toEqual({ kind: "list", item: { kind: "float" } });
     expect(parseAnnotation("List")).toEqual({ kind: "list", item: { kind: "any" } });
-    expect(parseAnnotation("Optional[List[int]]")).toEqual({ kind: "optional", inner: { kind: "list", item: { kind: "int" } } });
+    expect(parseAnnotation("Optional[List[int]]")).toEqual({
+      kind: "optional",
+      inner: { kind: "list", item: { kind: "int" } },
+    });
     expect(parseAnnotation("Dict[str, Any]")).toEqual({ kind: "dict", key: { kind: "str" }, value: { kind: "any" } });
     expect(parseAnnotation("Dict")).toEqual({ kind: "dict" });
     expect(parseAnnotation("dict")).toEqual({ kind: "dict" });

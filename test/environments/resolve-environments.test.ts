@@ -37,7 +37,8 @@ describe("which classes are environments", () => {
       "e.py": "from atroposlib.envs import base\nclass E(base.BaseEnv): pass\n",
       "f.py": "from atroposlib.envs.base import *\nclass F(BaseEnv): pass\n",
       "g.py": "from atroposlib.envs.base import BaseEnv\nBase = BaseEnv\nclass G(Base): pass\n",
-      "h.py": "try:\n    from atroposlib.envs.base import BaseEnv\nexcept ImportError:\n    BaseEnv = object\nclass H(BaseEnv): pass\n",
+      "h.py":
+        "try:\n    from atroposlib.envs.base import BaseEnv\nexcept ImportError:\n    BaseEnv = object\nclass H(BaseEnv): pass\n",
     });
     expect(classNames(result)).toEqual(["A", "B", "C", "D", "E", "F", "G", "H"]);
   });
@@ -63,7 +64,15 @@ describe("which classes are environments", () => {
       "modular.py": "import middle\nclass Modular(middle.Middle): pass\n",
       "unimported.py": "class Unimported(Leaf): pass\n",
     });
-    expect(classNames(result).sort()).toEqual(["Deeper", "Inner", "Leaf", "Middle", "Modular", "Prefixed", "Unimported"]);
+    expect(classNames(result).sort()).toEqual([
+      "Deeper",
+      "Inner",
+      "Leaf",
+      "Middle",
+      "Modular",
+      "Prefixed",
+      "Unimported",
+    ]);
   });
 
   it("does not take a local class named BaseEnv for Atropos's", () => {
@@ -84,7 +93,9 @@ describe("which classes are environments", () => {
   });
 
   it("keeps the seed's leniency for a bare BaseEnv nobody defines", () => {
-    expect(classNames(resolveFolder({ "loose.py": "from .reexports import *\nclass Loose(BaseEnv): pass\n" }))).toEqual(["Loose"]);
+    expect(classNames(resolveFolder({ "loose.py": "from .reexports import *\nclass Loose(BaseEnv): pass\n" }))).toEqual(
+      ["Loose"],
+    );
   });
 
   it("ends on inheritance cycles, within and across files", () => {
@@ -115,9 +126,21 @@ describe("what is said about each environment", () => {
       "named.py": `${ATROPOS}class Named(BaseEnv):\n    """Says what it does."""\n    name = "custom"\n`,
       "plain_env.py": `${ATROPOS}class Plain(BaseEnv):\n    pass\n`,
     });
-    expect(result.environments.map(({ name, description, filePath, configClass }) => ({ name, description, filePath, configClass }))).toEqual([
+    expect(
+      result.environments.map(({ name, description, filePath, configClass }) => ({
+        name,
+        description,
+        filePath,
+        configClass,
+      })),
+    ).toEqual([
       { name: "custom", description: "Says what it does.", filePath: "/envs/named.py", configClass: "BaseEnvConfig" },
-      { name: "plain_env", description: "Environment from plain_env.py", filePath: "/envs/plain_env.py", configClass: "BaseEnvConfig" },
+      {
+        name: "plain_env",
+        description: "Environment from plain_env.py",
+        filePath: "/envs/plain_env.py",
+        configClass: "BaseEnvConfig",
+      },
     ]);
   });
 
@@ -136,7 +159,9 @@ describe("what is said about each environment", () => {
       ["Two", "two.py:Two"],
     ]);
     expect(result.warnings.map((w) => w.filePath).sort()).toEqual(["/envs/aa/deep.py", "/envs/bbb.py", "/envs/two.py"]);
-    expect(result.warnings.find((w) => w.filePath === "/envs/bbb.py")?.message).toContain('duplicate environment name "same": cc.py (class Shorter) keeps it');
+    expect(result.warnings.find((w) => w.filePath === "/envs/bbb.py")?.message).toContain(
+      'duplicate environment name "same": cc.py (class Shorter) keeps it',
+    );
   });
 
   it("inherits env_config_cls and config_init from folder ancestors, resolving the config where it was written", () => {
@@ -184,13 +209,21 @@ describe("config fields", () => {
 
   it("starts from BaseEnvConfig's fields in their order, then the config class's own", () => {
     const fields = envWithConfig(["class MyConfig(BaseEnvConfig):", "    extra: int = 1"]);
-    expect(fields.slice(0, 3).map((field) => field.name)).toEqual(["group_size", "max_num_workers", "max_eval_workers"]);
+    expect(fields.slice(0, 3).map((field) => field.name)).toEqual([
+      "group_size",
+      "max_num_workers",
+      "max_eval_workers",
+    ]);
     expect(fields.at(-1)).toMatchObject({ name: "extra", type: "int", fieldType: { kind: "int" }, default: 1 });
   });
 
   it("keeps a redefined base field in place, with its new default and the base's description", () => {
     const fields = envWithConfig(["class MyConfig(BaseEnvConfig):", "    group_size: int = 16"]);
-    expect(fields[0]).toMatchObject({ name: "group_size", default: 16, description: expect.stringContaining("completions") });
+    expect(fields[0]).toMatchObject({
+      name: "group_size",
+      default: 16,
+      description: expect.stringContaining("completions"),
+    });
     expect(fields.filter((field) => field.name === "group_size")).toHaveLength(1);
   });
 
@@ -206,7 +239,11 @@ describe("config fields", () => {
       "    c: int = 3",
     ]);
     const own = fields.slice(-3).map((field) => [field.name, field.default]);
-    expect(own).toEqual([["a", 1], ["b", 2], ["c", 3]]);
+    expect(own).toEqual([
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
   });
 
   it("applies config_init's literal overrides, leaves non-literal ones unknown, and ignores unknown names", () => {
@@ -224,7 +261,10 @@ describe("config fields", () => {
   it("marks locked fields with their forced values", () => {
     const fields = envWithConfig(["class MyConfig(BaseEnvConfig):", "    extra: int = 1"]);
     const locked = fields.filter((field) => field.locked).map((field) => [field.name, field.lockedValue]);
-    expect(locked).toEqual([["tokenizer_name", "locked/tok"], ["total_steps", 2500]]);
+    expect(locked).toEqual([
+      ["tokenizer_name", "locked/tok"],
+      ["total_steps", 2500],
+    ]);
     expect(fields.find((field) => field.name === "extra")).not.toHaveProperty("lockedValue");
   });
 
@@ -245,10 +285,16 @@ describe("config fields", () => {
       ["return MyConfig(eval_handling=EvalHandlingEnum.LIMIT_TRAIN), []"],
     );
     const byName = new Map(fields.map((field) => [field.name, field]));
-    expect(byName.get("mode")).toMatchObject({ fieldType: { kind: "enum", values: ["fast", "slow"] }, default: "slow" });
+    expect(byName.get("mode")).toMatchObject({
+      fieldType: { kind: "enum", values: ["fast", "slow"] },
+      default: "slow",
+    });
     expect(byName.get("level")).toMatchObject({ fieldType: { kind: "any" } });
     expect(byName.get("level")?.default).toBeUndefined();
-    expect(byName.get("handling")).toMatchObject({ fieldType: { kind: "enum", values: ["STOP_TRAIN", "LIMIT_TRAIN", "NONE"] }, default: "NONE" });
+    expect(byName.get("handling")).toMatchObject({
+      fieldType: { kind: "enum", values: ["STOP_TRAIN", "LIMIT_TRAIN", "NONE"] },
+      default: "NONE",
+    });
     expect(byName.get("eval_handling")?.default).toBe("LIMIT_TRAIN");
   });
 
@@ -267,14 +313,23 @@ describe("config fields", () => {
   });
 
   it("warns when the config class is not in the folder, listing BaseEnvConfig's fields", () => {
-    const result = resolveFolder({ "env.py": `${ATROPOS}from elsewhere import OutsideConfig\nclass E(BaseEnv):\n    env_config_cls = OutsideConfig\n` });
+    const result = resolveFolder({
+      "env.py": `${ATROPOS}from elsewhere import OutsideConfig\nclass E(BaseEnv):\n    env_config_cls = OutsideConfig\n`,
+    });
     expect(result.environments[0]?.fields).toHaveLength(29);
-    expect(result.warnings).toEqual([{ filePath: "/envs/env.py", message: expect.stringContaining("OutsideConfig is not defined in the scanned folder") }]);
+    expect(result.warnings).toEqual([
+      {
+        filePath: "/envs/env.py",
+        message: expect.stringContaining("OutsideConfig is not defined in the scanned folder"),
+      },
+    ]);
   });
 
   it("hands out copies, so editing one result cannot corrupt the next", () => {
     // The summaries are what the cache keeps between scans.
-    const files = summarizeFolder({ "env.py": `${ATROPOS}class C(BaseEnvConfig):\n    tags: list = ["a"]\nclass E(BaseEnv):\n    env_config_cls = C\n` });
+    const files = summarizeFolder({
+      "env.py": `${ATROPOS}class C(BaseEnvConfig):\n    tags: list = ["a"]\nclass E(BaseEnv):\n    env_config_cls = C\n`,
+    });
     const first = resolveEnvironments({ files, lockedEnv: {} }).environments[0]?.fields;
     (first?.at(-1)?.default as string[]).push("mutated");
     const group = first?.[0]?.fieldType;

@@ -14,7 +14,15 @@ const RESULT: ScanResult = {
       configClass: "BaseEnvConfig",
       runnable: true,
       fields: [
-        { name: "group_size", type: "int", fieldType: { kind: "int" }, default: 8, description: "Group", locked: false, min: 1 },
+        {
+          name: "group_size",
+          type: "int",
+          fieldType: { kind: "int" },
+          default: 8,
+          description: "Group",
+          locked: false,
+          min: 1,
+        },
         {
           name: "total_steps",
           type: "int",
@@ -24,7 +32,14 @@ const RESULT: ScanResult = {
           locked: true,
           lockedValue: 2500,
         },
-        { name: "wandb_name", type: "str | None", fieldType: { kind: "optional", inner: { kind: "str" } }, default: null, description: "", locked: false },
+        {
+          name: "wandb_name",
+          type: "str | None",
+          fieldType: { kind: "optional", inner: { kind: "str" } },
+          default: null,
+          description: "",
+          locked: false,
+        },
       ],
     },
     {

@@ -36,7 +36,8 @@ const warningFor = (result: ScanResult, fileName: string) =>
   result.warnings.filter((warning) => path.basename(warning.filePath) === fileName).map((warning) => warning.message);
 
 describe("scanning the fixture folder", () => {
-  const scanFixtures = (recursive = false) => createEnvironmentScanner({ lockedEnv: LOCKED_ENV, recursive }).scan(FIXTURES);
+  const scanFixtures = (recursive = false) =>
+    createEnvironmentScanner({ lockedEnv: LOCKED_ENV, recursive }).scan(FIXTURES);
 
   it("finds exactly the real environments, sorted by path", async () => {
     const result = await scanFixtures();
@@ -57,7 +58,9 @@ describe("scanning the fixture folder", () => {
     const result = await scanFixtures();
     expect(warningFor(result, "broken_syntax_env.py")).toEqual(["Python syntax error near line 7; file skipped"]);
     expect(warningFor(result, "latin1_env.py")).toEqual(["not valid UTF-8; skipped"]);
-    expect(warningFor(result, "gsm8k_env_v2.py")).toEqual([expect.stringContaining('duplicate environment name "gsm8k"')]);
+    expect(warningFor(result, "gsm8k_env_v2.py")).toEqual([
+      expect.stringContaining('duplicate environment name "gsm8k"'),
+    ]);
     expect(result.warnings).toHaveLength(3);
     const paths = result.warnings.map((warning) => warning.filePath);
     expect(paths).toEqual([...paths].sort());
@@ -91,14 +94,32 @@ describe("scanning the fixture folder", () => {
       default: "medium",
       description: "Starting difficulty of the curriculum",
     });
-    expect(fields.get("promote_after")).toMatchObject({ default: 50, min: 0, minExclusive: true, max: 1000, maxExclusive: true });
+    expect(fields.get("promote_after")).toMatchObject({
+      default: 50,
+      min: 0,
+      minExclusive: true,
+      max: 1000,
+      maxExclusive: true,
+    });
     expect(fields.get("temperature")).toMatchObject({ fieldType: { kind: "float" }, default: 0.7, min: 0, max: 2 });
-    expect(fields.get("judge_model")).toMatchObject({ fieldType: { kind: "optional", inner: { kind: "str" } }, default: "gpt-4o-mini" });
-    expect(fields.get("stop_words")).toMatchObject({ fieldType: { kind: "list", item: { kind: "str" } }, default: ["</answer>"] });
+    expect(fields.get("judge_model")).toMatchObject({
+      fieldType: { kind: "optional", inner: { kind: "str" } },
+      default: "gpt-4o-mini",
+    });
+    expect(fields.get("stop_words")).toMatchObject({
+      fieldType: { kind: "list", item: { kind: "str" } },
+      default: ["</answer>"],
+    });
     expect(fields.get("stop_words")?.description).toBe("Stop sequences for generation");
-    expect(fields.get("mode")).toMatchObject({ fieldType: { kind: "enum", values: ["fast", "careful"] }, default: "fast" });
+    expect(fields.get("mode")).toMatchObject({
+      fieldType: { kind: "enum", values: ["fast", "careful"] },
+      default: "fast",
+    });
     expect(fields.get("extra_body")).toMatchObject({ fieldType: { kind: "dict" }, default: { top_k: 20, min_p: 0 } });
-    expect(fields.get("seed")).toMatchObject({ fieldType: { kind: "optional", inner: { kind: "int" } }, default: null });
+    expect(fields.get("seed")).toMatchObject({
+      fieldType: { kind: "optional", inner: { kind: "int" } },
+      default: null,
+    });
     expect(fields.get("penalty")?.default).toBe(-0.5);
     expect(fields.get("eval_max_tokens")?.default).toBe(32768);
     expect(fields.get("dataset_revision")?.default).toBeUndefined();
@@ -164,7 +185,10 @@ describe("hostile and missing folders", () => {
   it("answers a missing folder with an empty result and a warning", async () => {
     const missing = path.join(await tempDir(), "nope");
     const result = await createEnvironmentScanner({ lockedEnv: {} }).scan(missing);
-    expect(result).toEqual({ environments: [], warnings: [{ filePath: missing, message: expect.stringContaining("not found") }] });
+    expect(result).toEqual({
+      environments: [],
+      warnings: [{ filePath: missing, message: expect.stringContaining("not found") }],
+    });
   });
 
   it("refuses a file above the size limit by its size, without reading it", async () => {

@@ -11,7 +11,10 @@ import { createParsePool } from "../../src/environments/parse-pool.ts";
 import { createWorkerScanner } from "../../src/environments/worker-scanner.ts";
 
 const source = (name: string): string => {
-  const methods = Array.from({ length: 1500 }, (_, i) => `    def step_${i}(self, x):\n        return [x * ${i} for _ in range(${i % 7})]\n`);
+  const methods = Array.from(
+    { length: 1500 },
+    (_, i) => `    def step_${i}(self, x):\n        return [x * ${i} for _ in range(${i % 7})]\n`,
+  );
   return `from atroposlib.envs.base import BaseEnv\n\n\nclass Large(BaseEnv):\n    name = "${name}"\n\n${methods.join("\n")}`;
 };
 

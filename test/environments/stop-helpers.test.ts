@@ -10,15 +10,31 @@ const CHILD = path.join(PACKAGE_ROOT, "test", "environments", "stop-helpers-chil
 describe("stopping discovery's helper threads", () => {
   it("stops a helper that is parsing without aborting the process, and parses what it owed here", async () => {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const child = await execa(process.execPath, ["--import", "tsx", CHILD, "pool"], { cwd: PACKAGE_ROOT, reject: false, timeout: 60_000 });
-      expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({ exitCode: 0, signal: undefined, stderr: "" });
+      const child = await execa(process.execPath, ["--import", "tsx", CHILD, "pool"], {
+        cwd: PACKAGE_ROOT,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({
+        exitCode: 0,
+        signal: undefined,
+        stderr: "",
+      });
       expect(child.stdout).toBe("released; 4 of 4 parsed");
     }
   }, 180_000);
 
   it("closes the bot's discovery thread at any moment of a scan without aborting the process", async () => {
-    const child = await execa(process.execPath, ["--import", "tsx", CHILD, "scanner"], { cwd: PACKAGE_ROOT, reject: false, timeout: 120_000 });
-    expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({ exitCode: 0, signal: undefined, stderr: "" });
+    const child = await execa(process.execPath, ["--import", "tsx", CHILD, "scanner"], {
+      cwd: PACKAGE_ROOT,
+      reject: false,
+      timeout: 120_000,
+    });
+    expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({
+      exitCode: 0,
+      signal: undefined,
+      stderr: "",
+    });
     expect(child.stdout).toBe("closed 7 scans");
   }, 180_000);
 });

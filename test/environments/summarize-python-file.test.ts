@@ -56,12 +56,22 @@ describe("literal values", () => {
   it("keeps names for later resolution, and the source text of everything that would need running code", () => {
     expect(valueOf("Mode.FAST")).toEqual({ kind: "ref", path: ["Mode", "FAST"] });
     expect(valueOf("DEFAULT")).toEqual({ kind: "ref", path: ["DEFAULT"] });
-    for (const expression of [`f"{name}-env"`, `b"bytes"`, "os.getenv('X')", "[1, compute()]", "{**base}", "1j", `"\\N{DASH}"`]) {
+    for (const expression of [
+      `f"{name}-env"`,
+      `b"bytes"`,
+      "os.getenv('X')",
+      "[1, compute()]",
+      "{**base}",
+      "1j",
+      `"\\N{DASH}"`,
+    ]) {
       expect(valueOf(expression)).toEqual({ kind: "expr", text: expression });
     }
-    expect(valueOf(`os.path.join(
+    expect(
+      valueOf(`os.path.join(
     ROOT, "data"
-)`)).toEqual({ kind: "expr", text: 'os.path.join( ROOT, "data" )' });
+)`),
+    ).toEqual({ kind: "expr", text: 'os.path.join( ROOT, "data" )' });
     expect(valueOf("...")).toEqual({ kind: "unknown" });
   });
 });
@@ -87,7 +97,11 @@ describe("module bindings", () => {
     expect(bindings.atroposlib).toEqual({ kind: "import-module", module: "atroposlib" });
     expect(bindings.aeb).toEqual({ kind: "import-module", module: "atroposlib.envs.base" });
     expect(bindings.AE).toEqual({ kind: "import-from", module: "atroposlib.envs.base", name: "BaseEnv" });
-    expect(bindings.BaseEnvConfig).toEqual({ kind: "import-from", module: "atroposlib.envs.base", name: "BaseEnvConfig" });
+    expect(bindings.BaseEnvConfig).toEqual({
+      kind: "import-from",
+      module: "atroposlib.envs.base",
+      name: "BaseEnvConfig",
+    });
     expect(bindings.sibling).toEqual({ kind: "import-from", module: ".", name: "sibling" });
     expect(bindings.Thing).toEqual({ kind: "import-from", module: "..pkg.mod", name: "Thing" });
     expect(bindings.Speedy).toEqual({ kind: "value", value: { kind: "literal", value: null } });
@@ -126,7 +140,9 @@ describe("classes", () => {
   });
 
   it("takes only a real docstring and a literal name", () => {
-    const [cls] = summarize(['class E(B):', "    name = compute_name()", '    x = 1', '    "not a docstring"'].join("\n")).classes;
+    const [cls] = summarize(
+      ["class E(B):", "    name = compute_name()", "    x = 1", '    "not a docstring"'].join("\n"),
+    ).classes;
     expect(cls?.docstring).toBeUndefined();
     expect(cls?.envName).toBeUndefined();
   });
@@ -159,7 +175,7 @@ describe("classes", () => {
   });
 
   it("reads an Enum's members", () => {
-    const [cls] = summarize(['class Mode(str, Enum):', '    FAST = "fast"', "    SLOW = auto()"].join("\n")).classes;
+    const [cls] = summarize(["class Mode(str, Enum):", '    FAST = "fast"', "    SLOW = auto()"].join("\n")).classes;
     expect(cls?.members).toEqual([
       { name: "FAST", value: { kind: "literal", value: "fast" } },
       { name: "SLOW", value: { kind: "expr", text: "auto()" } },
@@ -169,8 +185,14 @@ describe("classes", () => {
 
 describe("config_init", () => {
   const configInitOf = (body: string[]) =>
-    summarize(["class E(BaseEnv):", "    @classmethod", "    def config_init(cls):", ...body.map((line) => `        ${line}`)].join("\n"))
-      .classes[0]?.configInit;
+    summarize(
+      [
+        "class E(BaseEnv):",
+        "    @classmethod",
+        "    def config_init(cls):",
+        ...body.map((line) => `        ${line}`),
+      ].join("\n"),
+    ).classes[0]?.configInit;
 
   it("reads keyword arguments of a config built into a variable, then attribute assignments", () => {
     expect(
@@ -201,8 +223,14 @@ describe("config_init", () => {
   });
 
   it("names the class it builds, as atroposlib takes type(config_init()[0])", () => {
-    expect(configInitOf(["return (cls.env_config_cls(total_steps=3), [])"])?.configClass).toEqual(["cls", "env_config_cls"]);
-    expect(configInitOf(["cfg = configs.CodeConfig()", "return cfg, []"])?.configClass).toEqual(["configs", "CodeConfig"]);
+    expect(configInitOf(["return (cls.env_config_cls(total_steps=3), [])"])?.configClass).toEqual([
+      "cls",
+      "env_config_cls",
+    ]);
+    expect(configInitOf(["cfg = configs.CodeConfig()", "return cfg, []"])?.configClass).toEqual([
+      "configs",
+      "CodeConfig",
+    ]);
   });
 
   it("ignores helper calls and configs it cannot trace, yet marks that config_init is there", () => {

@@ -48,7 +48,7 @@ const FOLDERS: Record<string, Record<string, string>> = {
   "a base through an alias, and a chain of bases": {
     "base.py": `${ATROPOS}class Root(BaseEnv):\n    name = "root"\n`,
     "mid.py": "from base import Root as Alias\n\nclass Mid(Alias):\n    name = 'mid'\n",
-    "leaf.py": "from mid import Mid\n\nclass Leaf(Mid):\n    \"\"\"Leaf env.\"\"\"\n    name = 'leaf'\n",
+    "leaf.py": 'from mid import Mid\n\nclass Leaf(Mid):\n    """Leaf env."""\n    name = \'leaf\'\n',
     "reexport.py": "from base import Root\nShared = Root\n",
     "user.py": "from reexport import Shared\n\nclass UsesShared(Shared):\n    name = 'uses_shared'\n",
     "star.py": "from mid import *\n\nclass Starred(Mid):\n    name = 'starred'\n",
@@ -56,10 +56,12 @@ const FOLDERS: Record<string, Record<string, string>> = {
   },
   "config classes and values from files without BaseEnv": {
     "env.py": `${ATROPOS}from settings import TaskConfig\nfrom constants import GROUP\n\nclass TaskEnv(BaseEnv):\n    name = "task"\n    env_config_cls = TaskConfig\n\n    @classmethod\n    def config_init(cls):\n        return TaskConfig(group_size=GROUP), []\n`,
-    "settings.py": "from pydantic import Field\nfrom atroposlib.envs.base import BaseEnvConfig\nfrom constants import LIMIT\n\nclass TaskConfig(BaseEnvConfig):\n    limit: int = Field(default=LIMIT, description='Most items')\n",
+    "settings.py":
+      "from pydantic import Field\nfrom atroposlib.envs.base import BaseEnvConfig\nfrom constants import LIMIT\n\nclass TaskConfig(BaseEnvConfig):\n    limit: int = Field(default=LIMIT, description='Most items')\n",
     "constants.py": "GROUP = 12\nLIMIT = 99\n",
     "unbound.py": `${ATROPOS}class Loose(BaseEnv):\n    name = "loose"\n    env_config_cls = LooseConfig\n`,
-    "defs.py": "from atroposlib.envs.base import BaseEnvConfig\n\nclass LooseConfig(BaseEnvConfig):\n    depth: int = 3\n",
+    "defs.py":
+      "from atroposlib.envs.base import BaseEnvConfig\n\nclass LooseConfig(BaseEnvConfig):\n    depth: int = 3\n",
     "prompts.py": 'PROMPT = """Answer the question."""\n',
   },
   "packages, relative imports and package prefixes": {
@@ -67,7 +69,8 @@ const FOLDERS: Record<string, Record<string, string>> = {
     "pkg/core.py": `${ATROPOS}class PkgBase(BaseEnv):\n    pass\n`,
     "pkg/impl.py": "from . import PkgBase\n\nclass PkgEnv(PkgBase):\n    name = 'pkg_env'\n",
     "tinker/common.py": `${ATROPOS}class CommonBase(BaseEnv):\n    pass\n`,
-    "tinker/deep/user.py": "import tinker_atropos.environments.common as common\n\nclass Prefixed(common.CommonBase):\n    name = 'prefixed'\n",
+    "tinker/deep/user.py":
+      "import tinker_atropos.environments.common as common\n\nclass Prefixed(common.CommonBase):\n    name = 'prefixed'\n",
     "tinker/tools.py": "def helper():\n    return 1\n",
   },
 };
@@ -86,7 +89,10 @@ describe("files no parsed file reaches", () => {
   }
 
   it("finds what they hold once a changed file reaches them, and forgets it when none does", async () => {
-    const dir = await writeFolder({ "env.py": `${ATROPOS}class E(BaseEnv):\n    name = "e"\n`, "consts.py": "GROUP = 7\n" });
+    const dir = await writeFolder({
+      "env.py": `${ATROPOS}class E(BaseEnv):\n    name = "e"\n`,
+      "consts.py": "GROUP = 7\n",
+    });
     const scanner = createEnvironmentScanner({ lockedEnv: {} });
     await scanner.scan(dir);
     expect(scanner.stats().unreached).toBe(1);
@@ -98,10 +104,15 @@ describe("files no parsed file reaches", () => {
   });
 
   it("warn about nothing in the files they skip, and about a broken file once it is reached", async () => {
-    const dir = await writeFolder({ "env.py": `${ATROPOS}class E(BaseEnv):\n    name = "e"\n`, "broken_helper.py": "def f(:\n    pass\n" });
+    const dir = await writeFolder({
+      "env.py": `${ATROPOS}class E(BaseEnv):\n    name = "e"\n`,
+      "broken_helper.py": "def f(:\n    pass\n",
+    });
     expect((await createEnvironmentScanner({ lockedEnv: {} }).scan(dir)).warnings).toEqual([]);
     await writeFile(path.join(dir, "env.py"), `${ATROPOS}import broken_helper\n\nclass E(BaseEnv):\n    name = "e"\n`);
     const warnings = (await createEnvironmentScanner({ lockedEnv: {} }).scan(dir)).warnings;
-    expect(warnings.map((warning) => [path.basename(warning.filePath), warning.message])).toEqual([["broken_helper.py", expect.stringContaining("syntax error")]]);
+    expect(warnings.map((warning) => [path.basename(warning.filePath), warning.message])).toEqual([
+      ["broken_helper.py", expect.stringContaining("syntax error")],
+    ]);
   });
 });

@@ -35,7 +35,10 @@ async function copyOfFixtures(): Promise<string> {
 describe("the scanner in a worker thread", () => {
   // First in this file: nothing has parsed in this process yet.
   it("parses nothing in this thread, and answers what the scanner answers here", async () => {
-    const parserLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes(`${path.sep}tree-sitter${path.sep}`));
+    const parserLoaded = () =>
+      Object.keys(createRequire(import.meta.url).cache).some((file) =>
+        file.includes(`${path.sep}tree-sitter${path.sep}`),
+      );
     const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV, recursive: true }));
     const inWorker = await worker.scan(FIXTURES);
     expect(parserLoaded()).toBe(false);
@@ -61,14 +64,23 @@ describe("the scanner in a worker thread", () => {
     // Only what changed crossed over again: the other environments are the objects this thread already had.
     const before = new Map(first.environments.map((env) => [env.name, env]));
     const kept = changed.environments.filter((env) => env === before.get(env.name));
-    expect(kept.map((env) => env.name).sort()).toEqual(first.environments.map((env) => env.name).filter((name) => name !== "algebra").sort());
+    expect(kept.map((env) => env.name).sort()).toEqual(
+      first.environments
+        .map((env) => env.name)
+        .filter((name) => name !== "algebra")
+        .sort(),
+    );
     expect(changed).toEqual(await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(dir));
   });
 
   it("hands over a result of many environments whole, in order", async () => {
     const dir = await copyOfFixtures();
     const source = await readFile(path.join(dir, "reasoning_env.py"), "utf8");
-    for (let i = 0; i < 45; i++) await writeFile(path.join(dir, `many_${String(i).padStart(2, "0")}_env.py`), source.replace(/name = "reasoning"/, `name = "many_${i}"`));
+    for (let i = 0; i < 45; i++)
+      await writeFile(
+        path.join(dir, `many_${String(i).padStart(2, "0")}_env.py`),
+        source.replace(/name = "reasoning"/, `name = "many_${i}"`),
+      );
     const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(dir);
     expect(here.environments.length).toBeGreaterThan(50);
     expect(await closing(createWorkerScanner({ lockedEnv: LOCKED_ENV })).scan(dir)).toEqual(here);
@@ -79,12 +91,18 @@ describe("the scanner in a worker thread", () => {
     const missing = path.join(os.tmpdir(), "rl-no-such-folder");
     const [a, b] = await Promise.all([worker.scan(FIXTURES), worker.scan(missing)]);
     expect(a.environments.length).toBeGreaterThan(3);
-    expect(b).toEqual({ environments: [], warnings: [{ filePath: missing, message: "environments folder not found" }] });
+    expect(b).toEqual({
+      environments: [],
+      warnings: [{ filePath: missing, message: "environments folder not found" }],
+    });
   });
 
   it("fails a scan in flight when it is closed, and starts afresh on the next scan", async () => {
     const worker = createWorkerScanner({ lockedEnv: LOCKED_ENV });
-    const failed = expect(worker.scan(FIXTURES)).rejects.toMatchObject({ code: "INTERNAL", message: expect.stringContaining("stopped") });
+    const failed = expect(worker.scan(FIXTURES)).rejects.toMatchObject({
+      code: "INTERNAL",
+      message: expect.stringContaining("stopped"),
+    });
     await worker.close();
     await failed;
     closing(worker);
@@ -97,14 +115,24 @@ describe("helper threads", () => {
     const dir = await copyOfFixtures();
     // Enough bytes for the helpers to start: copies of a fixture under other names, and three large files.
     const source = await readFile(path.join(dir, "reasoning_env.py"), "utf8");
-    for (let i = 0; i < 24; i++) await writeFile(path.join(dir, `copy_${i}_env.py`), source.replace(/name = "reasoning"/, `name = "copy_${i}"`));
-    const helpers = Array.from({ length: HELPER_MIN_BYTES / 150 }, (_, i) => `def helper_${i}(values):\n    return [value * ${i} for value in values]\n\n`);
-    for (let i = 0; i < 3; i++) await writeFile(path.join(dir, `large_${i}_env.py`), `${source.replace(/name = "reasoning"/, `name = "large_${i}"`)}\n\n${helpers.join("")}`);
+    for (let i = 0; i < 24; i++)
+      await writeFile(path.join(dir, `copy_${i}_env.py`), source.replace(/name = "reasoning"/, `name = "copy_${i}"`));
+    const helpers = Array.from(
+      { length: HELPER_MIN_BYTES / 150 },
+      (_, i) => `def helper_${i}(values):\n    return [value * ${i} for value in values]\n\n`,
+    );
+    for (let i = 0; i < 3; i++)
+      await writeFile(
+        path.join(dir, `large_${i}_env.py`),
+        `${source.replace(/name = "reasoning"/, `name = "large_${i}"`)}\n\n${helpers.join("")}`,
+      );
     const sizes = await Promise.all((await readdir(dir)).map(async (name) => (await stat(path.join(dir, name))).size));
     expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThan(HELPER_MIN_BYTES);
     const one = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV, parseThreads: 1 }).scan(dir);
     const three = await closing(createEnvironmentScanner({ lockedEnv: LOCKED_ENV, parseThreads: 3 })).scan(dir);
     expect(three).toEqual(one);
-    expect(one.environments.map((env) => env.name)).toEqual(expect.arrayContaining(["copy_0", "copy_23", "large_0", "large_2"]));
+    expect(one.environments.map((env) => env.name)).toEqual(
+      expect.arrayContaining(["copy_0", "copy_23", "large_0", "large_2"]),
+    );
   });
 });

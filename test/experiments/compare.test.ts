@@ -10,15 +10,23 @@ import { CONSOLE, closeDemoStacks, startDemo, type DemoStack } from "../helpers/
 const stacks: DemoStack[] = [];
 afterEach(() => closeDemoStacks(stacks));
 
-async function demo(): Promise<{ stack: DemoStack; ctx: CommandContext; posted: Array<{ thread?: string; reply: Reply }> }> {
+async function demo(): Promise<{
+  stack: DemoStack;
+  ctx: CommandContext;
+  posted: Array<{ thread?: string; reply: Reply }>;
+}> {
   const stack = await startDemo({ totalSteps: 4 });
   stacks.push(stack);
   await stack.services.env.selectEnvironment(CONSOLE, "arithmetic");
   const posted: Array<{ thread?: string; reply: Reply }> = [];
-  stack.services.digests.registerPoster("console", async (target, reply) => {
-    posted.push({ thread: target.thread, reply });
-    return {};
-  }, { threads: false });
+  stack.services.digests.registerPoster(
+    "console",
+    async (target, reply) => {
+      posted.push({ thread: target.thread, reply });
+      return {};
+    },
+    { threads: false },
+  );
   stack.services.digests.start();
   return { stack, ctx: { channel: CONSOLE, user: { id: "local" }, via: "console", services: stack.services }, posted };
 }
@@ -55,11 +63,19 @@ describe("a sweep's comparison", () => {
     for (const r of data.runs) expect(typeof r.reward).toBe("number");
     const best = [...data.runs].sort((a, b) => b.reward! - a.reward!)[0]!;
     expect(data.best).toBe(best.run_id);
-    expect(comparison!.text).toBe(`Best: run ${best.run_id} (temperature=${best.config.temperature}), reward ${Number(best.reward!.toFixed(3))}.`);
+    expect(comparison!.text).toBe(
+      `Best: run ${best.run_id} (temperature=${best.config.temperature}), reward ${Number(best.reward!.toFixed(3))}.`,
+    );
     const table = comparison!.blocks![0]!.content.split("\n");
     expect(table[0]).toMatch(/^run\s+temperature\s+reward\s+steps\s+time\s+state$/);
-    for (const r of data.runs) expect(table.find((line) => line.startsWith(r.run_id))).toMatch(new RegExp(`${r.config.temperature}\\s+${Number(r.reward!.toFixed(3))}\\s+4/4\\s+\\S+\\s+completed$`));
-    expect(comparison!.chart?.series?.map((s) => s.label)).toEqual([`${runs[0]!.id} temperature=0.2`, `${runs[1]!.id} temperature=1.8`]);
+    for (const r of data.runs)
+      expect(table.find((line) => line.startsWith(r.run_id))).toMatch(
+        new RegExp(`${r.config.temperature}\\s+${Number(r.reward!.toFixed(3))}\\s+4/4\\s+\\S+\\s+completed$`),
+      );
+    expect(comparison!.chart?.series?.map((s) => s.label)).toEqual([
+      `${runs[0]!.id} temperature=0.2`,
+      `${runs[1]!.id} temperature=1.8`,
+    ]);
     expect(comparison!.chart?.series?.every((s) => s.points.length === 4)).toBe(true);
 
     // Asked again (/rl compare <sweep>): the same table, not marked finished; and recovery posts nothing more.
@@ -74,12 +90,56 @@ describe("a sweep's comparison", () => {
   it("is queued at start for a sweep whose last run ended while the bot was down", async () => {
     const { stack } = await demo();
     const { services } = stack;
-    services.sweeps.insert({ id: "s0000001", channel: CONSOLE, environment: "arithmetic", grid: [{ field: "seed", values: [1, 2] }], createdBy: "local" });
-    services.runs.insert({ id: "feed0001", channel: CONSOLE, environment: "arithmetic", config: { seed: 1 }, status: "completed", createdBy: "local", sweepId: "s0000001" });
-    services.runs.insert({ id: "feed0002", channel: CONSOLE, environment: "arithmetic", config: { seed: 2 }, status: "failed", createdBy: "local", sweepId: "s0000001" });
-    services.sweeps.insert({ id: "s0000002", channel: CONSOLE, environment: "arithmetic", grid: [{ field: "seed", values: [1, 2] }], createdBy: "local" });
-    services.runs.insert({ id: "feed0003", channel: CONSOLE, environment: "arithmetic", config: { seed: 1 }, status: "completed", createdBy: "local", sweepId: "s0000002" });
-    services.runs.insert({ id: "feed0004", channel: CONSOLE, environment: "arithmetic", config: { seed: 2 }, status: "queued", createdBy: "local", sweepId: "s0000002" });
+    services.sweeps.insert({
+      id: "s0000001",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      grid: [{ field: "seed", values: [1, 2] }],
+      createdBy: "local",
+    });
+    services.runs.insert({
+      id: "feed0001",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: { seed: 1 },
+      status: "completed",
+      createdBy: "local",
+      sweepId: "s0000001",
+    });
+    services.runs.insert({
+      id: "feed0002",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: { seed: 2 },
+      status: "failed",
+      createdBy: "local",
+      sweepId: "s0000001",
+    });
+    services.sweeps.insert({
+      id: "s0000002",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      grid: [{ field: "seed", values: [1, 2] }],
+      createdBy: "local",
+    });
+    services.runs.insert({
+      id: "feed0003",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: { seed: 1 },
+      status: "completed",
+      createdBy: "local",
+      sweepId: "s0000002",
+    });
+    services.runs.insert({
+      id: "feed0004",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: { seed: 2 },
+      status: "queued",
+      createdBy: "local",
+      sweepId: "s0000002",
+    });
     await services.manager.recover();
     expect(services.sweeps.get("s0000001")?.comparedAt).toBeDefined();
     // The other sweep still has a run to go: no comparison yet.
@@ -90,8 +150,22 @@ describe("a sweep's comparison", () => {
 describe("/rl compare", () => {
   it("compares runs by id, showing only the fields on which they differ, defaults named", async () => {
     const { stack, ctx } = await demo();
-    stack.services.runs.insert({ id: "feed0001", channel: CONSOLE, environment: "arithmetic", config: { seed: 1, temperature: 0.3 }, status: "completed", createdBy: "local" });
-    stack.services.runs.insert({ id: "feed0002", channel: CONSOLE, environment: "arithmetic", config: { seed: 1 }, status: "failed", createdBy: "local" });
+    stack.services.runs.insert({
+      id: "feed0001",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: { seed: 1, temperature: 0.3 },
+      status: "completed",
+      createdBy: "local",
+    });
+    stack.services.runs.insert({
+      id: "feed0002",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: { seed: 1 },
+      status: "failed",
+      createdBy: "local",
+    });
     const reply = await dispatch({ text: "/rl compare feed0001 feed0002" }, ctx);
     expect(reply.ok, reply.reply.text).toBe(true);
     expect(reply.reply.title).toBe("📊 2 runs compared");
@@ -109,7 +183,14 @@ describe("/rl compare", () => {
     ["feed0001 nosuch01", "NOT_FOUND", /nosuch01/],
   ])("refuses %s with the reason", async (ids, code, message) => {
     const { stack, ctx } = await demo();
-    stack.services.runs.insert({ id: "feed0001", channel: CONSOLE, environment: "arithmetic", config: {}, status: "completed", createdBy: "local" });
+    stack.services.runs.insert({
+      id: "feed0001",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: {},
+      status: "completed",
+      createdBy: "local",
+    });
     const reply = await dispatch({ text: `/rl compare ${ids}` }, ctx);
     expect(reply.reply.error?.code).toBe(code);
     expect(reply.reply.text).toMatch(message);

@@ -17,7 +17,14 @@ async function demo(): Promise<{ stack: DemoStack; ctx: CommandContext }> {
   await services.env.selectEnvironment(CONSOLE, "arithmetic");
   // The channel's own config differs from the old run's: a rerun must not pick it up.
   await services.env.editConfig(CONSOLE, "temperature", "1.5");
-  services.runs.insert({ id: "feed0001", channel: CONSOLE, environment: "arithmetic", config: { temperature: 0.7, seed: 1 }, status: "completed", createdBy: "local" });
+  services.runs.insert({
+    id: "feed0001",
+    channel: CONSOLE,
+    environment: "arithmetic",
+    config: { temperature: 0.7, seed: 1 },
+    status: "completed",
+    createdBy: "local",
+  });
   return { stack, ctx: { channel: CONSOLE, user: { id: "local" }, via: "console", services } };
 }
 
@@ -26,7 +33,10 @@ describe("/rl rerun", () => {
     const { stack, ctx } = await demo();
     const prompt = await dispatch({ text: "/rl rerun feed0001 temperature=0.3 max_operand=9" }, ctx);
     expect(prompt.needsConfirmation).toBe(true);
-    expect(prompt.reply.fields).toContainEqual({ label: "Differences", value: "temperature: 0.7 → 0.3, max_operand: 20 → 9" });
+    expect(prompt.reply.fields).toContainEqual({
+      label: "Differences",
+      value: "temperature: 0.7 → 0.3, max_operand: 20 → 9",
+    });
     expect(stack.services.runs.listAll(10)).toHaveLength(1);
 
     const completed = nextEvent(stack.services, "completed");

@@ -6,7 +6,14 @@ import type { CommandContext } from "../../commands/types.ts";
 import type { RunRow } from "../../db/runs.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { answer } from "../helpers/confirm.ts";
-import { CONSOLE, closeDemoStacks, nextEvent, startDemo, type DemoOptions, type DemoStack } from "../helpers/demo-stack.ts";
+import {
+  CONSOLE,
+  closeDemoStacks,
+  nextEvent,
+  startDemo,
+  type DemoOptions,
+  type DemoStack,
+} from "../helpers/demo-stack.ts";
 
 const stacks: DemoStack[] = [];
 afterEach(() => closeDemoStacks(stacks));
@@ -36,7 +43,12 @@ describe("/rl sweep", () => {
     expect(prompt.needsConfirmation).toBe(true);
     expect(prompt.reply.title).toBe("Start a sweep of arithmetic: 4 runs?");
     expect(prompt.reply.blocks?.[0]?.content).toBe(
-      ["1. temperature=0.3 num_choices=2", "2. temperature=0.3 num_choices=3", "3. temperature=0.9 num_choices=2", "4. temperature=0.9 num_choices=3"].join("\n"),
+      [
+        "1. temperature=0.3 num_choices=2",
+        "2. temperature=0.3 num_choices=3",
+        "3. temperature=0.9 num_choices=2",
+        "4. temperature=0.9 num_choices=3",
+      ].join("\n"),
     );
     expect(stack.services.runs.listAll(10)).toEqual([]);
 
@@ -53,9 +65,15 @@ describe("/rl sweep", () => {
     // One at a time (RL_MAX_CONCURRENT_RUNS=1): never two of them live together.
     let most = 0;
     const off = stack.services.manager.onEvent(() => {
-      most = Math.max(most, sweepRuns(stack, sweepId).filter((r) => ["starting", "running", "stopping"].includes(r.status)).length);
+      most = Math.max(
+        most,
+        sweepRuns(stack, sweepId).filter((r) => ["starting", "running", "stopping"].includes(r.status)).length,
+      );
     });
-    await until(() => sweepRuns(stack, sweepId).every((r) => r.status === "completed"), "every run of the sweep to complete");
+    await until(
+      () => sweepRuns(stack, sweepId).every((r) => r.status === "completed"),
+      "every run of the sweep to complete",
+    );
     off();
     expect(most).toBe(1);
     // One prompt, answered once: the sweep is one confirmation.
@@ -91,9 +109,17 @@ describe("/rl sweep", () => {
   });
 
   it.each([
-    ["temperature=0.1,0.2 num_choices=2,3", { RL_SWEEP_MAX_RUNS: "3" }, /4 combinations \(2 temperature × 2 num_choices\); a sweep may start at most 3 \(RL_SWEEP_MAX_RUNS\)/],
+    [
+      "temperature=0.1,0.2 num_choices=2,3",
+      { RL_SWEEP_MAX_RUNS: "3" },
+      /4 combinations \(2 temperature × 2 num_choices\); a sweep may start at most 3 \(RL_SWEEP_MAX_RUNS\)/,
+    ],
     ["temperature=0.1,0.2 --max 1", {}, /2 combinations .* at most 1 \(--max\)/],
-    ["temperature=0.1,0.2 --max 99", {}, /--max 99 is more than this bot allows for one sweep \(16, RL_SWEEP_MAX_RUNS\)/],
+    [
+      "temperature=0.1,0.2 --max 99",
+      {},
+      /--max 99 is more than this bot allows for one sweep \(16, RL_SWEEP_MAX_RUNS\)/,
+    ],
     ["temperature=0.1,hot", {}, /temperature/],
     ["group_size=4,8", {}, /group_size is locked/],
     ["temperature=0.1,,0.2", {}, /empty value/],

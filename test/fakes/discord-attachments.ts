@@ -14,7 +14,8 @@ const CDN = "https://cdn.discordapp.test/attachments";
 
 /** Width and height from a PNG's IHDR chunk (the first chunk, right after the signature), or undefined. */
 export function pngSize(data: Buffer): { width: number; height: number } | undefined {
-  if (data.length < 24 || !data.subarray(0, 8).equals(PNG_SIGNATURE) || data.toString("latin1", 12, 16) !== "IHDR") return undefined;
+  if (data.length < 24 || !data.subarray(0, 8).equals(PNG_SIGNATURE) || data.toString("latin1", 12, 16) !== "IHDR")
+    return undefined;
   return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
 }
 
@@ -22,7 +23,10 @@ export function pngSize(data: Buffer): { width: number; height: number } | undef
  * A multipart/form-data body as Discord reads it: the JSON in payload_json, each files[n] part a file.
  * Parsed by undici (the same parser fetch uses), so a malformed body fails as it would on a real server.
  */
-export async function parseMultipart(bytes: Buffer, contentType: string): Promise<{ body: unknown; files: RecordedFile[] }> {
+export async function parseMultipart(
+  bytes: Buffer,
+  contentType: string,
+): Promise<{ body: unknown; files: RecordedFile[] }> {
   const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
   let body: unknown;
   const files: RecordedFile[] = [];
@@ -42,7 +46,15 @@ export function attachmentsOf(files: readonly RecordedFile[], channelId: string)
   return files.map((f) => {
     const id = nextSnowflake();
     const url = `${CDN}/${channelId}/${id}/${f.name}`;
-    return { id, filename: f.name, size: f.data.length, url, proxy_url: url, content_type: f.contentType || "application/octet-stream", ...(pngSize(f.data) ?? {}) };
+    return {
+      id,
+      filename: f.name,
+      size: f.data.length,
+      url,
+      proxy_url: url,
+      content_type: f.contentType || "application/octet-stream",
+      ...(pngSize(f.data) ?? {}),
+    };
   });
 }
 
@@ -52,9 +64,21 @@ export function resolveEmbedImages(embeds: unknown, attachments: readonly Json[]
   return embeds.map((e: unknown) => {
     if (typeof e !== "object" || e === null) return e;
     const image = (e as Json)["image"] as { url?: unknown } | undefined;
-    const name = typeof image?.url === "string" && image.url.startsWith("attachment://") ? image.url.slice("attachment://".length) : undefined;
+    const name =
+      typeof image?.url === "string" && image.url.startsWith("attachment://")
+        ? image.url.slice("attachment://".length)
+        : undefined;
     const file = name ? attachments.find((a) => a["filename"] === name) : undefined;
     if (!file) return e;
-    return { ...(e as Json), image: { url: file["url"], proxy_url: file["proxy_url"], width: file["width"], height: file["height"], content_type: file["content_type"] } };
+    return {
+      ...(e as Json),
+      image: {
+        url: file["url"],
+        proxy_url: file["proxy_url"],
+        width: file["width"],
+        height: file["height"],
+        content_type: file["content_type"],
+      },
+    };
   });
 }

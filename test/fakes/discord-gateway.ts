@@ -4,8 +4,24 @@ import { EventEmitter } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer } from "ws";
-import { buttonInteraction, commandInteraction, userMessage, type InteractionBase, type OptionValues } from "./discord-interaction-payloads.ts";
-import { ALICE, BOT_USER, defaultWorld, guildCreateJson, IDS, userJson, type FakeUser, type FakeWorld, type Json } from "./discord-payloads.ts";
+import {
+  buttonInteraction,
+  commandInteraction,
+  userMessage,
+  type InteractionBase,
+  type OptionValues,
+} from "./discord-interaction-payloads.ts";
+import {
+  ALICE,
+  BOT_USER,
+  defaultWorld,
+  guildCreateJson,
+  IDS,
+  userJson,
+  type FakeUser,
+  type FakeWorld,
+  type Json,
+} from "./discord-payloads.ts";
 import { createFakeRest, type RecordedCall, type RestFault } from "./discord-rest.ts";
 
 export { ALICE, BOB, IDS } from "./discord-payloads.ts";
@@ -189,12 +205,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     });
 
   const rlCommand = (): Json => {
-    const command = [...(rest.state.commands.get(world.guildId) ?? []), ...(rest.state.commands.get("global") ?? [])].find((c) => c["name"] === "rl");
+    const command = [
+      ...(rest.state.commands.get(world.guildId) ?? []),
+      ...(rest.state.commands.get("global") ?? []),
+    ].find((c) => c["name"] === "rl");
     if (!command) throw new Error("the bot has not registered /rl yet");
     return command;
   };
 
-  const track = (built: { id: string; token: string; payload: Json }, user: FakeUser, componentMessageId?: string): InteractionHandle => {
+  const track = (
+    built: { id: string; token: string; payload: Json },
+    user: FakeUser,
+    componentMessageId?: string,
+  ): InteractionHandle => {
     const payload = built.payload;
     rest.state.interactions.set(built.token, {
       id: built.id,
@@ -211,7 +234,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     return {
       id: built.id,
       token: built.token,
-      callback: () => waitForCall((c) => c.method === "POST" && c.path === callbackPath && c.status < 300, `the callback of interaction ${built.id}`),
+      callback: () =>
+        waitForCall(
+          (c) => c.method === "POST" && c.path === callbackPath && c.status < 300,
+          `the callback of interaction ${built.id}`,
+        ),
     };
   };
 
@@ -254,7 +281,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     },
 
     /** A person posts a message in a channel (mentioning the bot when `mentionBot`). */
-    say: (author: FakeUser, content: string, { channelId = IDS.channel, mentionBot = true }: { channelId?: string; mentionBot?: boolean } = {}): Json => {
+    say: (
+      author: FakeUser,
+      content: string,
+      { channelId = IDS.channel, mentionBot = true }: { channelId?: string; mentionBot?: boolean } = {},
+    ): Json => {
       const message = userMessage(world, author, content, channelId, mentionBot ? [BOT_USER] : []);
       rest.state.messages.set(String(message["id"]), message);
       dispatch("MESSAGE_CREATE", message);
@@ -276,7 +307,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     message: (id: string): Json | undefined => rest.state.messages.get(id),
 
     /** The messages in a channel (or thread), oldest first. */
-    channelMessages: (channelId: string): Json[] => [...rest.state.messages.values()].filter((m) => m["channel_id"] === channelId),
+    channelMessages: (channelId: string): Json[] =>
+      [...rest.state.messages.values()].filter((m) => m["channel_id"] === channelId),
 
     /** The bot loses its rights in a channel: "access" (it cannot see it: 50001) or "send" (it may not post: 50013). */
     deny: (channelId: string, what: "access" | "send"): void => void rest.state.denied.set(channelId, what),

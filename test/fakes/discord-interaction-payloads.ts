@@ -1,5 +1,15 @@
 // INTERACTION_CREATE and MESSAGE_CREATE payloads as Discord sends them, typed against the command the bot registered.
-import { ALICE, IDS, memberJson, messageJson, nextSnowflake, userJson, type FakeUser, type FakeWorld, type Json } from "./discord-payloads.ts";
+import {
+  ALICE,
+  IDS,
+  memberJson,
+  messageJson,
+  nextSnowflake,
+  userJson,
+  type FakeUser,
+  type FakeWorld,
+  type Json,
+} from "./discord-payloads.ts";
 
 export interface InteractionBase {
   /** Who acts (default alice, who holds the "operators" role). */
@@ -56,17 +66,28 @@ function base(world: FakeWorld, type: number, b: InteractionBase): BuiltInteract
 function typedOptions(command: Json, sub: string, values: OptionValues, focused?: string): Json[] {
   const subs = (command["options"] ?? []) as Json[];
   const subcommand = subs.find((o) => o["name"] === sub && o["type"] === 1);
-  if (!subcommand) throw new Error(`/rl has no subcommand "${sub}"; registered: ${subs.map((o) => String(o["name"])).join(", ")}`);
+  if (!subcommand)
+    throw new Error(`/rl has no subcommand "${sub}"; registered: ${subs.map((o) => String(o["name"])).join(", ")}`);
   const declared = (subcommand["options"] ?? []) as Json[];
   return Object.entries(values).map(([name, value]) => {
     const option = declared.find((o) => o["name"] === name);
-    if (!option) throw new Error(`/rl ${sub} has no option "${name}"; registered: ${declared.map((o) => String(o["name"])).join(", ")}`);
+    if (!option)
+      throw new Error(
+        `/rl ${sub} has no option "${name}"; registered: ${declared.map((o) => String(o["name"])).join(", ")}`,
+      );
     return { name, type: option["type"], value, ...(name === focused ? { focused: true } : {}) };
   });
 }
 
 /** A chat-input (type 2) or autocomplete (type 4) interaction for /rl <sub>. */
-export function commandInteraction(world: FakeWorld, command: Json, sub: string, values: OptionValues, b: InteractionBase, focused?: string): BuiltInteraction {
+export function commandInteraction(
+  world: FakeWorld,
+  command: Json,
+  sub: string,
+  values: OptionValues,
+  b: InteractionBase,
+  focused?: string,
+): BuiltInteraction {
   const built = base(world, focused === undefined ? 2 : 4, b);
   built.payload["data"] = {
     id: command["id"],
@@ -79,7 +100,12 @@ export function commandInteraction(world: FakeWorld, command: Json, sub: string,
 }
 
 /** A button click (type 3, component_type 2) on a message the bot posted. */
-export function buttonInteraction(world: FakeWorld, message: Json, customId: string, b: InteractionBase): BuiltInteraction {
+export function buttonInteraction(
+  world: FakeWorld,
+  message: Json,
+  customId: string,
+  b: InteractionBase,
+): BuiltInteraction {
   const built = base(world, 3, { ...b, channelId: b.channelId ?? String(message["channel_id"]) });
   built.payload["message"] = message;
   built.payload["data"] = { custom_id: customId, component_type: 2 };
@@ -87,7 +113,17 @@ export function buttonInteraction(world: FakeWorld, message: Json, customId: str
 }
 
 /** MESSAGE_CREATE from `author` in a guild channel, optionally mentioning the bot. */
-export function userMessage(world: FakeWorld, author: FakeUser, content: string, channelId: string, mentions: FakeUser[]): Json {
+export function userMessage(
+  world: FakeWorld,
+  author: FakeUser,
+  content: string,
+  channelId: string,
+  mentions: FakeUser[],
+): Json {
   const message = messageJson(nextSnowflake(), { channelId, guildId: world.guildId, author, content, mentions });
-  return { ...message, member: memberJson(author, false), mentions: mentions.map((u) => ({ ...userJson(u), member: memberJson(u, false) })) };
+  return {
+    ...message,
+    member: memberJson(author, false),
+    mentions: mentions.map((u) => ({ ...userJson(u), member: memberJson(u, false) })),
+  };
 }

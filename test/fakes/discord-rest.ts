@@ -1,7 +1,15 @@
 // The fake Discord REST API (/v10/...): gateway info, commands, interaction callbacks, webhooks, channel messages, file uploads.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { attachmentsOf, parseMultipart, resolveEmbedImages, type RecordedFile } from "./discord-attachments.ts";
-import { BOT_USER, messageJson, nextSnowflake, userJson, type FakeUser, type FakeWorld, type Json } from "./discord-payloads.ts";
+import {
+  BOT_USER,
+  messageJson,
+  nextSnowflake,
+  userJson,
+  type FakeUser,
+  type FakeWorld,
+  type Json,
+} from "./discord-payloads.ts";
 import { validateChoices, validateCommands, validateMessageBody } from "./discord-validate.ts";
 import { readBytes } from "./http-helpers.ts";
 
@@ -86,7 +94,10 @@ interface Answer {
 
 const MAX_BODY = 10 * 1024 * 1024;
 
-async function parseBody(bytes: Buffer, contentType: string | undefined): Promise<{ body: unknown; files: RecordedFile[] }> {
+async function parseBody(
+  bytes: Buffer,
+  contentType: string | undefined,
+): Promise<{ body: unknown; files: RecordedFile[] }> {
   if (bytes.length === 0) return { body: undefined, files: [] };
   if (contentType?.includes("multipart/form-data")) return parseMultipart(bytes, contentType);
   const text = bytes.toString("utf8");
@@ -101,8 +112,14 @@ async function parseBody(bytes: Buffer, contentType: string | undefined): Promis
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const error = (status: number, code: number, message: string, extra: Json = {}): Answer => ({ status, body: { message, code, ...extra } });
-const invalidForm = (problems: string[]): Answer => error(400, 50035, "Invalid Form Body", { errors: { _errors: problems.map((p) => ({ code: "INVALID", message: p })) } });
+const error = (status: number, code: number, message: string, extra: Json = {}): Answer => ({
+  status,
+  body: { message, code, ...extra },
+});
+const invalidForm = (problems: string[]): Answer =>
+  error(400, 50035, "Invalid Form Body", {
+    errors: { _errors: problems.map((p) => ({ code: "INVALID", message: p })) },
+  });
 
 export function createFakeRest(options: FakeRestOptions) {
   const { world, token, applicationId } = options;
@@ -159,7 +176,12 @@ export function createFakeRest(options: FakeRestOptions) {
         ? {
             webhookId: applicationId,
             applicationId,
-            interactionMetadata: { id: extra.interaction.id, type: extra.interaction.type, user: userJson(extra.interaction.user), authorizing_integration_owners: {} },
+            interactionMetadata: {
+              id: extra.interaction.id,
+              type: extra.interaction.type,
+              user: userJson(extra.interaction.user),
+              authorizing_integration_owners: {},
+            },
           }
         : {}),
     });
@@ -172,9 +194,16 @@ export function createFakeRest(options: FakeRestOptions) {
    * POST /channels/:id/messages. Discord's rule: with enforce_nonce true and a nonce, a message the same author
    * created in the same channel with the same nonce in the past few minutes is returned, and none is created.
    */
-  const createChannelMessage = (channelId: string, body: Record<string, unknown>, files: readonly RecordedFile[]): Answer => {
+  const createChannelMessage = (
+    channelId: string,
+    body: Record<string, unknown>,
+    files: readonly RecordedFile[],
+  ): Answer => {
     const nonce = body["nonce"];
-    const key = body["enforce_nonce"] === true && nonce !== undefined ? `${channelId}:${BOT_USER.id}:${String(nonce)}` : undefined;
+    const key =
+      body["enforce_nonce"] === true && nonce !== undefined
+        ? `${channelId}:${BOT_USER.id}:${String(nonce)}`
+        : undefined;
     const seen = key ? state.nonces.get(key) : undefined;
     const earlier = seen && Date.now() - seen.at < NONCE_WINDOW_MS ? state.messages.get(seen.messageId) : undefined;
     if (earlier) return { status: 200, body: earlier };
@@ -188,20 +217,30 @@ export function createFakeRest(options: FakeRestOptions) {
     if (problems.length) return invalidForm(problems);
     // Discord keeps the attachments an edit lists by id (all of them when it lists none) and adds the new uploads.
     const existing = Array.isArray(message["attachments"]) ? (message["attachments"] as Json[]) : [];
-    const listed = Array.isArray(body["attachments"]) ? new Set((body["attachments"] as Json[]).map((a) => String(a["id"]))) : undefined;
+    const listed = Array.isArray(body["attachments"])
+      ? new Set((body["attachments"] as Json[]).map((a) => String(a["id"])))
+      : undefined;
     const kept = listed ? existing.filter((a) => listed.has(String(a["id"]))) : existing;
     message["attachments"] = [...kept, ...attachmentsOf(files, String(message["channel_id"]))];
-    for (const key of ["content", "embeds", "components"] as const) if (body[key] !== undefined) message[key] = body[key];
+    for (const key of ["content", "embeds", "components"] as const)
+      if (body[key] !== undefined) message[key] = body[key];
     message["embeds"] = resolveEmbedImages(message["embeds"], message["attachments"] as Json[]);
     // An edit clears the "thinking..." state of a deferred reply.
     message["flags"] = (Number(message["flags"]) & ~128) >>> 0;
     message["edited_timestamp"] = new Date().toISOString();
     const attached = Array.isArray(message["attachments"]) ? message["attachments"].length : 0;
-    if (validateMessageBody(message, { files: attached }).length) return error(400, 50006, "Cannot send an empty message");
+    if (validateMessageBody(message, { files: attached }).length)
+      return error(400, 50006, "Cannot send an empty message");
     return { status: 200, body: message };
   };
 
-  const callback = (interactionId: string, interactionToken: string, body: unknown, withResponse: boolean, files: readonly RecordedFile[]): Answer => {
+  const callback = (
+    interactionId: string,
+    interactionToken: string,
+    body: unknown,
+    withResponse: boolean,
+    files: readonly RecordedFile[],
+  ): Answer => {
     const rec = state.interactions.get(interactionToken);
     if (!rec || rec.id !== interactionId) return error(404, 10062, "Unknown interaction");
     if (rec.acknowledged) return error(400, 40060, "Interaction has already been acknowledged.");
@@ -216,12 +255,17 @@ export function createFakeRest(options: FakeRestOptions) {
         break;
       }
       case 5:
-        message = createMessage(rec.channelId, {}, { flags: ((typeof data["flags"] === "number" ? data["flags"] : 0) | 128) >>> 0, interaction: rec });
+        message = createMessage(
+          rec.channelId,
+          {},
+          { flags: ((typeof data["flags"] === "number" ? data["flags"] : 0) | 128) >>> 0, interaction: rec },
+        );
         break;
       case 6:
       case 7: {
         message = rec.componentMessageId ? state.messages.get(rec.componentMessageId) : undefined;
-        if (!message) return error(400, 50035, "Invalid Form Body", { errors: { type: "update needs a component interaction" } });
+        if (!message)
+          return error(400, 50035, "Invalid Form Body", { errors: { type: "update needs a component interaction" } });
         if (body["type"] === 7) {
           const edited = editMessage(message, data, files);
           if (edited.status !== 200) return edited;
@@ -262,19 +306,32 @@ export function createFakeRest(options: FakeRestOptions) {
     return id ? state.messages.get(id) : undefined;
   };
 
-  const route = (method: string, parts: string[], query: Record<string, string>, body: unknown, files: readonly RecordedFile[], authed: boolean): Answer => {
+  const route = (
+    method: string,
+    parts: string[],
+    query: Record<string, string>,
+    body: unknown,
+    files: readonly RecordedFile[],
+    authed: boolean,
+  ): Answer => {
     const [a, b, c, d, e] = parts;
     const needAuth = (): Answer | undefined => (authed ? undefined : error(401, 0, "401: Unauthorized"));
     if (a === "gateway" && b === "bot" && method === "GET") {
       return (
         needAuth() ?? {
           status: 200,
-          body: { url: options.gatewayUrl(), shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } },
+          body: {
+            url: options.gatewayUrl(),
+            shards: 1,
+            session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+          },
         }
       );
     }
-    if (a === "gateway" && b === undefined && method === "GET") return { status: 200, body: { url: options.gatewayUrl() } };
-    if (a === "users" && b === "@me" && method === "GET") return needAuth() ?? { status: 200, body: userJson(BOT_USER) };
+    if (a === "gateway" && b === undefined && method === "GET")
+      return { status: 200, body: { url: options.gatewayUrl() } };
+    if (a === "users" && b === "@me" && method === "GET")
+      return needAuth() ?? { status: 200, body: userJson(BOT_USER) };
     if (a === "applications" && b === applicationId && (c === "commands" || (c === "guilds" && e === "commands"))) {
       const denied = needAuth();
       if (denied) return denied;
@@ -286,10 +343,15 @@ export function createFakeRest(options: FakeRestOptions) {
       if (problems.length) return invalidForm(problems);
       const stored = withIds(list as Json[], guildId);
       if (method === "PUT") state.commands.set(key, stored);
-      else state.commands.set(key, [...(state.commands.get(key) ?? []).filter((x) => x["name"] !== stored[0]?.["name"]), ...stored]);
+      else
+        state.commands.set(key, [
+          ...(state.commands.get(key) ?? []).filter((x) => x["name"] !== stored[0]?.["name"]),
+          ...stored,
+        ]);
       return { status: method === "PUT" ? 200 : 201, body: method === "PUT" ? stored : stored[0] };
     }
-    if (a === "interactions" && b && c && d === "callback" && method === "POST") return callback(b, c, body, query["with_response"] === "true", files);
+    if (a === "interactions" && b && c && d === "callback" && method === "POST")
+      return callback(b, c, body, query["with_response"] === "true", files);
     if (a === "webhooks" && b && c) {
       if (d === undefined && method === "POST") {
         const rec = state.interactions.get(c);
@@ -297,7 +359,10 @@ export function createFakeRest(options: FakeRestOptions) {
         if (!rec.acknowledged) return error(400, 40060, "Interaction has not been acknowledged.");
         const problems = validateMessageBody(body, { files: files.length });
         if (problems.length) return invalidForm(problems);
-        return { status: 200, body: createMessage(rec.channelId, body as Record<string, unknown>, { interaction: rec, files }) };
+        return {
+          status: 200,
+          body: createMessage(rec.channelId, body as Record<string, unknown>, { interaction: rec, files }),
+        };
       }
       if (d === "messages" && e) {
         const message = webhookMessage(b, c, e);
@@ -330,7 +395,8 @@ export function createFakeRest(options: FakeRestOptions) {
         if (!message || message["channel_id"] !== b) return error(404, 10008, "Unknown Message");
         if (method === "GET") return { status: 200, body: message };
         // A bot edits only its own messages.
-        if ((message["author"] as { id?: unknown } | undefined)?.id !== BOT_USER.id) return error(403, 50005, "Cannot edit a message authored by another user");
+        if ((message["author"] as { id?: unknown } | undefined)?.id !== BOT_USER.id)
+          return error(403, 50005, "Cannot edit a message authored by another user");
         const problems = validateMessageBody(body, { files: files.length });
         if (problems.length) return invalidForm(problems);
         return editMessage(message, isRecord(body) ? body : {}, files);
@@ -374,12 +440,23 @@ export function createFakeRest(options: FakeRestOptions) {
         path = decodeURIComponent(path.slice(4));
         const parts = path.split("/").filter(Boolean);
         const query = Object.fromEntries(url.searchParams);
-        answer = faultFor(method, path) ?? route(method, parts, query, body, files, req.headers.authorization === `Bot ${token}`);
+        answer =
+          faultFor(method, path) ??
+          route(method, parts, query, body, files, req.headers.authorization === `Bot ${token}`);
       }
     } catch (err) {
       answer = error(500, 0, `fake failure: ${(err as Error).message}`);
     }
-    const call: RecordedCall = { method, path, rawPath: url.pathname, query: Object.fromEntries(url.searchParams), body, files, status: answer.status, response: answer.body };
+    const call: RecordedCall = {
+      method,
+      path,
+      rawPath: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      files,
+      status: answer.status,
+      response: answer.body,
+    };
     state.calls.push(call);
     const payload = answer.body === undefined ? "" : JSON.stringify(answer.body);
     res.writeHead(answer.status, {

@@ -3,10 +3,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 export const MAX_FAKE_BODY = 5 * 1024 * 1024;
 
-export function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.writableEnded || res.destroyed) return;
   const text = typeof payload === "string" ? payload : JSON.stringify(payload);
-  res.writeHead(status, { "Content-Type": typeof payload === "string" ? "text/plain" : "application/json", ...headers });
+  res.writeHead(status, {
+    "Content-Type": typeof payload === "string" ? "text/plain" : "application/json",
+    ...headers,
+  });
   res.end(text);
 }
 

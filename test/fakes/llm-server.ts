@@ -10,7 +10,10 @@ export type { ChatRequestBody, FakeMessage, FakeTool, FakeToolCall } from "./llm
 /** One scripted answer. */
 export type LlmStep =
   /** The model calls tools (finish_reason "tool_calls"); arguments as a string are sent verbatim (malformed on purpose). */
-  | { toolCalls: ReadonlyArray<{ name: string; arguments?: string | Record<string, unknown>; id?: string }>; content?: string }
+  | {
+      toolCalls: ReadonlyArray<{ name: string; arguments?: string | Record<string, unknown>; id?: string }>;
+      content?: string;
+    }
   /** The model answers in words (finish_reason "stop"). */
   | { text: string; finishReason?: string }
   /** An HTTP error: 429 with {headers: {"Retry-After": "7"}}, 500, 401, ... */
@@ -49,7 +52,6 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
-
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const queue: LlmAnswer[] = [];
   const requests: RecordedLlmRequest[] = [];
@@ -57,7 +59,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   let completions = 0;
   let calls = 0;
 
-  const completion = (body: ChatRequestBody, step: Extract<LlmStep, { text: string } | { toolCalls: unknown }>): Record<string, unknown> => {
+  const completion = (
+    body: ChatRequestBody,
+    step: Extract<LlmStep, { text: string } | { toolCalls: unknown }>,
+  ): Record<string, unknown> => {
     completions++;
     const message =
       "text" in step
@@ -68,7 +73,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
             tool_calls: step.toolCalls.map((c) => ({
               id: c.id ?? `call_${++calls}`,
               type: "function",
-              function: { name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}) },
+              function: {
+                name: c.name,
+                arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
+              },
             })),
           };
     return {
@@ -76,7 +84,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: "text" in step ? (step.finishReason ?? "stop") : "tool_calls" }],
+      choices: [
+        {
+          index: 0,
+          message,
+          logprobs: null,
+          finish_reason: "text" in step ? (step.finishReason ?? "stop") : "tool_calls",
+        },
+      ],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     };
   };
@@ -96,7 +111,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       });
       return answerStep(res, recorded, step.then ?? { text: "(slow answer)" });
     }
-    if ("status" in step) return answer(step.status, step.body ?? { error: { message: `fake LLM: HTTP ${step.status}`, type: "server_error", code: null } }, step.headers);
+    if ("status" in step)
+      return answer(
+        step.status,
+        step.body ?? { error: { message: `fake LLM: HTTP ${step.status}`, type: "server_error", code: null } },
+        step.headers,
+      );
     if ("raw" in step) return answer(200, step.raw);
     return answer(200, completion(recorded.body, step));
   };
@@ -104,33 +124,56 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = req.url?.split("?")[0] ?? "";
     if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/chat/completions")) {
-      return send(res, 404, { error: { message: `Unknown request URL: ${req.method} ${path}`, type: "invalid_request_error", code: "unknown_url" } });
+      return send(res, 404, {
+        error: {
+          message: `Unknown request URL: ${req.method} ${path}`,
+          type: "invalid_request_error",
+          code: "unknown_url",
+        },
+      });
     }
     const text = await readBody(req, 10 * 1024 * 1024);
     const parsed = safeJson(text);
-    const recorded: RecordedLlmRequest = { path, authorization: req.headers.authorization, body: parsed as ChatRequestBody, status: 0 };
+    const recorded: RecordedLlmRequest = {
+      path,
+      authorization: req.headers.authorization,
+      body: parsed as ChatRequestBody,
+      status: 0,
+    };
     requests.push(recorded);
     if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       recorded.status = 401;
       // Like the real thing, the refusal quotes the key it was given: clients must not pass this text on.
       const given = req.headers.authorization?.replace(/^Bearer\s+/i, "") ?? "";
-      return send(res, 401, { error: { message: `Incorrect API key provided: ${given}.`, type: "invalid_request_error", code: "invalid_api_key" } });
+      return send(res, 401, {
+        error: {
+          message: `Incorrect API key provided: ${given}.`,
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      });
     }
     const invalid = invalidRequest(parsed);
     if (invalid) {
       recorded.status = 400;
-      return send(res, 400, { error: { message: invalid, type: "invalid_request_error", param: "messages", code: null } });
+      return send(res, 400, {
+        error: { message: invalid, type: "invalid_request_error", param: "messages", code: null },
+      });
     }
     const next = queue.shift();
     if (!next) {
       recorded.status = 500;
-      return send(res, 500, { error: { message: "fake LLM: no scripted answer left for this request", type: "server_error", code: null } });
+      return send(res, 500, {
+        error: { message: "fake LLM: no scripted answer left for this request", type: "server_error", code: null },
+      });
     }
     return answerStep(res, recorded, typeof next === "function" ? next(recorded) : next);
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => send(res, 500, { error: { message: err instanceof Error ? err.message : String(err) } }));
+    handle(req, res).catch((err: unknown) =>
+      send(res, 500, { error: { message: err instanceof Error ? err.message : String(err) } }),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -37,10 +37,13 @@ export function invalidRequest(body: unknown): string | undefined {
   if (body["tools"] !== undefined) {
     if (!Array.isArray(body["tools"])) return "'tools' must be an array";
     for (const [i, tool] of body["tools"].entries()) {
-      if (!isRecord(tool) || tool["type"] !== "function" || !isRecord(tool["function"])) return `tools[${i}] must be {type: "function", function: {...}}`;
+      if (!isRecord(tool) || tool["type"] !== "function" || !isRecord(tool["function"]))
+        return `tools[${i}] must be {type: "function", function: {...}}`;
       const name = tool["function"]["name"];
-      if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) return `tools[${i}].function.name is invalid`;
-      if (tool["function"]["parameters"] !== undefined && !isRecord(tool["function"]["parameters"])) return `tools[${i}].function.parameters must be an object`;
+      if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name))
+        return `tools[${i}].function.name is invalid`;
+      if (tool["function"]["parameters"] !== undefined && !isRecord(tool["function"]["parameters"]))
+        return `tools[${i}].function.parameters must be an object`;
     }
   }
   // Every tool_calls message must be answered, id by id, by the tool messages right after it; no stray tool messages.
@@ -60,10 +63,16 @@ export function invalidRequest(body: unknown): string | undefined {
     if (expected.length > 0) {
       return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${expected.join(", ")}`;
     }
-    if (!["system", "user", "assistant", "developer"].includes(role)) return `messages[${i}].role "${role}" is not valid`;
+    if (!["system", "user", "assistant", "developer"].includes(role))
+      return `messages[${i}].role "${role}" is not valid`;
     if (role === "assistant" && Array.isArray(message["tool_calls"])) {
       for (const call of message["tool_calls"]) {
-        if (!isRecord(call) || typeof call["id"] !== "string" || !isRecord(call["function"]) || typeof call["function"]["arguments"] !== "string") {
+        if (
+          !isRecord(call) ||
+          typeof call["id"] !== "string" ||
+          !isRecord(call["function"]) ||
+          typeof call["function"]["arguments"] !== "string"
+        ) {
           return `messages[${i}].tool_calls must be [{id, type: "function", function: {name, arguments: string}}]`;
         }
         expected.push(call["id"]);

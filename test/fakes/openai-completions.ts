@@ -97,7 +97,15 @@ export async function startFakeCompletions(): Promise<FakeCompletions> {
       finish_reason: "stop",
     }));
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: `chatcmpl-${requests.length}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model, choices }));
+    res.end(
+      JSON.stringify({
+        id: `chatcmpl-${requests.length}`,
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices,
+      }),
+    );
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
@@ -106,21 +114,27 @@ export async function startFakeCompletions(): Promise<FakeCompletions> {
       return;
     }
     if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
       return;
     }
     let body: ChatBody;
     try {
       body = JSON.parse(raw) as ChatBody;
     } catch {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "body is not JSON" } }));
+      res
+        .writeHead(400, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "body is not JSON" } }));
       return;
     }
     const model = typeof body.model === "string" ? body.model : "";
     requests.push({ model, authorization: req.headers.authorization, n: typeof body.n === "number" ? body.n : 1 });
     const behaviour = behaviourOf(model);
     if (!behaviour) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `model ${model} not found` } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: `model ${model} not found` } }));
       return;
     }
     enter(model);

@@ -111,8 +111,6 @@ function parseBody(text: string, contentType: string | undefined): Record<string
   return out;
 }
 
-
-
 /** What an upload_url received: Slack takes the raw bytes or a multipart form with the file in it. */
 async function uploadedBytes(body: Buffer, contentType: string | undefined): Promise<Buffer> {
   if (!contentType?.includes("multipart/form-data")) return body;
@@ -126,7 +124,10 @@ async function uploadedBytes(body: Buffer, contentType: string | undefined): Pro
 
 function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
   const body = typeof payload === "string" ? payload : JSON.stringify(payload);
-  res.writeHead(status, { "content-type": typeof payload === "string" ? "text/plain" : "application/json; charset=utf-8", ...headers });
+  res.writeHead(status, {
+    "content-type": typeof payload === "string" ? "text/plain" : "application/json; charset=utf-8",
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -151,10 +152,15 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const nextTs = () => `${1_700_000_000 + ++seq}.${String(seq).padStart(6, "0")}`;
 
   /** Slack's answer to one method call: the JSON body, or an error code. */
-  const answer = (method: string, body: Record<string, unknown>, token: string | undefined): Record<string, unknown> => {
+  const answer = (
+    method: string,
+    body: Record<string, unknown>,
+    token: string | undefined,
+  ): Record<string, unknown> => {
     const wantApp = method === "apps.connections.open";
     const expected = wantApp ? options.appToken : options.botToken;
-    if (!token || (expected !== undefined && token !== expected)) return { ok: false, error: wantApp ? "not_allowed_token_type" : "invalid_auth" };
+    if (!token || (expected !== undefined && token !== expected))
+      return { ok: false, error: wantApp ? "not_allowed_token_type" : "invalid_auth" };
     const channel = typeof body.channel === "string" ? body.channel : undefined;
     const problems = blockKitProblems(body.blocks);
     const stored = (ts: unknown) => (channel && typeof ts === "string" ? messages.get(`${channel}:${ts}`) : undefined);
@@ -163,10 +169,22 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         const member = typeof body.user === "string" ? members.get(body.user) : undefined;
         if (!member) return { ok: false, error: "user_not_found" };
         const profile = { display_name: member.displayName ?? "", real_name: member.name };
-        return { ok: true, user: { id: member.id, team_id: teamId, name: member.name, real_name: member.name, profile } };
+        return {
+          ok: true,
+          user: { id: member.id, team_id: teamId, name: member.name, real_name: member.name, profile },
+        };
       }
       case "auth.test":
-        return { ok: true, url: "https://fake.slack.test/", team: "Fake Team", user: "rl-bot", team_id: teamId, user_id: botUserId, bot_id: botId, is_enterprise_install: false };
+        return {
+          ok: true,
+          url: "https://fake.slack.test/",
+          team: "Fake Team",
+          user: "rl-bot",
+          team_id: teamId,
+          user_id: botUserId,
+          bot_id: botId,
+          is_enterprise_install: false,
+        };
       case "apps.connections.open":
         return { ok: true, url: socket.url() };
       case "chat.postMessage": {
@@ -175,7 +193,13 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         if (!body.text && body.blocks === undefined) return { ok: false, error: "no_text" };
         if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
         const ts = nextTs();
-        const message: FakeMessage = { channel, ts, text: body.text as string | undefined, blocks: body.blocks, thread_ts: body.thread_ts as string | undefined };
+        const message: FakeMessage = {
+          channel,
+          ts,
+          text: body.text as string | undefined,
+          blocks: body.blocks,
+          thread_ts: body.thread_ts as string | undefined,
+        };
         messages.set(`${channel}:${ts}`, message);
         return { ok: true, channel, ts, message: { ...message, user: botUserId, bot_id: botId } };
       }
@@ -200,9 +224,14 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         return { ok: true, message_ts: nextTs() };
       case "files.getUploadURLExternal": {
         const length = Number(body.length);
-        if (typeof body.filename !== "string" || !body.filename || !Number.isInteger(length) || length <= 0) return { ok: false, error: "invalid_arguments" };
+        if (typeof body.filename !== "string" || !body.filename || !Number.isInteger(length) || length <= 0)
+          return { ok: false, error: "invalid_arguments" };
         const fileId = `F${String(++fileSeq).padStart(8, "0")}`;
-        pending.set(fileId, { filename: body.filename, declaredLength: length, ...(typeof body.alt_text === "string" ? { altText: body.alt_text } : {}) });
+        pending.set(fileId, {
+          filename: body.filename,
+          declaredLength: length,
+          ...(typeof body.alt_text === "string" ? { altText: body.alt_text } : {}),
+        });
         return { ok: true, upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
       }
       case "files.completeUploadExternal": {
@@ -211,7 +240,11 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         const target = typeof body.channel_id === "string" ? body.channel_id : undefined;
         if (body.thread_ts !== undefined && !target) return { ok: false, error: "invalid_arguments" };
         if (target && outsiders.has(target)) return { ok: false, error: "not_in_channel" };
-        const ready = files.map((f) => ({ id: String(f.id), title: typeof f.title === "string" ? f.title : undefined, file: pending.get(String(f.id)) }));
+        const ready = files.map((f) => ({
+          id: String(f.id),
+          title: typeof f.title === "string" ? f.title : undefined,
+          file: pending.get(String(f.id)),
+        }));
         // Slack only completes files whose bytes reached the upload_url.
         if (ready.some((r) => !r.file?.bytes)) return { ok: false, error: "file_not_found" };
         const shared = ready.map(({ id, title, file }) => {
@@ -230,7 +263,13 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
             ...(typeof body.initial_comment === "string" ? { initial_comment: body.initial_comment } : {}),
           };
           uploads.push(upload);
-          return { id, name: upload.filename, title: title ?? upload.filename, mimetype: upload.isPng ? "image/png" : "application/octet-stream", size: bytes.length };
+          return {
+            id,
+            name: upload.filename,
+            title: title ?? upload.filename,
+            mimetype: upload.isPng ? "image/png" : "application/octet-stream",
+            size: bytes.length,
+          };
         });
         return { ok: true, files: shared };
       }
@@ -254,12 +293,27 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         calls.push({ method, body, token, status: 200, ok: false, error: fault.error });
         return send(res, 200, { ok: false, error: fault.error });
       }
-      calls.push({ method, body, token, status: fault.status, ok: false, error: fault.status === 429 ? "ratelimited" : "http_error" });
-      if ("retryAfter" in fault) return send(res, 429, { ok: false, error: "ratelimited" }, { "retry-after": String(fault.retryAfter) });
+      calls.push({
+        method,
+        body,
+        token,
+        status: fault.status,
+        ok: false,
+        error: fault.status === 429 ? "ratelimited" : "http_error",
+      });
+      if ("retryAfter" in fault)
+        return send(res, 429, { ok: false, error: "ratelimited" }, { "retry-after": String(fault.retryAfter) });
       return send(res, fault.status, "fake failure");
     }
     const result = answer(method, body, token);
-    calls.push({ method, body, token, status: 200, ok: result.ok === true, ...(typeof result.error === "string" ? { error: result.error } : {}) });
+    calls.push({
+      method,
+      body,
+      token,
+      status: 200,
+      ok: result.ok === true,
+      ...(typeof result.error === "string" ? { error: result.error } : {}),
+    });
     send(res, 200, result);
   };
 

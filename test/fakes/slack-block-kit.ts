@@ -38,15 +38,23 @@ export function blockKitProblems(blocks: unknown): string[] {
         if (block.text !== undefined) problems.push(...textProblems(where, block.text, 3000, ["mrkdwn", "plain_text"]));
         if (block.fields !== undefined) {
           const fields = block.fields as unknown[];
-          if (!Array.isArray(fields) || fields.length === 0 || fields.length > 10) problems.push(`${where}: ${String(fields?.length)} fields (1 to 10)`);
-          else fields.forEach((f, j) => problems.push(...textProblems(`${where}.fields[${j}]`, f, 2000, ["mrkdwn", "plain_text"])));
+          if (!Array.isArray(fields) || fields.length === 0 || fields.length > 10)
+            problems.push(`${where}: ${String(fields?.length)} fields (1 to 10)`);
+          else
+            fields.forEach((f, j) =>
+              problems.push(...textProblems(`${where}.fields[${j}]`, f, 2000, ["mrkdwn", "plain_text"])),
+            );
         }
         break;
       }
       case "context": {
         const elements = block.elements as unknown[];
-        if (!Array.isArray(elements) || elements.length === 0 || elements.length > 10) problems.push(`${where}: 1 to 10 elements`);
-        else elements.forEach((e, j) => problems.push(...textProblems(`${where}.elements[${j}]`, e, 3000, ["mrkdwn", "plain_text"])));
+        if (!Array.isArray(elements) || elements.length === 0 || elements.length > 10)
+          problems.push(`${where}: 1 to 10 elements`);
+        else
+          elements.forEach((e, j) =>
+            problems.push(...textProblems(`${where}.elements[${j}]`, e, 3000, ["mrkdwn", "plain_text"])),
+          );
         break;
       }
       case "actions": {
@@ -59,7 +67,8 @@ export function blockKitProblems(blocks: unknown): string[] {
           const at = `${where}.elements[${j}]`;
           if (e.type !== "button") return;
           problems.push(...textProblems(at, e.text, 75, ["plain_text"]));
-          if (typeof e.value === "string" && e.value.length > 2000) problems.push(`${at}: value is ${e.value.length} characters (max 2000)`);
+          if (typeof e.value === "string" && e.value.length > 2000)
+            problems.push(`${at}: value is ${e.value.length} characters (max 2000)`);
           if (e.style !== undefined && e.style !== "primary" && e.style !== "danger") problems.push(`${at}: bad style`);
           const id = String(e.action_id);
           if (id.length > 255) problems.push(`${at}: action_id too long`);

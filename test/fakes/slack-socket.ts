@@ -51,7 +51,14 @@ export function attachFakeSocketMode(server: Server, baseUrl: () => string): Fak
         if (typeof m.envelope_id === "string") acks.push({ envelope_id: m.envelope_id, payload: m.payload });
       });
       // Slack's first frame: the client counts itself connected only after this.
-      ws.send(JSON.stringify({ type: "hello", num_connections: clients.size, connection_info: { app_id: "A0FAKEAPP" }, debug_info: { host: "fake" } }));
+      ws.send(
+        JSON.stringify({
+          type: "hello",
+          num_connections: clients.size,
+          connection_info: { app_id: "A0FAKEAPP" },
+          debug_info: { host: "fake" },
+        }),
+      );
       connected.push(ws);
     });
   });
@@ -66,7 +73,16 @@ export function attachFakeSocketMode(server: Server, baseUrl: () => string): Fak
       const envelopeId = `env-${++envelopes}`;
       const ws = [...clients].at(-1);
       if (!ws) throw new Error("no Socket Mode client is connected");
-      ws.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== "events_api", retry_attempt: 0, retry_reason: "" }));
+      ws.send(
+        JSON.stringify({
+          envelope_id: envelopeId,
+          type,
+          payload,
+          accepts_response_payload: type !== "events_api",
+          retry_attempt: 0,
+          retry_reason: "",
+        }),
+      );
       return { envelopeId, acked: acks.waitFor((a) => a.envelope_id === envelopeId) };
     },
     close: async () => {

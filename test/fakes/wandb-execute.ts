@@ -55,7 +55,9 @@ function selectFields(value: unknown, selections: GqlField[], variables: Record<
     }
     if (field.selections) result[key] = selectFields(resolved, field.selections, variables);
     else if (isGqlObject(resolved) || (Array.isArray(resolved) && resolved.some(isGqlObject))) {
-      throw new GqlExecutionError(`Field "${field.name}" of type "${value[TYPE_NAME]}" must have a selection of subfields.`);
+      throw new GqlExecutionError(
+        `Field "${field.name}" of type "${value[TYPE_NAME]}" must have a selection of subfields.`,
+      );
     } else result[key] = resolved;
   }
   return result;

@@ -155,7 +155,8 @@ export function parseOperation(source: string): GqlOperation {
 
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
-  const re = /\s+|,|#[^\n]*|(\.\.\.)|([{}()[\]:$!=@])|("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([_A-Za-z][_0-9A-Za-z]*)/y;
+  const re =
+    /\s+|,|#[^\n]*|(\.\.\.)|([{}()[\]:$!=@])|("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([_A-Za-z][_0-9A-Za-z]*)/y;
   while (re.lastIndex < source.length) {
     const at = re.lastIndex;
     const m = re.exec(source);

@@ -41,7 +41,6 @@ export interface FakeWandb {
   close(): Promise<void>;
 }
 
-
 export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWandbOptions): Promise<FakeWandb> {
   const store = new FakeWandbStore(entity);
   const requests: RecordedWandbRequest[] = [];
@@ -73,7 +72,12 @@ export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWan
     const failure = failures.shift();
     if (failure) {
       recorded.status = failure.status;
-      return send(res, failure.status, { errors: [{ message: `fake WandB: HTTP ${failure.status}` }] }, failure.headers);
+      return send(
+        res,
+        failure.status,
+        { errors: [{ message: `fake WandB: HTTP ${failure.status}` }] },
+        failure.headers,
+      );
     }
     if (req.headers.authorization !== expectedAuth || fault === "401") {
       return answer(401, { errors: [{ message: "user is not logged in" }] });
@@ -82,10 +86,13 @@ export async function startFakeWandb({ apiKey, entity = "fake-entity" }: FakeWan
     if (fault === "graphql-error") return answer(200, { errors: [{ message: "fake WandB failure" }], data: null });
     if (fault?.startsWith("slow:")) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, Number(fault?.slice(5)));
+        const timer = setTimeout(
+          () => {
+            timers.delete(timer);
+            resolve();
+          },
+          Number(fault?.slice(5)),
+        );
         timers.add(timer);
       });
     }

@@ -86,14 +86,16 @@ export class FakeWandbStore {
 
   setHistory(runId: string, rows: HistoryRow[]): void {
     // Rows without _step get their index, as WandB numbers steps when the logger does not.
-    this.histories.set(runId, rows.map((row, i) => ({ _step: i, ...row })));
+    this.histories.set(
+      runId,
+      rows.map((row, i) => ({ _step: i, ...row })),
+    );
   }
 
   /** The root query type. */
   root(): GqlObject {
     return gqlObject("Query", {
-      viewer: () =>
-        gqlObject("User", { entity: this.viewerEntity, username: this.viewerEntity, id: "VXNlcjox" }),
+      viewer: () => gqlObject("User", { entity: this.viewerEntity, username: this.viewerEntity, id: "VXNlcjox" }),
       project: ({ name, entityName }: Record<string, unknown>) => {
         const entity = typeof entityName === "string" ? entityName : this.viewerEntity;
         const runs = this.runs.filter((r) => r.entity === entity && r.project === name);
@@ -124,7 +126,9 @@ export class FakeWandbStore {
     const first = typeof args["first"] === "number" ? args["first"] : 50;
     const start = args["after"] === null || args["after"] === undefined ? 0 : decodeCursor(args["after"]) + 1;
     const page = matching.slice(start, start + first);
-    const edges = page.map((run, i) => gqlObject("RunEdge", { node: this.runType(run), cursor: encodeCursor(start + i) }));
+    const edges = page.map((run, i) =>
+      gqlObject("RunEdge", { node: this.runType(run), cursor: encodeCursor(start + i) }),
+    );
     const last = page.length > 0 ? encodeCursor(start + page.length - 1) : null;
     return gqlObject("RunConnection", {
       totalCount: matching.length,
@@ -141,7 +145,8 @@ export class FakeWandbStore {
   private runType(run: FakeRun): GqlObject {
     const history = this.histories.get(run.name) ?? [];
     const lastHistoryStep = history.reduce<number | undefined>(
-      (max, row) => (typeof row["_step"] === "number" && (max === undefined || row["_step"] > max) ? row["_step"] : max),
+      (max, row) =>
+        typeof row["_step"] === "number" && (max === undefined || row["_step"] > max) ? row["_step"] : max,
       undefined,
     );
     const summaryStep = typeof run.summary["_step"] === "number" ? run.summary["_step"] : undefined;

@@ -6,7 +6,8 @@ import { tempDir } from "./test-services.ts";
 export const BIG_FIELDS = 99;
 
 /** The field names, in the order the class declares them. */
-export const bigFieldNames = (): string[] => Array.from({ length: BIG_FIELDS }, (_, i) => `knob_${String(i).padStart(2, "0")}`);
+export const bigFieldNames = (): string[] =>
+  Array.from({ length: BIG_FIELDS }, (_, i) => `knob_${String(i).padStart(2, "0")}`);
 
 /**
  * A training root whose environments folder holds `big_env.py` ("big"): 99 int fields, each with a 240-character
@@ -16,7 +17,11 @@ export function writeBigEnvironment(hostile = ""): { root: string; envDir: strin
   const root = tempDir("rl-big-env-");
   const envDir = path.join(root, "environments");
   mkdirSync(envDir, { recursive: true });
-  const filler = "Controls how strongly the reward shaping weighs this part of the answer, measured over the whole group of rollouts".padEnd(240, ".");
+  const filler =
+    "Controls how strongly the reward shaping weighs this part of the answer, measured over the whole group of rollouts".padEnd(
+      240,
+      ".",
+    );
   const fields = bigFieldNames().map((name, i) => {
     const description = i === 0 && hostile ? hostile : `${name}: ${filler}`;
     return `    ${name}: int = Field(default=${i}, ge=0, le=1000, description=${JSON.stringify(description)})`;

@@ -32,7 +32,14 @@ export interface SpawnOptions {
 
 export function spawnBot(cwd: string, env: Record<string, string> = {}, options: SpawnOptions = {}): BotProcess {
   const slow = options.slowStdout;
-  const child = execa(process.execPath, [CLI], { cwd, env: { RL_LOG_LEVEL: "silent", ...env }, stdin: "pipe", reject: false, timeout: 120_000, buffer: slow === undefined });
+  const child = execa(process.execPath, [CLI], {
+    cwd,
+    env: { RL_LOG_LEVEL: "silent", ...env },
+    stdin: "pipe",
+    reject: false,
+    timeout: 120_000,
+    buffer: slow === undefined,
+  });
   let out = "";
   let err = "";
   // Decoded as streams, so a character split between two reads of the pipe is not garbled.
@@ -78,7 +85,10 @@ export async function waitFor<T>(check: () => T | undefined | false, what: strin
       value = undefined;
     }
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${lastError instanceof Error ? ` (last error: ${lastError.message})` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out waiting for ${what}${lastError instanceof Error ? ` (last error: ${lastError.message})` : ""}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -105,7 +115,8 @@ export function killRunProcesses(dataDir: string): void {
   try {
     const processes = createRunProcessesRepo(db);
     for (const run of createRunsRepo(db).listByStatus(RUN_STATUSES)) {
-      for (const p of processes.list(run.id)) if (p.pid && isSameProcess(p.pid, p.startTime)) signalGroup(p.pid, "SIGKILL");
+      for (const p of processes.list(run.id))
+        if (p.pid && isSameProcess(p.pid, p.startTime)) signalGroup(p.pid, "SIGKILL");
     }
   } finally {
     db.close();

@@ -11,12 +11,25 @@ export function confirmationOf(reply: Reply): string {
 }
 
 /** Confirm (or cancel) a prompt as the person in `ctx`, as their click would. */
-export function answer(prompt: Reply, ctx: CommandContext, verb: "confirm" | "cancel" = "confirm", options: DispatchOptions = {}): Promise<DispatchResult> {
-  return dispatch({ confirmation: confirmationOf(prompt), answer: verb }, { ...ctx, via: ctx.via === "slash" ? "button" : ctx.via }, options);
+export function answer(
+  prompt: Reply,
+  ctx: CommandContext,
+  verb: "confirm" | "cancel" = "confirm",
+  options: DispatchOptions = {},
+): Promise<DispatchResult> {
+  return dispatch(
+    { confirmation: confirmationOf(prompt), answer: verb },
+    { ...ctx, via: ctx.via === "slash" ? "button" : ctx.via },
+    options,
+  );
 }
 
 /** Dispatch, and when the answer is a prompt, confirm it as the same person: the typed command and its Confirm click. */
-export async function dispatchConfirmed(input: CommandInput, ctx: CommandContext, options: DispatchOptions = {}): Promise<DispatchResult> {
+export async function dispatchConfirmed(
+  input: CommandInput,
+  ctx: CommandContext,
+  options: DispatchOptions = {},
+): Promise<DispatchResult> {
   const first = await dispatch(input, ctx, options);
   if (!first.needsConfirmation) return first;
   return answer(first.reply, ctx, "confirm", options);

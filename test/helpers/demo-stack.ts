@@ -67,7 +67,12 @@ export async function demoLockedFields(dir: string, options: DemoOptions = {}): 
         group_size: 8,
       },
       openai: [{ model_name: "demo-policy", base_url: `http://127.0.0.1:${trainerPort}/v1`, api_key: "x" }],
-      tinker: { lora_rank: 4, demo_step_seconds: options.stepSeconds ?? 0.05, ...(options.lastStepSeconds ? { demo_last_step_seconds: options.lastStepSeconds } : {}), ...(options.fault ? { demo_fault: options.fault } : {}) },
+      tinker: {
+        lora_rank: 4,
+        demo_step_seconds: options.stepSeconds ?? 0.05,
+        ...(options.lastStepSeconds ? { demo_last_step_seconds: options.lastStepSeconds } : {}),
+        ...(options.fault ? { demo_fault: options.fault } : {}),
+      },
       slurm: false,
       testing: false,
     }),
@@ -78,7 +83,16 @@ export async function demoLockedFields(dir: string, options: DemoOptions = {}): 
 export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
   const cwd = options.cwd ?? tempDir("rl-demo-");
   const lockedFile = options.lockedFile ?? (await demoLockedFields(cwd, options));
-  const config = loadConfig({ RL_LOG_LEVEL: "silent", RL_LOCKED_FIELDS: lockedFile, RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30", ...options.env }, cwd);
+  const config = loadConfig(
+    {
+      RL_LOG_LEVEL: "silent",
+      RL_LOCKED_FIELDS: lockedFile,
+      RL_STOP_GRACE_SECONDS: "3",
+      RL_READY_TIMEOUT_SECONDS: "30",
+      ...options.env,
+    },
+    cwd,
+  );
   return { services: createServices(config), cwd, lockedFile };
 }
 
@@ -99,7 +113,8 @@ export function nextEvent(services: Services, kind: RunEventKind, runId?: string
 /** After a test: stops what each stack still runs, waits for the stops, and closes it. */
 export async function closeDemoStacks(stacks: DemoStack[]): Promise<void> {
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
+      await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
     await s.services.manager.settled();
     await s.services.close();
   }

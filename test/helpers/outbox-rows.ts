@@ -10,7 +10,9 @@ export interface OutboxRow {
 }
 
 export function outboxRow(services: Services, key: string): OutboxRow {
-  return services.db.prepare("SELECT status, attempts, next_attempt_at, undeliverable, message_id FROM outbox WHERE dedupe_key = ?").get(key) as OutboxRow;
+  return services.db
+    .prepare("SELECT status, attempts, next_attempt_at, undeliverable, message_id FROM outbox WHERE dedupe_key = ?")
+    .get(key) as OutboxRow;
 }
 
 /** A pass now, then `passes` more, each after moving the services' clock on by an hour (`advance`). */

@@ -16,5 +16,12 @@ if (file) {
     }`;
   register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { file } });
   const require = createRequire(import.meta.url);
-  process.on("exit", () => appendFileSync(file, Object.keys(require.cache).map((path) => `${pathToFileURL(path).href}\n`).join("")));
+  process.on("exit", () =>
+    appendFileSync(
+      file,
+      Object.keys(require.cache)
+        .map((path) => `${pathToFileURL(path).href}\n`)
+        .join(""),
+    ),
+  );
 }

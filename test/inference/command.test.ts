@@ -27,14 +27,19 @@ function context(harness: Harness, channel = CHANNEL, progress: string[] = []): 
 }
 
 /** /rl test and a click on its prompt's Confirm, as the same person. */
-const run = (harness: Harness, text: string, ctx = context(harness)) => dispatchConfirmed({ text }, ctx, { commands: [testCommand] });
+const run = (harness: Harness, text: string, ctx = context(harness)) =>
+  dispatchConfirmed({ text }, ctx, { commands: [testCommand] });
 
 describe("/rl test", () => {
   it("asks the person to confirm first, showing models and completions, and runs nothing until then", async () => {
     h = await inferenceHarness();
-    const out = await dispatch({ text: "/rl test --steps 2 --group-size 4 --models t/correct,t/wrong" }, context(h), { commands: [testCommand] });
+    const out = await dispatch({ text: "/rl test --steps 2 --group-size 4 --models t/correct,t/wrong" }, context(h), {
+      commands: [testCommand],
+    });
     expect(out.needsConfirmation).toBe(true);
-    expect(out.reply.fields).toEqual(expect.arrayContaining([{ label: "Completions", value: "2 steps × 4 per model = 16 in all" }]));
+    expect(out.reply.fields).toEqual(
+      expect.arrayContaining([{ label: "Completions", value: "2 steps × 4 per model = 16 in all" }]),
+    );
     expect(out.reply.buttons?.[0]).toMatchObject({ label: "Confirm", action: "confirm" });
     expect(h.fake.requests).toEqual([]);
     expect(h.services.inferenceTests.listByChannel(CHANNEL, 5)).toEqual([]);
@@ -47,16 +52,53 @@ describe("/rl test", () => {
   it("scores correct, incorrect and malformed completions per model, reports progress, and stores the result with the channel", async () => {
     h = await inferenceHarness();
     const progress: string[] = [];
-    const out = await run(h, "/rl test --steps 2 --group-size 4 --models t/correct,t/wrong,t/malformed", context(h, CHANNEL, progress));
+    const out = await run(
+      h,
+      "/rl test --steps 2 --group-size 4 --models t/correct,t/wrong,t/malformed",
+      context(h, CHANNEL, progress),
+    );
     expect(out.ok).toBe(true);
     const result = out.reply.data as InferenceTestResult;
     const by = Object.fromEntries(result.models.map((m) => [m.model, m]));
-    expect(by["t/correct"]).toMatchObject({ outcome: "ok", steps_tested: 2, completions: 8, correct: 8, accuracy: 1, steps_with_correct: 2 });
-    expect(by["t/wrong"]).toMatchObject({ outcome: "ok", steps_tested: 2, completions: 8, correct: 0, accuracy: 0, steps_with_correct: 0 });
-    expect(by["t/malformed"]).toMatchObject({ outcome: "ok", steps_tested: 2, completions: 8, correct: 0, malformed_lines: 0 });
+    expect(by["t/correct"]).toMatchObject({
+      outcome: "ok",
+      steps_tested: 2,
+      completions: 8,
+      correct: 8,
+      accuracy: 1,
+      steps_with_correct: 2,
+    });
+    expect(by["t/wrong"]).toMatchObject({
+      outcome: "ok",
+      steps_tested: 2,
+      completions: 8,
+      correct: 0,
+      accuracy: 0,
+      steps_with_correct: 0,
+    });
+    expect(by["t/malformed"]).toMatchObject({
+      outcome: "ok",
+      steps_tested: 2,
+      completions: 8,
+      correct: 0,
+      malformed_lines: 0,
+    });
     expect(result.models.map((m) => m.error)).toEqual([undefined, undefined, undefined]);
-    expect(result.summary).toMatchObject({ models_tested: 3, models_succeeded: 3, best_model: "t/correct", mean_accuracy: 0.333, environment_working: true, crashed: [] });
-    expect(result.test_config).toMatchObject({ steps: 2, group_size: 4, rollouts_per_model: 8, total_rollouts: 24, correct_threshold: 0.5 });
+    expect(result.summary).toMatchObject({
+      models_tested: 3,
+      models_succeeded: 3,
+      best_model: "t/correct",
+      mean_accuracy: 0.333,
+      environment_working: true,
+      crashed: [],
+    });
+    expect(result.test_config).toMatchObject({
+      steps: 2,
+      group_size: 4,
+      rollouts_per_model: 8,
+      total_rollouts: 24,
+      correct_threshold: 0.5,
+    });
     expect(out.reply.title).toBe("Inference test: arithmetic works");
 
     // One message at the start, then one edit as each model finishes, with the counts so far.
@@ -74,7 +116,13 @@ describe("/rl test", () => {
     const tests = createInferenceTestsRepo(h.services.db);
     const rows = tests.listByChannel(CHANNEL, 10);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: result.test_id, environment: "arithmetic", createdBy: "U1", status: "completed", channel: CHANNEL });
+    expect(rows[0]).toMatchObject({
+      id: result.test_id,
+      environment: "arithmetic",
+      createdBy: "U1",
+      status: "completed",
+      channel: CHANNEL,
+    });
     expect(rows[0]?.finishedAt).toBeTypeOf("number");
     expect(rows[0]?.result).toEqual(result);
     expect(tests.listByChannel(OTHER, 10)).toEqual([]);
@@ -87,8 +135,12 @@ describe("/rl test", () => {
     const a = await run(h, "/rl test --steps 1 --group-size 2 --models t/correct");
     const b = await run(h, "/rl test --steps 1 --group-size 2 --models t/wrong", context(h, OTHER));
     const tests = createInferenceTestsRepo(h.services.db);
-    expect(tests.listByChannel(CHANNEL, 10).map((r) => [r.id, r.environment])).toEqual([[(a.reply.data as InferenceTestResult).test_id, "arithmetic"]]);
-    expect(tests.listByChannel(OTHER, 10).map((r) => [r.id, r.environment])).toEqual([[(b.reply.data as InferenceTestResult).test_id, "parity"]]);
+    expect(tests.listByChannel(CHANNEL, 10).map((r) => [r.id, r.environment])).toEqual([
+      [(a.reply.data as InferenceTestResult).test_id, "arithmetic"],
+    ]);
+    expect(tests.listByChannel(OTHER, 10).map((r) => [r.id, r.environment])).toEqual([
+      [(b.reply.data as InferenceTestResult).test_id, "parity"],
+    ]);
     expect((b.reply.data as InferenceTestResult).summary.environment_working).toBe(false);
   });
 

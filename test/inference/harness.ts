@@ -4,7 +4,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInferenceTestsRepo } from "../../db/inference-tests.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import { planInferenceTest, type InferenceTestPlan, type InferenceTestRequest } from "../../src/inference/plan-inference-test.ts";
+import {
+  planInferenceTest,
+  type InferenceTestPlan,
+  type InferenceTestRequest,
+} from "../../src/inference/plan-inference-test.ts";
 import type { InferenceTestDeps, InferenceTestInput } from "../../src/inference/run-inference-test.ts";
 import type { Services } from "../../src/services.ts";
 import { startFakeCompletions, type FakeCompletions } from "../fakes/openai-completions.ts";
@@ -29,7 +33,12 @@ export interface Harness {
 
 export async function inferenceHarness(env: Record<string, string> = {}, environment = "arithmetic"): Promise<Harness> {
   const fake = await startFakeCompletions();
-  const services = testServices({ RL_TEST_BASE_URL: fake.baseUrl, OPENROUTER_API_KEY: KEY, RL_DEFAULT_ROLE: "operate", ...env });
+  const services = testServices({
+    RL_TEST_BASE_URL: fake.baseUrl,
+    OPENROUTER_API_KEY: KEY,
+    RL_DEFAULT_ROLE: "operate",
+    ...env,
+  });
   await services.env.selectEnvironment(CHANNEL, environment);
   const spawned: Harness["spawned"] = [];
   const proc = (pid: number, what: string) => {
@@ -63,7 +72,11 @@ export async function inferenceHarness(env: Record<string, string> = {}, environ
       ...extra,
     }),
     plan: (request = {}, overrides = {}) => ({
-      ...planInferenceTest({ steps: 2, groupSize: 4, ...request }, services.config.inferenceTest, services.config.keys.openrouter),
+      ...planInferenceTest(
+        { steps: 2, groupSize: 4, ...request },
+        services.config.inferenceTest,
+        services.config.keys.openrouter,
+      ),
       ...overrides,
     }),
     input: async (plan, extra = {}) => ({
@@ -89,4 +102,5 @@ export function isGroupAlive(pgid: number): boolean {
   }
 }
 
-export const dataFolder = (services: Services, ...parts: string[]) => path.join(services.config.dataDir, "inference-tests", ...parts);
+export const dataFolder = (services: Services, ...parts: string[]) =>
+  path.join(services.config.dataDir, "inference-tests", ...parts);

@@ -43,7 +43,9 @@ describe("planInferenceTest", () => {
       expect(planInferenceTest({ baseUrl: url }, settings, undefined).apiKey).toBeUndefined();
       expect(planInferenceTest({ baseUrl: url }, settings, KEY).apiKey).toBeUndefined();
     }
-    expect(planInferenceTest({ baseUrl: "http://localhost:9/v1/" }, settings, undefined).baseUrl).toBe("http://localhost:9/v1");
+    expect(planInferenceTest({ baseUrl: "http://localhost:9/v1/" }, settings, undefined).baseUrl).toBe(
+      "http://localhost:9/v1",
+    );
   });
 
   it("never sends the key to another remote host given in chat", () => {
@@ -54,19 +56,39 @@ describe("planInferenceTest", () => {
   });
 
   it("refuses model ids that could read as flags", () => {
-    expect(refusal(() => planInferenceTest({ models: ["--env.total_steps"] }, settings, KEY)).code).toBe("INVALID_VALUE");
+    expect(refusal(() => planInferenceTest({ models: ["--env.total_steps"] }, settings, KEY)).code).toBe(
+      "INVALID_VALUE",
+    );
     expect(planInferenceTest({ models: ["a/b", "a/b", " c "] }, settings, KEY).models).toEqual(["a/b", "c"]);
   });
 });
 
 describe("the child's command and environment", () => {
   it("put the key in OPENAI_API_KEY and never on the command line; drop the bot's own secrets", () => {
-    const argv = buildProcessArgv({ python: "python3", envFile: "/e/env.py", steps: 3, groupSize: 16, outputFile: "/d/01-m.jsonl", baseUrl: "https://openrouter.ai/api/v1", model: "m" });
+    const argv = buildProcessArgv({
+      python: "python3",
+      envFile: "/e/env.py",
+      steps: 3,
+      groupSize: 16,
+      outputFile: "/d/01-m.jsonl",
+      baseUrl: "https://openrouter.ai/api/v1",
+      model: "m",
+    });
     expect(argv.args).toEqual([
-      "/e/env.py", "process",
-      "--env.total_steps", "3", "--env.group_size", "16", "--env.use_wandb", "false",
-      "--env.data_path_to_save_groups", "/d/01-m.jsonl",
-      "--openai.base_url", "https://openrouter.ai/api/v1", "--openai.model_name", "m",
+      "/e/env.py",
+      "process",
+      "--env.total_steps",
+      "3",
+      "--env.group_size",
+      "16",
+      "--env.use_wandb",
+      "false",
+      "--env.data_path_to_save_groups",
+      "/d/01-m.jsonl",
+      "--openai.base_url",
+      "https://openrouter.ai/api/v1",
+      "--openai.model_name",
+      "m",
     ]);
     const env = buildProcessEnv({ PATH: "/bin", OPENROUTER_API_KEY: KEY, SLACK_BOT_TOKEN: "xoxb-1" }, "/root", KEY);
     expect(env.OPENAI_API_KEY).toBe(KEY);

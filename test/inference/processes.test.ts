@@ -11,7 +11,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-const perfect = (n: number) => JSON.stringify({ tokens: [[1]], masks: [[1]], scores: Array.from({ length: n }, () => 1), messages: null });
+const perfect = (n: number) =>
+  JSON.stringify({ tokens: [[1]], masks: [[1]], scores: Array.from({ length: n }, () => 1), messages: null });
 
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 20));
@@ -23,7 +24,12 @@ describe("inference test children", () => {
     const plan = h.plan({ models: ["t/hang"] }, { timeoutMs: 1_500 });
     const result = await runInferenceTest(h.deps({ killGraceMs: 500 }), await h.input(plan));
     const [m] = result.models;
-    expect(m).toMatchObject({ model: "t/hang", outcome: "timeout", completions: 0, error: expect.stringMatching(/timed out after \d+ s; its process group was killed/) });
+    expect(m).toMatchObject({
+      model: "t/hang",
+      outcome: "timeout",
+      completions: 0,
+      error: expect.stringMatching(/timed out after \d+ s; its process group was killed/),
+    });
     expect(result.summary).toMatchObject({ timed_out: ["t/hang"], environment_working: false, crashed: [] });
     const pid = h.spawned[0]!.pid;
     expect(isGroupAlive(pid)).toBe(false);
@@ -55,7 +61,13 @@ describe("inference test children", () => {
 
     const result = await runInferenceTest(h.deps({ newId: () => id }), await h.input(h.plan({ models: ["t/wrong"] })));
     const [m] = result.models;
-    expect(m).toMatchObject({ outcome: "ok", steps_tested: 2, completions: 8, correct: 0, output_file: path.join(folder, "01-t_wrong_1.jsonl") });
+    expect(m).toMatchObject({
+      outcome: "ok",
+      steps_tested: 2,
+      completions: 8,
+      correct: 0,
+      output_file: path.join(folder, "01-t_wrong_1.jsonl"),
+    });
     expect(result.summary.environment_working).toBe(false);
   });
 
@@ -65,10 +77,21 @@ describe("inference test children", () => {
     const folder = dataFolder(h.services, id);
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, "01-t_correct.jsonl"), `${perfect(4)}\n`);
-    const result = await runInferenceTest(h.deps({ newId: () => id }), await h.input(h.plan({ models: ["t/correct", "t/correct-too"] })));
-    expect(result.models[0]).toMatchObject({ outcome: "no_output", correct: 0, completions: 0, error: expect.stringMatching(/before this test/) });
+    const result = await runInferenceTest(
+      h.deps({ newId: () => id }),
+      await h.input(h.plan({ models: ["t/correct", "t/correct-too"] })),
+    );
+    expect(result.models[0]).toMatchObject({
+      outcome: "no_output",
+      correct: 0,
+      completions: 0,
+      error: expect.stringMatching(/before this test/),
+    });
     expect(result.models[0]?.output_file).toBeUndefined();
-    expect(result.models[1]).toMatchObject({ outcome: "no_output", error: expect.stringMatching(/wrote no output file/) });
+    expect(result.models[1]).toMatchObject({
+      outcome: "no_output",
+      error: expect.stringMatching(/wrote no output file/),
+    });
     expect(result.summary).toMatchObject({ environment_working: false, crashed: ["t/correct", "t/correct-too"] });
   });
 
@@ -95,7 +118,10 @@ describe("inference test children", () => {
   it("reports an interpreter that cannot start as a crash, without throwing", async () => {
     h = await inferenceHarness({ RL_PYTHON: "/nonexistent/python3" });
     const result = await runInferenceTest(h.deps(), await h.input(h.plan({ models: ["t/correct"] })));
-    expect(result.models[0]).toMatchObject({ outcome: "crashed", error: expect.stringMatching(/^could not start: .*ENOENT/) });
+    expect(result.models[0]).toMatchObject({
+      outcome: "crashed",
+      error: expect.stringMatching(/^could not start: .*ENOENT/),
+    });
     expect(h.spawned).toEqual([]);
   });
 
@@ -111,13 +137,18 @@ describe("inference test children", () => {
     expect(child.environ).toContain(`OPENAI_API_KEY=${KEY}`);
     // The bot's own copy of the key under its own name stays with the bot.
     expect(child.environ).not.toContain("OPENROUTER_API_KEY");
-    expect(h.fake.requests.filter((r) => r.model === "t/correct").every((r) => r.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(
+      h.fake.requests.filter((r) => r.model === "t/correct").every((r) => r.authorization === `Bearer ${KEY}`),
+    ).toBe(true);
   });
 
   it("sends no key to a local endpoint that is not RL_TEST_BASE_URL, not even one inherited by the bot", async () => {
     h = await inferenceHarness({ RL_TEST_BASE_URL: "https://openrouter.ai/api/v1" });
     const deps = h.deps({ processEnv: { ...process.env, OPENAI_API_KEY: "sk-bots-own-openai-key" } });
-    const result = await runInferenceTest(deps, await h.input(h.plan({ models: ["t/correct"], baseUrl: h.fake.baseUrl })));
+    const result = await runInferenceTest(
+      deps,
+      await h.input(h.plan({ models: ["t/correct"], baseUrl: h.fake.baseUrl })),
+    );
     expect(result).toMatchObject({ api_key_sent: false, summary: { environment_working: true } });
     expect(h.spawned[0]?.environ).not.toContain("OPENAI_API_KEY=");
     expect(h.fake.requests.map((r) => r.authorization)).toEqual(["Bearer x", "Bearer x"]);

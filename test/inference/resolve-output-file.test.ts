@@ -15,10 +15,15 @@ function setup() {
 describe("findChangedDataPath", () => {
   it("takes the new path from Atropos's line, even with ' because ' inside the path", () => {
     const planned = "/d/x because y/01-m.jsonl";
-    expect(findChangedDataPath(["noise", `Changed data path to /d/x because y/01-m_1.jsonl because ${planned} already exists.`], planned)).toBe(
-      "/d/x because y/01-m_1.jsonl",
-    );
-    expect(findChangedDataPath(["Changed data path to /a_1.jsonl because /a.jsonl already exists."], "/other.jsonl")).toBe("/a_1.jsonl");
+    expect(
+      findChangedDataPath(
+        ["noise", `Changed data path to /d/x because y/01-m_1.jsonl because ${planned} already exists.`],
+        planned,
+      ),
+    ).toBe("/d/x because y/01-m_1.jsonl");
+    expect(
+      findChangedDataPath(["Changed data path to /a_1.jsonl because /a.jsonl already exists."], "/other.jsonl"),
+    ).toBe("/a_1.jsonl");
     expect(findChangedDataPath(["Processing 3 groups"], "/a.jsonl")).toBeUndefined();
   });
 });
@@ -28,7 +33,9 @@ describe("resolveOutputFile", () => {
     const { folder, planned, stdoutPath } = setup();
     writeFileSync(stdoutPath, "Completed processing 3 groups\n");
     writeFileSync(planned, "{}\n");
-    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({ file: planned });
+    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({
+      file: planned,
+    });
   });
 
   it("follows the Changed data path line to the file really written", async () => {
@@ -38,7 +45,9 @@ describe("resolveOutputFile", () => {
     const before = stampOf(planned);
     writeFileSync(stdoutPath, `Changed data path to ${renamed} because ${planned} already exists.\n`);
     writeFileSync(renamed, "{}\n");
-    expect(await resolveOutputFile({ planned, before, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({ file: renamed });
+    expect(await resolveOutputFile({ planned, before, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({
+      file: renamed,
+    });
   });
 
   it("refuses a planned file the child never touched", async () => {
@@ -56,23 +65,34 @@ describe("resolveOutputFile", () => {
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(planned, hourAgo, hourAgo);
     writeFileSync(stdoutPath, "");
-    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() })).toEqual({ error: expect.stringMatching(/before this test started/) });
+    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() })).toEqual({
+      error: expect.stringMatching(/before this test started/),
+    });
   });
 
   it("refuses a path outside the test's folder and a symbolic link", async () => {
     const { dir, folder, planned, stdoutPath } = setup();
     const outside = path.join(dir, "elsewhere.jsonl");
     writeFileSync(outside, "{}\n");
-    writeFileSync(stdoutPath, `Changed data path to ${outside} because ${planned} already exists.\nChanged data path to ../../elsewhere.jsonl because ${planned} already exists.\n`);
-    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({ error: expect.stringMatching(/outside this test's folder/) });
+    writeFileSync(
+      stdoutPath,
+      `Changed data path to ${outside} because ${planned} already exists.\nChanged data path to ../../elsewhere.jsonl because ${planned} already exists.\n`,
+    );
+    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({
+      error: expect.stringMatching(/outside this test's folder/),
+    });
 
     writeFileSync(stdoutPath, "");
     symlinkSync(outside, planned);
-    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({ error: expect.stringMatching(/symbolic link/) });
+    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() - 100 })).toEqual({
+      error: expect.stringMatching(/symbolic link/),
+    });
   });
 
   it("reports a missing file", async () => {
     const { folder, planned, stdoutPath } = setup();
-    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() })).toEqual({ error: expect.stringMatching(/no output file/) });
+    expect(await resolveOutputFile({ planned, stdoutPath, cwd: folder, startedAt: Date.now() })).toEqual({
+      error: expect.stringMatching(/no output file/),
+    });
   });
 });

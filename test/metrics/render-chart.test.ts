@@ -20,7 +20,12 @@ function linePixels(svg: string): number {
   const { pixels } = new Resvg(svg, { font: { loadSystemFonts: false } }).render();
   let n = 0;
   for (let i = 0; i < pixels.length; i += 4) {
-    if (Math.abs((pixels[i] ?? 0) - 0x58) < 12 && Math.abs((pixels[i + 1] ?? 0) - 0x65) < 12 && Math.abs((pixels[i + 2] ?? 0) - 0xf2) < 12) n++;
+    if (
+      Math.abs((pixels[i] ?? 0) - 0x58) < 12 &&
+      Math.abs((pixels[i + 1] ?? 0) - 0x65) < 12 &&
+      Math.abs((pixels[i + 2] ?? 0) - 0xf2) < 12
+    )
+      n++;
   }
   return n;
 }
@@ -32,24 +37,56 @@ describe("renderChartPng", () => {
   it("returns a PNG of 600x300 by default, and of the size asked for", async () => {
     const png = await renderChartPng({ title: "Reward mean by step", points: curve(50) });
     expect(ihdr(png!)).toEqual(CHART_SIZE);
-    expect(ihdr((await renderChartPng({ title: "r", points: curve(50) }, { width: 800, height: 400 }))!)).toEqual({ width: 800, height: 400 });
+    expect(ihdr((await renderChartPng({ title: "r", points: curve(50) }, { width: 800, height: 400 }))!)).toEqual({
+      width: 800,
+      height: 400,
+    });
     // Nonsense sizes are clamped rather than handed to the rasteriser.
-    expect(ihdr((await renderChartPng({ title: "r", points: curve(5) }, { width: 0, height: Number.NaN }))!)).toEqual({ width: 200, height: 300 });
+    expect(ihdr((await renderChartPng({ title: "r", points: curve(5) }, { width: 0, height: Number.NaN }))!)).toEqual({
+      width: 200,
+      height: 300,
+    });
   });
 
   it("declines (undefined) when no point has a finite x and y", async () => {
     expect(await renderChartPng({ title: "empty", points: [] })).toBeUndefined();
-    expect(await renderChartPng({ title: "nan", points: [{ x: Number.NaN, y: 1 }, { x: 1, y: Number.POSITIVE_INFINITY }] })).toBeUndefined();
+    expect(
+      await renderChartPng({
+        title: "nan",
+        points: [
+          { x: Number.NaN, y: 1 },
+          { x: 1, y: Number.POSITIVE_INFINITY },
+        ],
+      }),
+    ).toBeUndefined();
   });
 
   it("draws one point, equal values, NaN gaps and extreme magnitudes", async () => {
     const cases: ChartPoint[][] = [
       [{ x: 5, y: 0.5 }],
-      [{ x: 0, y: 1 }, { x: 10, y: 1 }, { x: 20, y: 1 }],
-      [{ x: 0, y: 0.1 }, { x: 1, y: Number.NaN }, { x: 2, y: 0.3 }, { x: Number.NaN, y: 9 }],
-      [{ x: 0, y: -Number.MAX_VALUE }, { x: 1, y: Number.MAX_VALUE }],
-      [{ x: 3, y: 1e-300 }, { x: 3, y: 2e-300 }],
-      [{ x: 1e15, y: -5 }, { x: 1e15 + 2, y: 5 }],
+      [
+        { x: 0, y: 1 },
+        { x: 10, y: 1 },
+        { x: 20, y: 1 },
+      ],
+      [
+        { x: 0, y: 0.1 },
+        { x: 1, y: Number.NaN },
+        { x: 2, y: 0.3 },
+        { x: Number.NaN, y: 9 },
+      ],
+      [
+        { x: 0, y: -Number.MAX_VALUE },
+        { x: 1, y: Number.MAX_VALUE },
+      ],
+      [
+        { x: 3, y: 1e-300 },
+        { x: 3, y: 2e-300 },
+      ],
+      [
+        { x: 1e15, y: -5 },
+        { x: 1e15 + 2, y: 5 },
+      ],
     ];
     for (const points of cases) {
       expect(ihdr((await renderChartPng({ title: "degenerate", points }))!)).toEqual(CHART_SIZE);
@@ -64,7 +101,10 @@ describe("renderChartPng", () => {
   it("renders 50,000 points without the path growing past the downsample limit", async () => {
     const points = curve(50_000);
     expect(ihdr((await renderChartPng({ title: "long", points }))!)).toEqual(CHART_SIZE);
-    const line = /<path d="(M[^"]*)"[^>]*stroke="#5865f2"/.exec(drawChartSvg("long", prepareChartPoints(points, 1200), size))?.[1] ?? "";
+    const line =
+      /<path d="(M[^"]*)"[^>]*stroke="#5865f2"/.exec(
+        drawChartSvg("long", prepareChartPoints(points, 1200), size),
+      )?.[1] ?? "";
     // One M and at most 1,199 L: never more vertices than the limit.
     expect((line.match(/L/g) ?? []).length).toBeLessThan(1200);
     expect((line.match(/L/g) ?? []).length).toBeGreaterThan(1000);
@@ -83,7 +123,14 @@ describe("drawChartSvg", () => {
   });
 
   it("puts the escaped title, tick labels and the last value in the document", () => {
-    const svg = drawChartSvg("Reward <mean> & co", [{ x: 0, y: 0 }, { x: 100, y: 0.5 }], size);
+    const svg = drawChartSvg(
+      "Reward <mean> & co",
+      [
+        { x: 0, y: 0 },
+        { x: 100, y: 0.5 },
+      ],
+      size,
+    );
     expect(svg).toContain("Reward &lt;mean&gt; &amp; co");
     expect(svg).toContain(">last 0.5<");
     expect(svg).toContain(">100<");
@@ -92,7 +139,17 @@ describe("drawChartSvg", () => {
   });
 
   it("never writes NaN or Infinity into coordinates, whatever the values", () => {
-    for (const points of [[{ x: 0, y: -Number.MAX_VALUE }, { x: 1, y: Number.MAX_VALUE }], [{ x: 7, y: 7 }], [{ x: -1e308, y: 0 }, { x: 1e308, y: 1 }]]) {
+    for (const points of [
+      [
+        { x: 0, y: -Number.MAX_VALUE },
+        { x: 1, y: Number.MAX_VALUE },
+      ],
+      [{ x: 7, y: 7 }],
+      [
+        { x: -1e308, y: 0 },
+        { x: 1e308, y: 1 },
+      ],
+    ]) {
       expect(drawChartSvg("t", points, size)).not.toMatch(/NaN|Infinity/);
     }
   });
@@ -100,7 +157,18 @@ describe("drawChartSvg", () => {
 
 describe("points", () => {
   it("drops non-finite points and sorts by step", () => {
-    expect(prepareChartPoints([{ x: 3, y: 1 }, { x: 1, y: Number.NaN }, { x: 2, y: 2 }, { x: Number.NEGATIVE_INFINITY, y: 0 }, { x: 0, y: 5 }], 100)).toEqual([
+    expect(
+      prepareChartPoints(
+        [
+          { x: 3, y: 1 },
+          { x: 1, y: Number.NaN },
+          { x: 2, y: 2 },
+          { x: Number.NEGATIVE_INFINITY, y: 0 },
+          { x: 0, y: 5 },
+        ],
+        100,
+      ),
+    ).toEqual([
       { x: 0, y: 5 },
       { x: 2, y: 2 },
       { x: 3, y: 1 },
@@ -159,7 +227,13 @@ function colourPixels(svg: string, hex: string): number {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   const { pixels } = new Resvg(svg, { font: { loadSystemFonts: false } }).render();
   let n = 0;
-  for (let i = 0; i < pixels.length; i += 4) if (Math.abs((pixels[i] ?? 0) - r!) < 12 && Math.abs((pixels[i + 1] ?? 0) - g!) < 12 && Math.abs((pixels[i + 2] ?? 0) - b!) < 12) n++;
+  for (let i = 0; i < pixels.length; i += 4)
+    if (
+      Math.abs((pixels[i] ?? 0) - r!) < 12 &&
+      Math.abs((pixels[i + 1] ?? 0) - g!) < 12 &&
+      Math.abs((pixels[i + 2] ?? 0) - b!) < 12
+    )
+      n++;
   return n;
 }
 

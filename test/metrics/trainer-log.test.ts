@@ -19,7 +19,14 @@ Final weights are available here: tinker://abc/final
 describe("parseTrainerLog", () => {
   it("reads steps completed, totals, metrics and their history from the real trainer's lines", () => {
     const p = parseTrainerLog(LOG);
-    expect(p).toMatchObject({ step: 2, totalSteps: 3, loss: 0.72, rewardMean: 0.5, completed: true, finalWeights: "tinker://abc/final" });
+    expect(p).toMatchObject({
+      step: 2,
+      totalSteps: 3,
+      loss: 0.72,
+      rewardMean: 0.5,
+      completed: true,
+      finalWeights: "tinker://abc/final",
+    });
     expect(p.rewardHistory).toEqual([
       { step: 0, value: 0.25 },
       { step: 1, value: 0.5 },

@@ -71,9 +71,27 @@ describe("findTrainerRun", () => {
   });
 
   it("keeps the newest trainer run when a name has several", async () => {
-    fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "n-trainer-1", name: "old", createdAt: "2024-05-01T10:00:00" });
-    fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "n-trainer-2", name: "new", createdAt: "2024-05-02T10:00:00" });
-    fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "n-trainer-3", name: "mid", createdAt: "2024-05-01T12:00:00" });
+    fake.addRun({
+      entity: "team-rl",
+      project: PROJECT,
+      displayName: "n-trainer-1",
+      name: "old",
+      createdAt: "2024-05-01T10:00:00",
+    });
+    fake.addRun({
+      entity: "team-rl",
+      project: PROJECT,
+      displayName: "n-trainer-2",
+      name: "new",
+      createdAt: "2024-05-02T10:00:00",
+    });
+    fake.addRun({
+      entity: "team-rl",
+      project: PROJECT,
+      displayName: "n-trainer-3",
+      name: "mid",
+      createdAt: "2024-05-01T12:00:00",
+    });
     expect((await client.findTrainerRun(PROJECT, "n"))?.name).toBe("new");
   });
 
@@ -145,8 +163,21 @@ describe("entity", () => {
 
 describe("findEnvironmentRuns", () => {
   it("returns the group's environment runs, whose metrics carry the wandb_prepend prefix", async () => {
-    fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "gsm8k-r1-trainer-abc", group: "grp", summary: { _step: 30, "reward/mean": 0.6 } });
-    fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "gsm8k-2024-05-01-q1w2e3", name: "env1", group: "grp", summary: { "gsm8k_train/percent_correct": 0.42, "gsm8k_eval/percent_correct": 0.5 } });
+    fake.addRun({
+      entity: "team-rl",
+      project: PROJECT,
+      displayName: "gsm8k-r1-trainer-abc",
+      group: "grp",
+      summary: { _step: 30, "reward/mean": 0.6 },
+    });
+    fake.addRun({
+      entity: "team-rl",
+      project: PROJECT,
+      displayName: "gsm8k-2024-05-01-q1w2e3",
+      name: "env1",
+      group: "grp",
+      summary: { "gsm8k_train/percent_correct": 0.42, "gsm8k_eval/percent_correct": 0.5 },
+    });
     fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "other-2024-05-01-zzzzzz", group: "elsewhere" });
 
     const envRuns = await client.findEnvironmentRuns(PROJECT, "grp");
@@ -169,12 +200,18 @@ describe("history", () => {
     const run = fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "h-trainer-1", name: "hist0001" });
     fake.setHistory(
       run.name,
-      Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? { _step: i, "train/loss": 1 / (i + 1) } : { _step: i, "reward/mean": i / 300, "train/loss": 1 / (i + 1) })),
+      Array.from({ length: 300 }, (_, i) =>
+        i % 3 === 0
+          ? { _step: i, "train/loss": 1 / (i + 1) }
+          : { _step: i, "reward/mean": i / 300, "train/loss": 1 / (i + 1) },
+      ),
     );
 
     const rows = await client.history(PROJECT, "hist0001", ["reward/mean"], 50);
 
-    expect(fake.requests[0]?.variables["specs"]).toEqual([JSON.stringify({ keys: ["_step", "reward/mean"], samples: 50 })]);
+    expect(fake.requests[0]?.variables["specs"]).toEqual([
+      JSON.stringify({ keys: ["_step", "reward/mean"], samples: 50 }),
+    ]);
     expect(rows).toHaveLength(50);
     expect(Object.keys(rows[0] ?? {}).sort()).toEqual(["_step", "reward/mean"]);
     expect(rows[0]?.["_step"]).toBe(1);
@@ -191,7 +228,11 @@ describe("history", () => {
 describe("run URLs", () => {
   it("follow the app URL rule", () => {
     const url = (baseUrl: string, appUrl?: string): string =>
-      createWandbClient({ apiKey: KEY, baseUrl, ...(appUrl === undefined ? {} : { appUrl }) }).runUrl("ent", "proj", "abc123");
+      createWandbClient({ apiKey: KEY, baseUrl, ...(appUrl === undefined ? {} : { appUrl }) }).runUrl(
+        "ent",
+        "proj",
+        "abc123",
+      );
     expect(url("https://api.wandb.ai")).toBe("https://wandb.ai/ent/proj/runs/abc123");
     expect(url("https://api.company.example/")).toBe("https://app.company.example/ent/proj/runs/abc123");
     expect(url("http://localhost:8080")).toBe("http://localhost:8080/ent/proj/runs/abc123");
@@ -211,7 +252,9 @@ describe("errors", () => {
     expect(err).toBeInstanceOf(RlError);
     const rl = err as RlError;
     // The key must not leak through anything a handler might print or log.
-    const visible = [rl.message, String(rl), JSON.stringify(rl.details), rl.stack ?? "", String(rl.cause ?? "")].join("\n");
+    const visible = [rl.message, String(rl), JSON.stringify(rl.details), rl.stack ?? "", String(rl.cause ?? "")].join(
+      "\n",
+    );
     for (const form of keyForms) expect(visible).not.toContain(form);
     return rl;
   }
@@ -261,10 +304,15 @@ describe("errors", () => {
 
   it("scrubs the key even when the server echoes it", async () => {
     const echo: typeof fetch = async (_url, init) =>
-      new Response(JSON.stringify({ errors: [{ message: `bad header ${String(new Headers(init?.headers).get("authorization"))} for ${KEY}` }] }), {
-        status: 400,
-        headers: { "Content-Type": "application/json" },
-      });
+      new Response(
+        JSON.stringify({
+          errors: [{ message: `bad header ${String(new Headers(init?.headers).get("authorization"))} for ${KEY}` }],
+        }),
+        {
+          status: 400,
+          headers: { "Content-Type": "application/json" },
+        },
+      );
     const c = createWandbClient({ apiKey: KEY, entity: "team-rl", fetch: echo });
     const err = await failure(c.findTrainerRun(PROJECT, "a"));
     expect(err.message).toContain("[redacted]");

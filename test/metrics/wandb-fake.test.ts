@@ -11,7 +11,14 @@ const KEY = "fake-test-key";
 const AUTH = `Basic ${Buffer.from(`api:${KEY}`).toString("base64")}`;
 
 describe("matchesFilter", () => {
-  const run: FilterableRun = { name: "r1", displayName: "gsm8k-r1-trainer-x", group: "g", state: "running", createdAt: "2024-01-01T00:00:00", tags: ["trainer"] };
+  const run: FilterableRun = {
+    name: "r1",
+    displayName: "gsm8k-r1-trainer-x",
+    group: "g",
+    state: "running",
+    createdAt: "2024-01-01T00:00:00",
+    tags: ["trainer"],
+  };
 
   it("evaluates equality, $regex, $in, $and, $or and snake_case names", () => {
     expect(matchesFilter(run, {})).toBe(true);
@@ -58,8 +65,28 @@ describe("fake WandB server", () => {
     const seen: string[] = [];
     let cursor: unknown = null;
     for (;;) {
-      const { json } = await post({ query: RUNS_QUERY, variables: { project: "p", entity: "fake-entity", cursor, perPage: 2, filters: JSON.stringify({ group: "even" }) } });
-      const runs = (json as { data: { project: { runs: { edges: Array<{ node: { displayName: string } }>; pageInfo: { endCursor: string; hasNextPage: boolean } } } } }).data.project.runs;
+      const { json } = await post({
+        query: RUNS_QUERY,
+        variables: {
+          project: "p",
+          entity: "fake-entity",
+          cursor,
+          perPage: 2,
+          filters: JSON.stringify({ group: "even" }),
+        },
+      });
+      const runs = (
+        json as {
+          data: {
+            project: {
+              runs: {
+                edges: Array<{ node: { displayName: string } }>;
+                pageInfo: { endCursor: string; hasNextPage: boolean };
+              };
+            };
+          };
+        }
+      ).data.project.runs;
       seen.push(...runs.edges.map((e) => e.node.displayName));
       if (!runs.pageInfo.hasNextPage) break;
       cursor = runs.pageInfo.endCursor;
@@ -69,8 +96,15 @@ describe("fake WandB server", () => {
 
   it("returns summaryMetrics as a JSON string and historyKeys with lastStep", async () => {
     fake.addRun({ project: "p", displayName: "d", name: "id1", summary: { _step: 3, "reward/mean": 1 } });
-    const { json } = await post({ query: "query Q { project(name: \"p\", entityName: \"fake-entity\") { run(name: \"id1\") { summaryMetrics historyKeys s: state } } }" });
-    expect(json).toEqual({ data: { project: { run: { summaryMetrics: '{"_step":3,"reward/mean":1}', historyKeys: { lastStep: 3 }, s: "running" } } } });
+    const { json } = await post({
+      query:
+        'query Q { project(name: "p", entityName: "fake-entity") { run(name: "id1") { summaryMetrics historyKeys s: state } } }',
+    });
+    expect(json).toEqual({
+      data: {
+        project: { run: { summaryMetrics: '{"_step":3,"reward/mean":1}', historyKeys: { lastStep: 3 }, s: "running" } },
+      },
+    });
   });
 
   it("rejects unknown fields, missing required variables and bad syntax like a GraphQL server", async () => {
@@ -86,7 +120,11 @@ describe("fake WandB server", () => {
   it("serves 1,000 runs to the client in a batched look-up", async () => {
     const names = Array.from({ length: 250 }, (_, i) => `bulk-${i}`);
     for (let i = 0; i < 1000; i++) {
-      fake.addRun({ project: "big", displayName: i < 250 ? `bulk-${i}-trainer-s` : `noise-${i}-2024-01-01-abcdef`, group: `g${i % 10}` });
+      fake.addRun({
+        project: "big",
+        displayName: i < 250 ? `bulk-${i}-trainer-s` : `noise-${i}-2024-01-01-abcdef`,
+        group: `g${i % 10}`,
+      });
     }
     const client = createWandbClient({ apiKey: KEY, baseUrl: fake.url, entity: "fake-entity", pageSize: 100 });
     const found = await client.findTrainerRuns("big", names);

@@ -7,9 +7,11 @@ import { buildWandbRunUrl, resolveWandbAppUrl } from "../../src/metrics/wandb-ur
 
 describe("pickMetric", () => {
   it("prefers the exact key, then a '{prefix}_key' form", () => {
-    expect(pickMetric({ "train/percent_correct": 0.3, "gsm8k_train/percent_correct": 0.9 }, "train/percent_correct")).toBe(0.3);
+    expect(
+      pickMetric({ "train/percent_correct": 0.3, "gsm8k_train/percent_correct": 0.9 }, "train/percent_correct"),
+    ).toBe(0.3);
     expect(pickMetric({ "gsm8k_train/percent_correct": 0.9 }, "train/percent_correct")).toBe(0.9);
-    expect(pickMetric({ "b_x": 2, "a_x": 1 }, "x")).toBe(1);
+    expect(pickMetric({ b_x: 2, a_x: 1 }, "x")).toBe(1);
   });
 
   it("ignores non-numbers and keys that only end with the name", () => {
@@ -39,7 +41,12 @@ describe("metricsFromSummary", () => {
 
 describe("parseSummaryMetrics", () => {
   it("survives Python's bare NaN and Infinity and garbage", () => {
-    expect(parseSummaryMetrics('{"a": NaN, "b": 1, "c": -Infinity, "d": [Infinity]}')).toEqual({ a: null, b: 1, c: null, d: [null] });
+    expect(parseSummaryMetrics('{"a": NaN, "b": 1, "c": -Infinity, "d": [Infinity]}')).toEqual({
+      a: null,
+      b: 1,
+      c: null,
+      d: [null],
+    });
     expect(parseSummaryMetrics("not json")).toEqual({});
     expect(parseSummaryMetrics("[1]")).toEqual({});
     expect(parseSummaryMetrics(null)).toEqual({});
@@ -67,7 +74,9 @@ describe("run URL rule", () => {
     expect(resolveWandbAppUrl("https://api.acme.internal")).toBe("https://app.acme.internal");
     expect(resolveWandbAppUrl("https://wandb.acme.internal/")).toBe("https://wandb.acme.internal");
     expect(resolveWandbAppUrl("https://api.wandb.ai", " https://custom.app ")).toBe("https://custom.app");
-    expect(buildWandbRunUrl("https://wandb.ai/", "my team", "p/q", "id1")).toBe("https://wandb.ai/my%20team/p%2Fq/runs/id1");
+    expect(buildWandbRunUrl("https://wandb.ai/", "my team", "p/q", "id1")).toBe(
+      "https://wandb.ai/my%20team/p%2Fq/runs/id1",
+    );
   });
 });
 

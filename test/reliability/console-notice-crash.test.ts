@@ -19,7 +19,14 @@ describe("a console notice marked sent", () => {
     // Hundreds of kilobytes of answers ahead of the notice: more than the pipe holds, so they wait in the bot.
     bot.write("/rl help\n".repeat(250));
     bot.write("/rl select arithmetic\n/rl start\n");
-    const failedNotice = () => readDb(cwd, env, (db) => db.prepare("SELECT status FROM outbox WHERE dedupe_key LIKE 'notice:%:failed'").get() as { status: string } | undefined);
+    const failedNotice = () =>
+      readDb(
+        cwd,
+        env,
+        (db) =>
+          db.prepare("SELECT status FROM outbox WHERE dedupe_key LIKE 'notice:%:failed'").get() as
+            { status: string } | undefined,
+      );
     await waitFor(() => failedNotice()?.status === "sent", "the failed notice to be marked sent");
     bot.kill("SIGKILL");
     const end = await bot.ended;

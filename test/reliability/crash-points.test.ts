@@ -42,20 +42,48 @@ afterAll(() => {
 
 async function setup(scenario: Scenario) {
   const cwd = tempDir("rl-crash-");
-  const lockedFile = await demoLockedFields(cwd, scenario === "fail" ? { totalSteps: 20, fault: "crash_in_step:2" } : { totalSteps: scenario === "stop" ? 400 : 6, stepSeconds: 0.05 });
+  const lockedFile = await demoLockedFields(
+    cwd,
+    scenario === "fail"
+      ? { totalSteps: 20, fault: "crash_in_step:2" }
+      : { totalSteps: scenario === "stop" ? 400 : 6, stepSeconds: 0.05 },
+  );
   return { cwd, env: { RL_LOCKED_FIELDS: lockedFile, RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30" } };
 }
 
 const runs = (cwd: string, env: Record<string, string>) =>
-  readDb(cwd, env, (db) => db.prepare("SELECT id, status FROM runs ORDER BY created_at, rowid").all() as RunRowLite[]) ?? [];
+  readDb(
+    cwd,
+    env,
+    (db) => db.prepare("SELECT id, status FROM runs ORDER BY created_at, rowid").all() as RunRowLite[],
+  ) ?? [];
 
 function liveProcesses(cwd: string, env: Record<string, string>, runId: string): string[] {
-  const rows = readDb(cwd, env, (db) => db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(runId) as Array<{ component: string; pid: number | null; start_time: string | null }>) ?? [];
+  const rows =
+    readDb(
+      cwd,
+      env,
+      (db) =>
+        db.prepare("SELECT component, pid, start_time FROM run_processes WHERE run_id = ?").all(runId) as Array<{
+          component: string;
+          pid: number | null;
+          start_time: string | null;
+        }>,
+    ) ?? [];
   return rows.filter((r) => isSameProcess(r.pid ?? undefined, r.start_time ?? undefined)).map((r) => r.component);
 }
 
 function notices(cwd: string, env: Record<string, string>, runId: string) {
-  return readDb(cwd, env, (db) => db.prepare("SELECT dedupe_key AS key, status FROM outbox WHERE run_id = ? AND kind = 'notice'").all(runId) as Array<{ key: string; status: string }>) ?? [];
+  return (
+    readDb(
+      cwd,
+      env,
+      (db) =>
+        db
+          .prepare("SELECT dedupe_key AS key, status FROM outbox WHERE run_id = ? AND kind = 'notice'")
+          .all(runId) as Array<{ key: string; status: string }>,
+    ) ?? []
+  );
 }
 
 async function crashed(bot: BotProcess, point: string): Promise<string | undefined> {
@@ -64,7 +92,9 @@ async function crashed(bot: BotProcess, point: string): Promise<string | undefin
     bot.kill("SIGKILL");
     return `${point} was never reached`;
   }
-  return end.signal === "SIGKILL" ? undefined : `the bot ended without reaching ${point} (code ${end.code}): ${bot.stderr().slice(-500)}`;
+  return end.signal === "SIGKILL"
+    ? undefined
+    : `the bot ended without reaching ${point} (code ${end.code}): ${bot.stderr().slice(-500)}`;
 }
 
 describe("crash points", () => {
@@ -72,60 +102,78 @@ describe("crash points", () => {
     expect(Object.keys(SCENARIOS).sort()).toEqual([...CRASH_POINTS].sort());
   });
 
-  it.each([...CRASH_POINTS])("SIGKILL at %s: the restarted bot ends the run once, delivers its notice, leaves nothing running, starts the next", async (point) => {
-    const scenario = SCENARIOS[point];
-    const { cwd, env } = await setup(scenario);
-    const violations: string[] = [];
-    const first = spawnBot(cwd, { ...env, RL_CRASH_AT: scenario === "lost" ? "spawned:trainer" : point });
-    first.write("/rl select arithmetic\n");
-    first.write("/rl start\n");
-    if (scenario === "stop") {
-      const run = await waitFor(() => runs(cwd, env).find((r) => r.status === "running"), "the run to be running");
-      first.write(`/rl stop ${run.id}\n`);
-    }
-    const missed = await crashed(first, point);
-    if (missed) violations.push(missed);
-    if (scenario === "lost") {
-      const second = spawnBot(cwd, { ...env, RL_CRASH_AT: point });
-      const again = await crashed(second, point);
-      if (again) violations.push(again);
-    }
-
-    const bot = spawnBot(cwd, env);
-    try {
-      const runId = (await waitFor(() => runs(cwd, env)[0], "the run's row")).id;
-      await waitFor(() => {
-        const now = runs(cwd, env).find((r) => r.id === runId)!;
-        return TERMINAL.includes(now.status) && notices(cwd, env, runId).every((n) => n.status === "sent") && liveProcesses(cwd, env, runId).length === 0;
-      }, `run ${runId} to be settled`).catch((err: Error) => violations.push(err.message));
-
-      const final = runs(cwd, env).find((r) => r.id === runId)!;
-      if (!TERMINAL.includes(final.status)) violations.push(`the run is ${final.status}, not in a terminal state`);
-      const terminal = notices(cwd, env, runId).filter((n) => TERMINAL.some((t) => n.key === `notice:${runId}:${t}`));
-      if (terminal.length !== 1) violations.push(`${terminal.length} terminal notices queued: ${terminal.map((n) => n.key).join(", ")}`);
-      else {
-        if (terminal[0]!.key !== `notice:${runId}:${final.status}`) violations.push(`the notice ${terminal[0]!.key} does not match the state ${final.status}`);
-        if (terminal[0]!.status !== "sent") violations.push(`the terminal notice is ${terminal[0]!.status}, not delivered`);
+  it.each([...CRASH_POINTS])(
+    "SIGKILL at %s: the restarted bot ends the run once, delivers its notice, leaves nothing running, starts the next",
+    async (point) => {
+      const scenario = SCENARIOS[point];
+      const { cwd, env } = await setup(scenario);
+      const violations: string[] = [];
+      const first = spawnBot(cwd, { ...env, RL_CRASH_AT: scenario === "lost" ? "spawned:trainer" : point });
+      first.write("/rl select arithmetic\n");
+      first.write("/rl start\n");
+      if (scenario === "stop") {
+        const run = await waitFor(() => runs(cwd, env).find((r) => r.status === "running"), "the run to be running");
+        first.write(`/rl stop ${run.id}\n`);
       }
-      const alive = liveProcesses(cwd, env, runId);
-      if (alive.length) violations.push(`still running: ${alive.join(", ")}`);
-
-      // The next start must succeed: the ports are free again.
-      bot.write("/rl start\n");
-      const next = await waitFor(() => runs(cwd, env).find((r) => r.id !== runId && r.status !== "queued" && r.status !== "starting"), "the next run to start").catch(() => undefined);
-      if (!next) violations.push("the next run never left starting");
-      else {
-        if (!["running", "completed", "stopped"].includes(next.status)) violations.push(`the next run is ${next.status}`);
-        if (next.status === "running") bot.write(`/rl stop ${next.id}\n`);
-        await waitFor(() => TERMINAL.includes(runs(cwd, env).find((r) => r.id === next.id)!.status), "the next run to end").catch(() => undefined);
+      const missed = await crashed(first, point);
+      if (missed) violations.push(missed);
+      if (scenario === "lost") {
+        const second = spawnBot(cwd, { ...env, RL_CRASH_AT: point });
+        const again = await crashed(second, point);
+        if (again) violations.push(again);
       }
-      bot.endInput();
-      const end = await bot.ended;
-      if (end.code !== 0) violations.push(`the restarted bot exited with ${end.code ?? end.signal}`);
-    } finally {
-      bot.kill("SIGKILL");
-      results.push({ point, violations });
-    }
-    expect(violations).toEqual([]);
-  }, 240_000);
+
+      const bot = spawnBot(cwd, env);
+      try {
+        const runId = (await waitFor(() => runs(cwd, env)[0], "the run's row")).id;
+        await waitFor(() => {
+          const now = runs(cwd, env).find((r) => r.id === runId)!;
+          return (
+            TERMINAL.includes(now.status) &&
+            notices(cwd, env, runId).every((n) => n.status === "sent") &&
+            liveProcesses(cwd, env, runId).length === 0
+          );
+        }, `run ${runId} to be settled`).catch((err: Error) => violations.push(err.message));
+
+        const final = runs(cwd, env).find((r) => r.id === runId)!;
+        if (!TERMINAL.includes(final.status)) violations.push(`the run is ${final.status}, not in a terminal state`);
+        const terminal = notices(cwd, env, runId).filter((n) => TERMINAL.some((t) => n.key === `notice:${runId}:${t}`));
+        if (terminal.length !== 1)
+          violations.push(`${terminal.length} terminal notices queued: ${terminal.map((n) => n.key).join(", ")}`);
+        else {
+          if (terminal[0]!.key !== `notice:${runId}:${final.status}`)
+            violations.push(`the notice ${terminal[0]!.key} does not match the state ${final.status}`);
+          if (terminal[0]!.status !== "sent")
+            violations.push(`the terminal notice is ${terminal[0]!.status}, not delivered`);
+        }
+        const alive = liveProcesses(cwd, env, runId);
+        if (alive.length) violations.push(`still running: ${alive.join(", ")}`);
+
+        // The next start must succeed: the ports are free again.
+        bot.write("/rl start\n");
+        const next = await waitFor(
+          () => runs(cwd, env).find((r) => r.id !== runId && r.status !== "queued" && r.status !== "starting"),
+          "the next run to start",
+        ).catch(() => undefined);
+        if (!next) violations.push("the next run never left starting");
+        else {
+          if (!["running", "completed", "stopped"].includes(next.status))
+            violations.push(`the next run is ${next.status}`);
+          if (next.status === "running") bot.write(`/rl stop ${next.id}\n`);
+          await waitFor(
+            () => TERMINAL.includes(runs(cwd, env).find((r) => r.id === next.id)!.status),
+            "the next run to end",
+          ).catch(() => undefined);
+        }
+        bot.endInput();
+        const end = await bot.ended;
+        if (end.code !== 0) violations.push(`the restarted bot exited with ${end.code ?? end.signal}`);
+      } finally {
+        bot.kill("SIGKILL");
+        results.push({ point, violations });
+      }
+      expect(violations).toEqual([]);
+    },
+    240_000,
+  );
 });

@@ -31,13 +31,30 @@ describe("a crash between a Discord post and its mark as sent", () => {
     mkdirSync(path.dirname(config.databasePath), { recursive: true });
     const db = openDatabase(config.databasePath);
     createOutboxRepo(db).enqueue(
-      { dedupeKey: "notice:r-crash:completed", target: { channel: { platform: "discord", workspace: fake.ids.guild, channel: fake.ids.channel } }, kind: "notice", reply: { title: TITLE } },
+      {
+        dedupeKey: "notice:r-crash:completed",
+        target: { channel: { platform: "discord", workspace: fake.ids.guild, channel: fake.ids.channel } },
+        kind: "notice",
+        reply: { title: TITLE },
+      },
       Date.now(),
     );
     db.close();
-    const row = () => readDb(cwd, env, (d) => d.prepare("SELECT status, message_id AS messageId FROM outbox WHERE dedupe_key = 'notice:r-crash:completed'").get() as { status: string; messageId: string | null });
-    const posts = (): RecordedCall[] => fake!.calls.filter((c) => c.method === "POST" && c.path === `/channels/${fake!.ids.channel}/messages`);
-    const notices = () => fake!.channelMessages(fake!.ids.channel).filter((m) => (m["embeds"] as Array<{ title?: string }>)[0]?.title === TITLE);
+    const row = () =>
+      readDb(
+        cwd,
+        env,
+        (d) =>
+          d
+            .prepare("SELECT status, message_id AS messageId FROM outbox WHERE dedupe_key = 'notice:r-crash:completed'")
+            .get() as { status: string; messageId: string | null },
+      );
+    const posts = (): RecordedCall[] =>
+      fake!.calls.filter((c) => c.method === "POST" && c.path === `/channels/${fake!.ids.channel}/messages`);
+    const notices = () =>
+      fake!
+        .channelMessages(fake!.ids.channel)
+        .filter((m) => (m["embeds"] as Array<{ title?: string }>)[0]?.title === TITLE);
 
     const first = spawnBot(cwd, { ...env, RL_CRASH_AT: "posted" });
     bots.push(first);
@@ -49,7 +66,10 @@ describe("a crash between a Discord post and its mark as sent", () => {
 
     const second = spawnBot(cwd, env);
     bots.push(second);
-    const sent = await waitFor(() => (row()?.status === "sent" ? row() : undefined), "the notice to be marked sent after the restart");
+    const sent = await waitFor(
+      () => (row()?.status === "sent" ? row() : undefined),
+      "the notice to be marked sent after the restart",
+    );
 
     expect(posts().map((c) => c.status)).toEqual([200, 200]);
     const [before, after] = posts().map((c) => c.body as { nonce?: unknown; enforce_nonce?: unknown });

@@ -13,9 +13,26 @@ interface Row {
 describe("a sweep across a crash", () => {
   it("SIGKILL while its first run trains: the restarted bot re-attaches it, runs the second, and posts one comparison", async () => {
     const cwd = tempDir("rl-sweep-crash-");
-    const env = { RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 30, stepSeconds: 0.1 }), RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30" };
-    const runs = () => readDb(cwd, env, (db) => db.prepare("SELECT id, status, sweep_id FROM runs ORDER BY created_at, rowid").all() as Row[]) ?? [];
-    const comparisons = () => readDb(cwd, env, (db) => db.prepare("SELECT status FROM outbox WHERE dedupe_key LIKE 'comparison:%'").all() as Array<{ status: string }>) ?? [];
+    const env = {
+      RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 30, stepSeconds: 0.1 }),
+      RL_STOP_GRACE_SECONDS: "3",
+      RL_READY_TIMEOUT_SECONDS: "30",
+    };
+    const runs = () =>
+      readDb(
+        cwd,
+        env,
+        (db) => db.prepare("SELECT id, status, sweep_id FROM runs ORDER BY created_at, rowid").all() as Row[],
+      ) ?? [];
+    const comparisons = () =>
+      readDb(
+        cwd,
+        env,
+        (db) =>
+          db.prepare("SELECT status FROM outbox WHERE dedupe_key LIKE 'comparison:%'").all() as Array<{
+            status: string;
+          }>,
+      ) ?? [];
 
     const first = spawnBot(cwd, env);
     first.write("/rl select arithmetic\n/rl sweep temperature=0.2,1.8\n");
@@ -30,7 +47,10 @@ describe("a sweep across a crash", () => {
       // on its own loop: wait for both rather than read stdout the moment the row says sent.
       const comparisonLine = /📊 Sweep s\w+ \(arithmetic\): finished, 2 runs compared/;
       await waitFor(
-        () => runs().every((r) => r.status === "completed") && comparisons().some((c) => c.status === "sent") && comparisonLine.test(bot.stdout()),
+        () =>
+          runs().every((r) => r.status === "completed") &&
+          comparisons().some((c) => c.status === "sent") &&
+          comparisonLine.test(bot.stdout()),
         "both runs to complete and the comparison to be posted",
         120_000,
       );

@@ -34,7 +34,10 @@ describe("the audit log", () => {
     await dispatch({ text: "/rl config" }, op);
     await dispatch({ text: "/rl envs" }, k.ctx(USERS.reader));
     await dispatch({ text: "/rl reset count" }, k.ctx(USERS.reader));
-    await dispatch({ name: "rl_edit_config", args: { field: "label", value: "x" } }, k.ctx(USERS.reader, { via: "chat" }));
+    await dispatch(
+      { name: "rl_edit_config", args: { field: "label", value: "x" } },
+      k.ctx(USERS.reader, { via: "chat" }),
+    );
     await dispatch({ text: "/rl audit" }, op);
     const rows = k.services.audit.latest(50).reverse();
     expect(rows.map((r) => [r.userId, r.command, r.outcome])).toEqual([
@@ -54,7 +57,15 @@ describe("the audit log", () => {
 
   it("/rl audit lists the latest rows for admins: 20 by default, n up to 200, with JSON data", async () => {
     const k = (kit = startKit({ env: POLICY_ENV }));
-    for (let i = 0; i < 230; i++) k.services.audit.record({ ...SLACK, userId: `U${i}`, command: "set", args: { field: "count", value: String(i) }, outcome: i % 2 ? "ok" : "refused", detail: i % 2 ? undefined : `no\n${i}` });
+    for (let i = 0; i < 230; i++)
+      k.services.audit.record({
+        ...SLACK,
+        userId: `U${i}`,
+        command: "set",
+        args: { field: "count", value: String(i) },
+        outcome: i % 2 ? "ok" : "refused",
+        detail: i % 2 ? undefined : `no\n${i}`,
+      });
     const admin = k.ctx(USERS.admin);
 
     const first = await dispatch({ text: "/rl audit" }, admin);
@@ -62,7 +73,16 @@ describe("the audit log", () => {
     expect(first.reply.ephemeral).toBe(true);
     const data = first.reply.data as { entries: Entry[]; count: number };
     expect(data.count).toBe(DEFAULT_AUDIT_ROWS);
-    expect(data.entries[0]).toMatchObject({ platform: "slack", workspace: "T1", channel: "C1", user: "U229", command: "set", args: { field: "count", value: "229" }, outcome: "ok", detail: null });
+    expect(data.entries[0]).toMatchObject({
+      platform: "slack",
+      workspace: "T1",
+      channel: "C1",
+      user: "U229",
+      command: "set",
+      args: { field: "count", value: "229" },
+      outcome: "ok",
+      detail: null,
+    });
     expect(data.entries[1]).toMatchObject({ user: "U228", outcome: "refused", detail: "no\n228" });
     expect(data.entries[0]!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const lines = first.reply.blocks![0]!.content.split("\n");
@@ -74,7 +94,8 @@ describe("the audit log", () => {
     const tooMany = await dispatch({ text: `/rl audit ${MAX_AUDIT_ROWS + 1}` }, admin);
     expect(tooMany.reply.error?.code).toBe("USAGE");
     expect(tooMany.reply.text).toMatch(/^n: .*200.*\nUsage: \/rl audit \[n\]$/s);
-    for (const bad of ["0", "-3", "ten", "1.5"]) expect((await dispatch({ text: `/rl audit ${bad}` }, admin)).reply.error?.code).toBe("USAGE");
+    for (const bad of ["0", "-3", "ten", "1.5"])
+      expect((await dispatch({ text: `/rl audit ${bad}` }, admin)).reply.error?.code).toBe("USAGE");
   });
 
   it("/rl audit is for admins only, on every route", async () => {
@@ -88,14 +109,20 @@ describe("the audit log", () => {
         expect(r.reply.data).toBeUndefined();
       }
     }
-    const console = await dispatch({ text: "/rl audit 3" }, k.ctx("local-user", { channel: { platform: "console", workspace: "local", channel: "console" }, via: "console" }));
+    const console = await dispatch(
+      { text: "/rl audit 3" },
+      k.ctx("local-user", { channel: { platform: "console", workspace: "local", channel: "console" }, via: "console" }),
+    );
     expect(console.ok).toBe(true);
   });
 
   it("stores arguments redacted, however the secret is escaped", async () => {
     const secret = 'wandb-"quoted\\secret-0123456789';
     const k = (kit = startKit({ env: { ...POLICY_ENV, WANDB_API_KEY: secret } }));
-    await dispatch({ name: "rl_edit_config", args: { field: "label", value: `x ${secret} y`, [secret]: 1 } }, k.ctx(USERS.reader, { via: "chat" }));
+    await dispatch(
+      { name: "rl_edit_config", args: { field: "label", value: `x ${secret} y`, [secret]: 1 } },
+      k.ctx(USERS.reader, { via: "chat" }),
+    );
     const raw = k.services.db.prepare("SELECT args_json, detail FROM audit").all();
     expect(raw).toHaveLength(1);
     expect(JSON.stringify(raw)).not.toContain("quoted");

@@ -16,7 +16,11 @@ afterEach(async () => {
 async function start(env: Record<string, string>) {
   kit = startKit({ env: { ...POLICY_ENV, ...env } });
   llm = await startFakeLlm();
-  return { k: kit, fake: llm, chat: createChatHandler(kit.services, { llm: { baseUrl: llm.baseUrl, model: "fake/model" } }) };
+  return {
+    k: kit,
+    fake: llm,
+    chat: createChatHandler(kit.services, { llm: { baseUrl: llm.baseUrl, model: "fake/model" } }),
+  };
 }
 
 describe("chat access", () => {
@@ -29,10 +33,18 @@ describe("chat access", () => {
     expect(reply.text).toContain("Asking me in plain words needs the read permission; you have none in this channel");
     expect(reply.text).toContain("RL_CHANNEL_ALLOWLIST (slack:C-ALLOWED)");
     expect(fake.requests).toHaveLength(0);
-    expect(k.services.audit.latest(1)[0]).toMatchObject({ ...SLACK, userId: USERS.operator, command: "chat", outcome: "refused" });
+    expect(k.services.audit.latest(1)[0]).toMatchObject({
+      ...SLACK,
+      userId: USERS.operator,
+      command: "chat",
+      outcome: "refused",
+    });
 
     fake.script({ text: "There is one: probe." });
-    const allowed = await chat("list the environments", k.ctx(USERS.operator, { via: "chat", channel: { ...SLACK, channel: "C-ALLOWED" } }));
+    const allowed = await chat(
+      "list the environments",
+      k.ctx(USERS.operator, { via: "chat", channel: { ...SLACK, channel: "C-ALLOWED" } }),
+    );
     expect(allowed.text).toBe("There is one: probe.");
     // Admins may use the bot anywhere.
     fake.script({ text: "Still one." });
@@ -42,7 +54,9 @@ describe("chat access", () => {
   it("with RL_DEFAULT_ROLE=none, only listed people reach the model", async () => {
     const { k, fake, chat } = await start({ RL_DEFAULT_ROLE: "none" });
     const refused = await chat("hello", k.ctx("USTRANGER", { via: "chat" }));
-    expect(refused.text).toBe(`Asking me in plain words needs the read permission; you have none. Ask one of: slack:${USERS.admin}, slack:${USERS.operator}, slack:${USERS.operator2} (listed in RL_OPERATORS or RL_ADMINS).`);
+    expect(refused.text).toBe(
+      `Asking me in plain words needs the read permission; you have none. Ask one of: slack:${USERS.admin}, slack:${USERS.operator}, slack:${USERS.operator2} (listed in RL_OPERATORS or RL_ADMINS).`,
+    );
     expect(fake.requests).toHaveLength(0);
     fake.script({ text: "Hi." });
     expect((await chat("hello", k.ctx(USERS.operator, { via: "chat" }))).text).toBe("Hi.");

@@ -14,8 +14,25 @@ import { POLICY_ENV, USERS, insertRun, seeded, startKit, type Kit } from "./secu
 
 /** RL_FUZZ_SEED=n explores other inputs; a failure message names the seed and case to replay. */
 const SEED = Number(process.env.RL_FUZZ_SEED ?? 20_240_611);
-const COUNTS = { parse: 4_000, dispatchText: 2_500, dispatchJson: 1_500, dispatchShaped: 2_000, names: 3_000, values: 6_000, buttons: 2_000 };
-const KNOWN: ReadonlySet<ErrorCode> = new Set(["USAGE", "NOT_FOUND", "NO_ENVIRONMENT", "INVALID_VALUE", "LOCKED_FIELD", "FORBIDDEN", "RATE_LIMITED", "CONFLICT"]);
+const COUNTS = {
+  parse: 4_000,
+  dispatchText: 2_500,
+  dispatchJson: 1_500,
+  dispatchShaped: 2_000,
+  names: 3_000,
+  values: 6_000,
+  buttons: 2_000,
+};
+const KNOWN: ReadonlySet<ErrorCode> = new Set([
+  "USAGE",
+  "NOT_FOUND",
+  "NO_ENVIRONMENT",
+  "INVALID_VALUE",
+  "LOCKED_FIELD",
+  "FORBIDDEN",
+  "RATE_LIMITED",
+  "CONFLICT",
+]);
 
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown) => void rejections.push(reason);
@@ -40,7 +57,8 @@ const FUZZ_COMMANDS = COMMANDS.filter((c) => c.name !== "test");
 const LOCKED = new Set(Object.keys(SEED_LOCKED_FIELDS.env));
 
 function expectRlError(err: unknown, codes: ReadonlySet<string>, what: string): void {
-  if (!(err instanceof RlError)) throw new Error(`${what}: threw ${String(err)}${err instanceof Error ? `\n${err.stack}` : ""}`);
+  if (!(err instanceof RlError))
+    throw new Error(`${what}: threw ${String(err)}${err instanceof Error ? `\n${err.stack}` : ""}`);
   if (!codes.has(err.code)) throw new Error(`${what}: code ${err.code}: ${err.message}`);
 }
 
@@ -69,18 +87,29 @@ describe("fuzz", () => {
     const outcomes = new Map<string, number>();
     const check = async (input: Parameters<typeof dispatch>[0], i: number): Promise<void> => {
       const user = pick(rng, users);
-      const result = await dispatch(input, kit.ctx(user, { via: pick(rng, ["slash", "button", "chat"] as const) }), { commands: FUZZ_COMMANDS });
+      const result = await dispatch(input, kit.ctx(user, { via: pick(rng, ["slash", "button", "chat"] as const) }), {
+        commands: FUZZ_COMMANDS,
+      });
       const code = result.reply.error?.code;
       const key = code ?? (result.needsConfirmation ? "confirm" : "ok");
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-      if (code !== undefined && !KNOWN.has(code as ErrorCode)) throw new Error(`seed ${SEED + 1} case ${i}: ${code}: ${result.reply.text} for ${JSON.stringify(input).slice(0, 300)}`);
+      if (code !== undefined && !KNOWN.has(code as ErrorCode))
+        throw new Error(
+          `seed ${SEED + 1} case ${i}: ${code}: ${result.reply.text} for ${JSON.stringify(input).slice(0, 300)}`,
+        );
       expect(result.ok).toBe(code === undefined);
       // Nothing unserialisable reaches a renderer or the LLM.
       expect(() => JSON.stringify(result.reply)).not.toThrow();
     };
     for (let i = 0; i < COUNTS.dispatchText; i++) await check({ text: hostileText(rng) }, i);
     for (let i = 0; i < COUNTS.dispatchJson; i++) {
-      const name = rng() < 0.8 ? pick(rng, FUZZ_COMMANDS.map((c) => (rng() < 0.5 ? c.name : (c.toolName ?? c.name)))) : hostileWord(rng);
+      const name =
+        rng() < 0.8
+          ? pick(
+              rng,
+              FUZZ_COMMANDS.map((c) => (rng() < 0.5 ? c.name : (c.toolName ?? c.name))),
+            )
+          : hostileWord(rng);
       await check({ name, args: hostileJson(rng, 6) as Record<string, unknown> }, i);
     }
     // Well-formed commands whose values are hostile: these reach the operations (config edits, run look-ups).
@@ -92,7 +121,10 @@ describe("fuzz", () => {
         { text: `/rl set ${field} ${value}` },
         { name: "rl_edit_config", args: { field, value } },
         { text: `/rl reset ${field}` },
-        { name: pick(rng, ["rl_check_status", "rl_get_results", "rl_get_logs", "rl_stop_training"]), args: { run: value.slice(0, 64) } },
+        {
+          name: pick(rng, ["rl_check_status", "rl_get_results", "rl_get_logs", "rl_stop_training"]),
+          args: { run: value.slice(0, 64) },
+        },
         { name: "rl_select_environment", args: { name: value.slice(0, 200) } },
       ]);
       await check(input, i);
@@ -102,22 +134,38 @@ describe("fuzz", () => {
     expect(outcomes.get("LOCKED_FIELD") ?? 0).toBeGreaterThan(50);
     expect(outcomes.has("INTERNAL")).toBe(false);
     // Whatever was typed, no channel ever holds a value for a locked field, and the runs are as they were.
-    const rows = kit.services.db.prepare("SELECT values_json FROM channel_configs").all() as Array<{ values_json: string }>;
-    for (const row of rows) for (const key of Object.keys(JSON.parse(row.values_json) as object)) expect(LOCKED.has(key)).toBe(false);
+    const rows = kit.services.db.prepare("SELECT values_json FROM channel_configs").all() as Array<{
+      values_json: string;
+    }>;
+    for (const row of rows)
+      for (const key of Object.keys(JSON.parse(row.values_json) as object)) expect(LOCKED.has(key)).toBe(false);
     expect(kit.services.runs.get("feed0002")?.status).toBe("completed");
   });
 
   it(`field names: ${COUNTS.names} names normalise to a name or are refused, and locked ones are never settable`, async () => {
     const rng = seeded(SEED + 2);
     for (let i = 0; i < COUNTS.names; i++) {
-      const name = rng() < 0.5 ? hostileWord(rng) : `${pick(rng, ["", " ", "env.", "ENV:", "Env . ", "\u200b", "ｅｎｖ．"])}${pick(rng, [...LOCKED])}${pick(rng, ["", " ", "\u200b", "\u0301", "\n"])}`.replace(/_/g, () => pick(rng, ["_", "-", " ", "\u2010", "＿"]));
+      const name =
+        rng() < 0.5
+          ? hostileWord(rng)
+          : `${pick(rng, ["", " ", "env.", "ENV:", "Env . ", "\u200b", "ｅｎｖ．"])}${pick(rng, [...LOCKED])}${pick(rng, ["", " ", "\u200b", "\u0301", "\n"])}`.replace(
+              /_/g,
+              () => pick(rng, ["_", "-", " ", "\u2010", "＿"]),
+            );
       try {
         expect(typeof normaliseFieldName(name)).toBe("string");
       } catch (err) {
-        expectRlError(err, new Set(["LOCKED_FIELD", "NOT_FOUND"]), `seed ${SEED + 2} case ${i} ${JSON.stringify(name)}`);
+        expectRlError(
+          err,
+          new Set(["LOCKED_FIELD", "NOT_FOUND"]),
+          `seed ${SEED + 2} case ${i} ${JSON.stringify(name)}`,
+        );
       }
       if (i % 10 === 0) {
-        const r = await dispatch({ name: "rl_edit_config", args: { field: name.slice(0, 200), value: "5" } }, kit.ctx(USERS.operator, { via: "chat" }));
+        const r = await dispatch(
+          { name: "rl_edit_config", args: { field: name.slice(0, 200), value: "5" } },
+          kit.ctx(USERS.operator, { via: "chat" }),
+        );
         if (r.ok) expect(LOCKED.has(String((r.reply.data as { field: string }).field))).toBe(false);
       }
     }
@@ -140,13 +188,25 @@ describe("fuzz", () => {
     ];
     for (let i = 0; i < COUNTS.values; i++) {
       const fieldType = pick(rng, types);
-      const field: ConfigField = { name: "f", type: fieldType.kind, fieldType, default: undefined, description: "", locked: false, ...(rng() < 0.3 ? { min: -10, max: 10 } : {}) };
+      const field: ConfigField = {
+        name: "f",
+        type: fieldType.kind,
+        fieldType,
+        default: undefined,
+        description: "",
+        locked: false,
+        ...(rng() < 0.3 ? { min: -10, max: 10 } : {}),
+      };
       const raw = rng() < 0.6 ? hostileText(rng).slice(0, 5_000) : hostileJson(rng, 5);
       let value: unknown;
       try {
         value = parseFieldValue(raw, field);
       } catch (err) {
-        expectRlError(err, new Set(["INVALID_VALUE"]), `seed ${SEED + 3} case ${i} ${fieldType.kind} ${JSON.stringify(raw)?.slice(0, 200)}`);
+        expectRlError(
+          err,
+          new Set(["INVALID_VALUE"]),
+          `seed ${SEED + 3} case ${i} ${fieldType.kind} ${JSON.stringify(raw)?.slice(0, 200)}`,
+        );
         continue;
       }
       const where = `seed ${SEED + 3} case ${i} ${fieldType.kind}`;

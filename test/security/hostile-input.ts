@@ -7,14 +7,133 @@ export type Rng = () => number;
 export const int = (rng: Rng, max: number): number => Math.floor(rng() * max);
 export const pick = <T>(rng: Rng, items: readonly T[]): T => items[int(rng, items.length)]!;
 
-const NAMES = [...COMMANDS.map((c) => c.name), ...COMMANDS.flatMap((c) => (c.toolName ? [c.toolName] : [])), "rl", "/rl", "RL", "Stop", "SELECT", "ｓｔｏｐ"];
-const FIELDS = [...Object.keys(SEED_LOCKED_FIELDS.env), "label", "note", "count", "ratio", "flag", "mode", "tags", "extra", "anything", "env.total_steps", "tinker.lora_rank", "openai.0.base_url", "__proto__", "constructor"];
-const FLAGS = ["--", "--all", "--steps", "--limit", "--lines", "--models", "--group-size", "--group_size", "--base-url", "--n", "--x=", "--steps=3", "--all=maybe", "—all", "-", "--__proto__", "--constructor"];
+const NAMES = [
+  ...COMMANDS.map((c) => c.name),
+  ...COMMANDS.flatMap((c) => (c.toolName ? [c.toolName] : [])),
+  "rl",
+  "/rl",
+  "RL",
+  "Stop",
+  "SELECT",
+  "ｓｔｏｐ",
+];
+const FIELDS = [
+  ...Object.keys(SEED_LOCKED_FIELDS.env),
+  "label",
+  "note",
+  "count",
+  "ratio",
+  "flag",
+  "mode",
+  "tags",
+  "extra",
+  "anything",
+  "env.total_steps",
+  "tinker.lora_rank",
+  "openai.0.base_url",
+  "__proto__",
+  "constructor",
+];
+const FLAGS = [
+  "--",
+  "--all",
+  "--steps",
+  "--limit",
+  "--lines",
+  "--models",
+  "--group-size",
+  "--group_size",
+  "--base-url",
+  "--n",
+  "--x=",
+  "--steps=3",
+  "--all=maybe",
+  "—all",
+  "-",
+  "--__proto__",
+  "--constructor",
+];
 const QUOTES = ['"', "'", "“", "”", "‘", "’", "`", '\\"', "\\'"];
 const SPACES = [" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2028", "\u3000", "\u200b", "\ufeff"];
-const NUMBERS = ["0", "-0", "1", "-1", "3", "8", "200", "201", "1e309", "-1e309", "1e-400", "NaN", "Infinity", "0x10", "1_000", "9".repeat(400), "9007199254740993", "1.5", ".5", "5.", "+7", "١٢٣", "８"];
-const JSONISH = ["{", "}", "[", "]", ":", ",", "{}", "[]", '{"a":1}', "[1,2,3]", "null", "true", "false", '{"total_steps": 5}', "{total_steps: 5}", "- a", "*alias", "&anchor", "!!python/object/apply:os.system ['id']", "---", "...", "$(id)", "`id`", "; rm -rf /", "| cat /etc/passwd", "${HOME}", "%s%n", "../../etc/passwd"];
-const UNICODE = ["\u202e", "\u202d", "\u2066", "\u200d", "\u0301", "\u0435", "\u043e", "\u0455", "\uff54", "\ud83d\ude80", "\ud800", "\udfff", "\u{10ffff}", "\ufffd", "İ", "ß", "ǅ", "\u0000", "\u0007", "\u001b[31m", "\u007f", "\u0085"];
+const NUMBERS = [
+  "0",
+  "-0",
+  "1",
+  "-1",
+  "3",
+  "8",
+  "200",
+  "201",
+  "1e309",
+  "-1e309",
+  "1e-400",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "1_000",
+  "9".repeat(400),
+  "9007199254740993",
+  "1.5",
+  ".5",
+  "5.",
+  "+7",
+  "١٢٣",
+  "８",
+];
+const JSONISH = [
+  "{",
+  "}",
+  "[",
+  "]",
+  ":",
+  ",",
+  "{}",
+  "[]",
+  '{"a":1}',
+  "[1,2,3]",
+  "null",
+  "true",
+  "false",
+  '{"total_steps": 5}',
+  "{total_steps: 5}",
+  "- a",
+  "*alias",
+  "&anchor",
+  "!!python/object/apply:os.system ['id']",
+  "---",
+  "...",
+  "$(id)",
+  "`id`",
+  "; rm -rf /",
+  "| cat /etc/passwd",
+  "${HOME}",
+  "%s%n",
+  "../../etc/passwd",
+];
+const UNICODE = [
+  "\u202e",
+  "\u202d",
+  "\u2066",
+  "\u200d",
+  "\u0301",
+  "\u0435",
+  "\u043e",
+  "\u0455",
+  "\uff54",
+  "\ud83d\ude80",
+  "\ud800",
+  "\udfff",
+  "\u{10ffff}",
+  "\ufffd",
+  "İ",
+  "ß",
+  "ǅ",
+  "\u0000",
+  "\u0007",
+  "\u001b[31m",
+  "\u007f",
+  "\u0085",
+];
 
 /** One random code point, from anywhere in Unicode (lone surrogates included). */
 function anyChar(rng: Rng): string {
@@ -80,8 +199,30 @@ export function hostileJson(rng: Rng, depth: number, nesting = 1): unknown {
   if (r < 0.65) return Array.from({ length: int(rng, 6) }, () => hostileJson(rng, depth - 1, nesting));
   const out: Record<string, unknown> = {};
   for (let i = int(rng, 6); i > 0; i--) {
-    const key = rng() < 0.5 ? pick(rng, [...FIELDS, "field", "value", "name", "run", "steps", "models", "n", "action", "component", "lines", "all", "limit"]) : hostileWord(rng, 0);
-    Object.defineProperty(out, key, { value: hostileJson(rng, depth - 1, nesting), enumerable: true, writable: true, configurable: true });
+    const key =
+      rng() < 0.5
+        ? pick(rng, [
+            ...FIELDS,
+            "field",
+            "value",
+            "name",
+            "run",
+            "steps",
+            "models",
+            "n",
+            "action",
+            "component",
+            "lines",
+            "all",
+            "limit",
+          ])
+        : hostileWord(rng, 0);
+    Object.defineProperty(out, key, {
+      value: hostileJson(rng, depth - 1, nesting),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

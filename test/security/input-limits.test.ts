@@ -38,7 +38,9 @@ describe("input limits", () => {
     const long = `/rl set label ${"x".repeat(MAX_COMMAND_LENGTH)}`;
     const r = await dispatch({ text: long }, k.ctx(USERS.operator));
     expect(r.reply.error?.code).toBe("USAGE");
-    expect(r.reply.text).toBe(`That command is ${long.length} characters long; the limit is ${MAX_COMMAND_LENGTH}. Shorten it.`);
+    expect(r.reply.text).toBe(
+      `That command is ${long.length} characters long; the limit is ${MAX_COMMAND_LENGTH}. Shorten it.`,
+    );
   });
 
   it("JSON arguments: total size, nesting, list length and shape, before anything else", async () => {
@@ -69,11 +71,20 @@ describe("input limits", () => {
     const typed = await dispatch({ text: `/rl set label ${value}` }, k.ctx(USERS.operator));
     expect(typed.reply.error?.code).toBe("USAGE");
     expect(typed.reply.text).toMatch(/^value is too long: at most 4000 characters\.\nUsage: \/rl set/);
-    const json = await dispatch({ name: "rl_edit_config", args: { field: "label", value } }, k.ctx(USERS.operator, { via: "chat" }));
+    const json = await dispatch(
+      { name: "rl_edit_config", args: { field: "label", value } },
+      k.ctx(USERS.operator, { via: "chat" }),
+    );
     expect(json.reply.text).toMatch(/^value is too long: at most 4000 characters\./);
-    await expect(k.services.env.editConfig(SLACK, "label", value)).rejects.toThrow(/is 4001 characters long; the limit is 4000/);
-    await expect(k.services.env.editConfig(SLACK, "extra", { big: value })).rejects.toThrow(/characters long; the limit is 4000/);
-    expect((await dispatch({ text: `/rl set label ${"v".repeat(MAX_VALUE_LENGTH)}` }, k.ctx(USERS.operator))).ok).toBe(true);
+    await expect(k.services.env.editConfig(SLACK, "label", value)).rejects.toThrow(
+      /is 4001 characters long; the limit is 4000/,
+    );
+    await expect(k.services.env.editConfig(SLACK, "extra", { big: value })).rejects.toThrow(
+      /characters long; the limit is 4000/,
+    );
+    expect((await dispatch({ text: `/rl set label ${"v".repeat(MAX_VALUE_LENGTH)}` }, k.ctx(USERS.operator))).ok).toBe(
+      true,
+    );
   });
 
   it(`lists: ${MAX_LIST_ITEMS} items, comma-separated or JSON; JSON values nest at most ${MAX_VALUE_DEPTH} deep`, async () => {
@@ -82,11 +93,20 @@ describe("input limits", () => {
     const comma = await dispatch({ text: `/rl set tags ${items.join(",")}` }, k.ctx(USERS.operator));
     expect(comma.reply.error?.code).toBe("INVALID_VALUE");
     expect(comma.reply.text).toBe("A list may hold at most 256 items; this one has 257.");
-    const json = await dispatch({ name: "rl_edit_config", args: { field: "tags", value: JSON.stringify(items) } }, k.ctx(USERS.operator, { via: "chat" }));
+    const json = await dispatch(
+      { name: "rl_edit_config", args: { field: "tags", value: JSON.stringify(items) } },
+      k.ctx(USERS.operator, { via: "chat" }),
+    );
     expect(json.reply.text).toBe("A list may hold at most 256 items; this one has 257.");
-    const deep = await dispatch({ text: `/rl set extra ${JSON.stringify(nested(MAX_VALUE_DEPTH + 1))}` }, k.ctx(USERS.operator));
+    const deep = await dispatch(
+      { text: `/rl set extra ${JSON.stringify(nested(MAX_VALUE_DEPTH + 1))}` },
+      k.ctx(USERS.operator),
+    );
     expect(deep.reply.text).toBe("The value for extra is nested more than 16 levels deep; give flatter data.");
-    const models = await dispatch({ text: `/rl test --models ${Array.from({ length: 11 }, (_, i) => `m/${i}`).join(",")}` }, k.ctx(USERS.operator));
+    const models = await dispatch(
+      { text: `/rl test --models ${Array.from({ length: 11 }, (_, i) => `m/${i}`).join(",")}` },
+      k.ctx(USERS.operator),
+    );
     expect(models.reply.text).toMatch(/^models has too many items: at most 10\./);
     expect(k.services.channels.configValues(SLACK, "probe")).toEqual({});
   });
@@ -94,10 +114,15 @@ describe("input limits", () => {
   it("environment files: larger than RL_SCAN_MAX_FILE_BYTES are skipped unread, with a warning", async () => {
     kit = startKit({
       env: { ...POLICY_ENV, RL_SCAN_MAX_FILE_BYTES: "2000" },
-      envFiles: { "probe_env.py": probeEnvSource(), "huge_env.py": probeEnvSource().replace('name = "probe"', 'name = "huge"') + `# ${"x".repeat(3000)}\n` },
+      envFiles: {
+        "probe_env.py": probeEnvSource(),
+        "huge_env.py": probeEnvSource().replace('name = "probe"', 'name = "huge"') + `# ${"x".repeat(3000)}\n`,
+      },
     });
     const r = await dispatch({ text: "/rl envs" }, kit.ctx(USERS.reader));
-    expect((r.reply.data as { environments: Array<{ name: string }> }).environments.map((e) => e.name)).toEqual(["probe"]);
+    expect((r.reply.data as { environments: Array<{ name: string }> }).environments.map((e) => e.name)).toEqual([
+      "probe",
+    ]);
     expect(r.reply.blocks?.[0]?.content).toMatch(/huge_env\.py: file is \d+ bytes, over the 2000-byte limit; skipped/);
     // A file that grows past the limit after it was listed is refused as well.
     writeFileSync(path.join(kit.root, "environments", "probe_env.py"), probeEnvSource() + `# ${"y".repeat(3000)}\n`);
@@ -120,10 +145,17 @@ describe("input limits", () => {
     const { fake } = discord;
     // Read through Discord's markdown escapes (total\_steps): the text a person sees.
     const description = async (sub: string, values: Record<string, string>) =>
-      String(embedsOf(await fake.slash(sub, values, { user: ALICE }).callback())[0]?.["description"]).replace(/\\([_*~`|>\\[\]()])/g, "$1");
+      String(embedsOf(await fake.slash(sub, values, { user: ALICE }).callback())[0]?.["description"]).replace(
+        /\\([_*~`|>\\[\]()])/g,
+        "$1",
+      );
     expect(await description("select", { name: "foo" })).toContain("configurable fields");
-    expect(await description("set", { field: "temperature", value: "9".repeat(MAX_VALUE_LENGTH + 1) })).toMatch(/^value is too long: at most 4000 characters\./);
-    expect(await description("set", { field: "Total-Steps", value: "5" })).toBe("total_steps is locked to 2500 by the infrastructure settings and cannot be changed.");
+    expect(await description("set", { field: "temperature", value: "9".repeat(MAX_VALUE_LENGTH + 1) })).toMatch(
+      /^value is too long: at most 4000 characters\./,
+    );
+    expect(await description("set", { field: "Total-Steps", value: "5" })).toBe(
+      "total_steps is locked to 2500 by the infrastructure settings and cannot be changed.",
+    );
     // The trainer's own fields are config fields too; the locked file locks this one.
     expect(await description("set", { field: "tinker.lora_rank", value: "5" })).toBe(
       "tinker.lora_rank is locked to 32 by the infrastructure settings and cannot be changed. The team can unlock it by removing lora_rank from the tinker: section of the locked fields file (RL_LOCKED_FIELDS).",

@@ -54,10 +54,25 @@ describe("no shell anywhere", () => {
       'spawn(cmd, args, { shell: "/bin/sh" })',
       'import { exec } from "node:child_process";',
     ];
-    for (const line of bad) expect(TS_RULES.some(([pattern]) => pattern.test(line)), line).toBe(true);
-    for (const line of ["subprocess.run(cmd, shell=True)", "os.system(cmd)"]) expect(PY_RULES.some(([pattern]) => pattern.test(line)), line).toBe(true);
-    for (const line of ['execa(plan.command, plan.args, { env })', "const m = /x/.exec(text);", "async function exec(flags: Flags) {"]) {
-      expect(TS_RULES.some(([pattern]) => pattern.test(line)), line).toBe(false);
+    for (const line of bad)
+      expect(
+        TS_RULES.some(([pattern]) => pattern.test(line)),
+        line,
+      ).toBe(true);
+    for (const line of ["subprocess.run(cmd, shell=True)", "os.system(cmd)"])
+      expect(
+        PY_RULES.some(([pattern]) => pattern.test(line)),
+        line,
+      ).toBe(true);
+    for (const line of [
+      "execa(plan.command, plan.args, { env })",
+      "const m = /x/.exec(text);",
+      "async function exec(flags: Flags) {",
+    ]) {
+      expect(
+        TS_RULES.some(([pattern]) => pattern.test(line)),
+        line,
+      ).toBe(false);
     }
   });
 
@@ -69,7 +84,8 @@ describe("no shell anywhere", () => {
       text.split("\n").forEach((line, i) => {
         // Regex .exec() is not a process.
         const code = line.replace(/\/[^/\n]+\/[a-z]*\.exec\(/g, "").replace(/\)\.exec\(|\b\w+\.exec\(/g, "");
-        for (const [pattern, why] of rules) if (pattern.test(code)) found.push(`${rel(file)}:${i + 1}: ${why}: ${line.trim()}`);
+        for (const [pattern, why] of rules)
+          if (pattern.test(code)) found.push(`${rel(file)}:${i + 1}: ${why}: ${line.trim()}`);
       });
     }
     expect(found).toEqual([]);
@@ -85,8 +101,11 @@ describe("no shell anywhere", () => {
       }
     }
     expect(calls).toEqual([]);
-    expect(files.filter((f) => /\bexeca\s*\(/.test(read(f))).map(rel).sort()).toEqual(
-      expect.arrayContaining([path.join("src", "training", "local-supervisor.ts")]),
-    );
+    expect(
+      files
+        .filter((f) => /\bexeca\s*\(/.test(read(f)))
+        .map(rel)
+        .sort(),
+    ).toEqual(expect.arrayContaining([path.join("src", "training", "local-supervisor.ts")]));
   });
 });

@@ -42,7 +42,10 @@ describe("run ownership", () => {
       expect(r.ok).toBe(false);
       expect(r.needsConfirmation).toBeUndefined();
       expect(r.reply.buttons).toBeUndefined();
-      expect(r.reply.error).toMatchObject({ code: "FORBIDDEN", details: { needed: "admin", role: "operate", started_by: USERS.operator } });
+      expect(r.reply.error).toMatchObject({
+        code: "FORBIDDEN",
+        details: { needed: "admin", role: "operate", started_by: USERS.operator },
+      });
       expect(r.reply.text).toBe(
         `Run feed0001 was started by ${USERS.operator}; only they or an admin may stop it. Stopping another person's run needs the admin permission; you have operate. Ask ${USERS.operator} or one of: slack:${USERS.admin} (RL_ADMINS).`,
       );
@@ -66,7 +69,10 @@ describe("run ownership", () => {
 
   it("lets an admin stop anyone's run, on the button and the chat route", async () => {
     const k = start();
-    const viaChat = await dispatch({ name: "rl_stop_training", args: { run: "feed0001" } }, k.ctx(USERS.admin, { via: "chat" }));
+    const viaChat = await dispatch(
+      { name: "rl_stop_training", args: { run: "feed0001" } },
+      k.ctx(USERS.admin, { via: "chat" }),
+    );
     expect(viaChat.needsConfirmation).toBe(true);
     const done = await answer(viaChat.reply, k.ctx(USERS.admin, { via: "button" }));
     expect(done.ok).toBe(true);
@@ -75,11 +81,17 @@ describe("run ownership", () => {
 
   it("takes ids per platform: the same id on another platform is another person", async () => {
     const k = start({ RL_DEFAULT_ROLE: "operate" });
-    const sameIdOnDiscord = await dispatchConfirmed({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: DISCORD }));
+    const sameIdOnDiscord = await dispatchConfirmed(
+      { text: "/rl stop feed0001" },
+      k.ctx(USERS.operator, { channel: DISCORD }),
+    );
     expect(sameIdOnDiscord.reply.error?.code).toBe("FORBIDDEN");
     expect(statusOf(k)).toBe("queued");
     // The starter, from another channel of the same platform, may.
-    const elsewhere = await dispatchConfirmed({ text: "/rl stop feed0001" }, k.ctx(USERS.operator, { channel: { ...SLACK, channel: "C2" } }));
+    const elsewhere = await dispatchConfirmed(
+      { text: "/rl stop feed0001" },
+      k.ctx(USERS.operator, { channel: { ...SLACK, channel: "C2" } }),
+    );
     expect(elsewhere.ok).toBe(true);
   });
 
@@ -87,22 +99,44 @@ describe("run ownership", () => {
     const k = start();
     llm = await startFakeLlm();
     const chat = createChatHandler(k.services, { llm: { baseUrl: llm.baseUrl, model: "fake/model" } });
-    llm.script({ toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] }, { text: "I can't stop that run." });
+    llm.script(
+      { toolCalls: [{ name: "rl_stop_training", arguments: { run: "feed0001" } }] },
+      { text: "I can't stop that run." },
+    );
     const reply = await chat("stop run feed0001", k.ctx(USERS.operator2, { via: "chat" }));
     expect(reply.buttons).toBeUndefined();
     expect(reply.data).toMatchObject({ tool_calls: [{ name: "rl_stop_training", ok: false, code: "FORBIDDEN" }] });
     const toolMessage = llm.requests[1]!.body.messages.at(-1)!;
     expect(String(toolMessage.content)).toContain("only they or an admin may stop it");
     expect(statusOf(k)).toBe("queued");
-    expect(k.services.audit.latest(1)[0]).toMatchObject({ command: "stop", outcome: "refused", userId: USERS.operator2 });
+    expect(k.services.audit.latest(1)[0]).toMatchObject({
+      command: "stop",
+      outcome: "refused",
+      userId: USERS.operator2,
+    });
   });
 });
 
 describe("sweep ownership", () => {
   function sweepKit(): Kit {
     kit = startKit({ env: POLICY_ENV });
-    kit.services.sweeps.insert({ id: "s0000001", channel: SLACK, environment: "probe", grid: [{ field: "count", values: [1, 2] }], createdBy: USERS.operator });
-    for (const id of ["feed0001", "feed0002"]) kit.services.runs.insert({ id, channel: SLACK, environment: "probe", config: {}, status: "queued", createdBy: USERS.operator, sweepId: "s0000001" });
+    kit.services.sweeps.insert({
+      id: "s0000001",
+      channel: SLACK,
+      environment: "probe",
+      grid: [{ field: "count", values: [1, 2] }],
+      createdBy: USERS.operator,
+    });
+    for (const id of ["feed0001", "feed0002"])
+      kit.services.runs.insert({
+        id,
+        channel: SLACK,
+        environment: "probe",
+        config: {},
+        status: "queued",
+        createdBy: USERS.operator,
+        sweepId: "s0000001",
+      });
     return kit;
   }
   const statuses = (k: Kit) => k.services.runs.listBySweep("s0000001").map((r) => r.status);
@@ -111,8 +145,13 @@ describe("sweep ownership", () => {
     const k = sweepKit();
     const reply = await dispatchConfirmed({ text: "/rl stop s0000001" }, k.ctx(USERS.operator2));
     expect(reply.ok).toBe(false);
-    expect(reply.reply.error).toMatchObject({ code: "FORBIDDEN", details: { needed: "admin", started_by: USERS.operator } });
-    expect(reply.reply.text).toMatch(/^Sweep s0000001 was started by UOPS; only they or an admin may stop it\. Stopping another person's sweep needs the admin permission/);
+    expect(reply.reply.error).toMatchObject({
+      code: "FORBIDDEN",
+      details: { needed: "admin", started_by: USERS.operator },
+    });
+    expect(reply.reply.text).toMatch(
+      /^Sweep s0000001 was started by UOPS; only they or an admin may stop it\. Stopping another person's sweep needs the admin permission/,
+    );
     expect(statuses(k)).toEqual(["queued", "queued"]);
   });
 

@@ -81,7 +81,9 @@ const byName = (name: string): AnyCommand => COMMANDS.find((c) => c.name === nam
 
 function inputFor(command: AnyCommand, route: "text" | "json"): CommandInput {
   const input = INPUTS[command.name]!;
-  return route === "text" ? { text: `/rl ${command.name} ${input.text}`.trim() } : { name: command.toolName ?? command.name, args: input.args };
+  return route === "text"
+    ? { text: `/rl ${command.name} ${input.text}`.trim() }
+    : { name: command.toolName ?? command.name, args: input.args };
 }
 
 describe("the permission table", () => {
@@ -90,12 +92,17 @@ describe("the permission table", () => {
     for (const c of COMMANDS) expect([c.name, c.permission]).toEqual([c.name, NEEDS[c.name]]);
   });
 
-  const cases = Object.keys(NEEDS).flatMap((name) => ROLES.flatMap((role) => (["text", "json"] as const).map((route) => ({ name, role, route }))));
+  const cases = Object.keys(NEEDS).flatMap((name) =>
+    ROLES.flatMap((role) => (["text", "json"] as const).map((route) => ({ name, role, route }))),
+  );
   it.each(cases)("/rl $name as $role ($route)", async ({ name, role, route }) => {
     const kit = kits.get(role)!;
     const command = byName(name);
     // A channel of its own per case: no selection, so commands stop early and cases do not affect each other.
-    const ctx = kit.ctx(ME, { channel: { platform: "slack", workspace: "T1", channel: `C-${name}-${route}` }, via: route === "json" ? "chat" : "slash" });
+    const ctx = kit.ctx(ME, {
+      channel: { platform: "slack", workspace: "T1", channel: `C-${name}-${route}` },
+      via: route === "json" ? "chat" : "slash",
+    });
     const auditBefore = kit.services.audit.latest(1000).length;
     const result = await dispatch(inputFor(command, route), ctx);
     const level = NEEDS[name]!;
@@ -121,19 +128,34 @@ describe("the permission table", () => {
 
 describe("the channel allowlist, through the dispatcher", () => {
   it("refuses everyone but admins outside the listed channels, blaming the channel, and audits it", async () => {
-    const kit = startKit({ env: { RL_DEFAULT_ROLE: "read", RL_ADMINS: BOSS, RL_OPERATORS: `slack:${ME}`, RL_CHANNEL_ALLOWLIST: "slack:C-OK" } });
+    const kit = startKit({
+      env: {
+        RL_DEFAULT_ROLE: "read",
+        RL_ADMINS: BOSS,
+        RL_OPERATORS: `slack:${ME}`,
+        RL_CHANNEL_ALLOWLIST: "slack:C-OK",
+      },
+    });
     try {
       const elsewhere = { platform: "slack", workspace: "T1", channel: "C-ELSEWHERE" };
-      for (const input of [{ text: "/rl envs" }, { name: "rl_select_environment", args: { name: "probe" } }] as CommandInput[]) {
+      for (const input of [
+        { text: "/rl envs" },
+        { name: "rl_select_environment", args: { name: "probe" } },
+      ] as CommandInput[]) {
         const refused = await dispatch(input, kit.ctx(ME, { channel: elsewhere }));
-        expect(refused.reply.error).toMatchObject({ code: "FORBIDDEN", details: { role: "none", reason: "channel_not_allowed" } });
+        expect(refused.reply.error).toMatchObject({
+          code: "FORBIDDEN",
+          details: { role: "none", reason: "channel_not_allowed" },
+        });
         expect(refused.reply.text).toContain("RL_CHANNEL_ALLOWLIST (slack:C-OK)");
       }
       expect(kit.services.audit.latest(5).map((a) => [a.command, a.outcome, a.channel])).toEqual([
         ["select", "refused", "C-ELSEWHERE"],
         ["envs", "refused", "C-ELSEWHERE"],
       ]);
-      expect((await dispatch({ text: "/rl select probe" }, kit.ctx(ME, { channel: { ...elsewhere, channel: "C-OK" } }))).ok).toBe(true);
+      expect(
+        (await dispatch({ text: "/rl select probe" }, kit.ctx(ME, { channel: { ...elsewhere, channel: "C-OK" } }))).ok,
+      ).toBe(true);
       expect((await dispatch({ text: "/rl select probe" }, kit.ctx("UBOSS", { channel: elsewhere }))).ok).toBe(true);
     } finally {
       await kit.close();

@@ -1,9 +1,23 @@
 // The access policy on its own: entries per platform, Discord roles by id and by name, the channel allowlist, refusal wording.
 import { describe, expect, it } from "vitest";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import { accessOf, channelAllowed, holdersOf, refusalMessage, roleOf, type Policy, type PolicySubject } from "../../src/policy.ts";
+import {
+  accessOf,
+  channelAllowed,
+  holdersOf,
+  refusalMessage,
+  roleOf,
+  type Policy,
+  type PolicySubject,
+} from "../../src/policy.ts";
 
-const policy = (p: Partial<Policy> = {}): Policy => ({ admins: [], operators: [], defaultRole: "read", channelAllowlist: [], ...p });
+const policy = (p: Partial<Policy> = {}): Policy => ({
+  admins: [],
+  operators: [],
+  defaultRole: "read",
+  channelAllowlist: [],
+  ...p,
+});
 const slack: ChannelKey = { platform: "slack", workspace: "T1", channel: "C1" };
 const discord: ChannelKey = { platform: "discord", workspace: "900000000000000001", channel: "900000000000000002" };
 const ADMIN_ROLE = "111111111111111111";
@@ -68,7 +82,11 @@ describe("roleOf", () => {
   });
 
   it("keeps everyone but admins to the allowlisted channels, in every spelling of a channel", () => {
-    const p = policy({ admins: ["slack:UADMIN"], operators: ["slack:UOPS"], channelAllowlist: ["slack:C1", "Discord:900000000000000002", "slack:T2:C7", "C8"] });
+    const p = policy({
+      admins: ["slack:UADMIN"],
+      operators: ["slack:UOPS"],
+      channelAllowlist: ["slack:C1", "Discord:900000000000000002", "slack:T2:C7", "C8"],
+    });
     expect(accessOf(p, slack, { id: "UOPS" })).toEqual({ role: "operate", reason: "operator" });
     expect(accessOf(p, { ...slack, channel: "C2" }, { id: "UOPS" })).toEqual({ role: "none", reason: "channel" });
     expect(accessOf(p, { ...slack, channel: "C2" }, { id: "U1" })).toEqual({ role: "none", reason: "channel" });
@@ -88,15 +106,21 @@ describe("refusals", () => {
   it("say what is needed, what the person has, and who has it", () => {
     const p = policy({ admins: ["slack:UADMIN"], operators: ["slack:UOPS", "discord:role:Trainers"] });
     const operate = refusalMessage(p, accessOf(p, slack, { id: "U1" }), "/rl select", "operate");
-    expect(operate).toBe("/rl select needs the operate permission; you have read. Ask one of: slack:UADMIN, slack:UOPS, discord:role:Trainers (listed in RL_OPERATORS or RL_ADMINS).");
+    expect(operate).toBe(
+      "/rl select needs the operate permission; you have read. Ask one of: slack:UADMIN, slack:UOPS, discord:role:Trainers (listed in RL_OPERATORS or RL_ADMINS).",
+    );
     const admin = refusalMessage(p, accessOf(p, slack, { id: "UOPS" }), "/rl audit", "admin");
-    expect(admin).toBe("/rl audit needs the admin permission; you have operate. Ask one of: slack:UADMIN (listed in RL_ADMINS).");
+    expect(admin).toBe(
+      "/rl audit needs the admin permission; you have operate. Ask one of: slack:UADMIN (listed in RL_ADMINS).",
+    );
   });
 
   it("say what to configure when no one holds the permission", () => {
     const p = policy({ defaultRole: "read" });
     expect(holdersOf(p, "admin")).toEqual([]);
-    expect(refusalMessage(p, accessOf(p, slack, { id: "U1" }), "/rl audit", "admin")).toMatch(/you have read\. No one is listed in RL_ADMINS yet; ask the bot's operator to add you there\.$/);
+    expect(refusalMessage(p, accessOf(p, slack, { id: "U1" }), "/rl audit", "admin")).toMatch(
+      /you have read\. No one is listed in RL_ADMINS yet; ask the bot's operator to add you there\.$/,
+    );
   });
 
   it("blame the channel, not the person, outside the allowlist", () => {

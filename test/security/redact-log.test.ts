@@ -9,7 +9,13 @@ const redact = createRedactor([KEY, "abc", ""]);
 
 describe("createRedactor", () => {
   it("removes a key raw, base64 (alone and as a Basic 'api:' header), percent-encoded and JSON-escaped", () => {
-    const forms = [KEY, Buffer.from(KEY).toString("base64"), Buffer.from(`api:${KEY}`).toString("base64"), encodeURIComponent(KEY), JSON.stringify(KEY).slice(1, -1)];
+    const forms = [
+      KEY,
+      Buffer.from(KEY).toString("base64"),
+      Buffer.from(`api:${KEY}`).toString("base64"),
+      encodeURIComponent(KEY),
+      JSON.stringify(KEY).slice(1, -1),
+    ];
     for (const form of forms) expect(redact(`before ${form} after`)).toBe("before [redacted] after");
   });
 
@@ -23,8 +29,14 @@ describe("redactDeep", () => {
     const cyclic: Record<string, unknown> = { [KEY]: [KEY, 1, true, null, { deep: `x${KEY}` }], when: new Date(0) };
     cyclic.self = cyclic;
     const out = redactDeep(cyclic, redact);
-    expect(out).toEqual({ "[redacted]": ["[redacted]", 1, true, null, { deep: "x[redacted]" }], when: new Date(0), self: "[circular]" });
-    expect(redactDeep({ err: new Error(`failed with ${KEY}`) }, redact)).toEqual({ err: { name: "Error", message: "failed with [redacted]" } });
+    expect(out).toEqual({
+      "[redacted]": ["[redacted]", 1, true, null, { deep: "x[redacted]" }],
+      when: new Date(0),
+      self: "[circular]",
+    });
+    expect(redactDeep({ err: new Error(`failed with ${KEY}`) }, redact)).toEqual({
+      err: { name: "Error", message: "failed with [redacted]" },
+    });
   });
 
   it("never lets a __proto__ key change the prototype", () => {
@@ -40,10 +52,19 @@ describe("createLogger", () => {
     const lines: string[] = [];
     const log = createLogger("debug", redact, (l) => void lines.push(l));
     const cause = new Error(`socket closed by ${KEY}`);
-    log.error("failed", { err: new RlError("UPSTREAM", `WandB said ${KEY}`, { cause, details: { header: `Basic ${Buffer.from(`api:${KEY}`).toString("base64")}` } }), key: KEY });
+    log.error("failed", {
+      err: new RlError("UPSTREAM", `WandB said ${KEY}`, {
+        cause,
+        details: { header: `Basic ${Buffer.from(`api:${KEY}`).toString("base64")}` },
+      }),
+      key: KEY,
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]!.endsWith("\n")).toBe(true);
-    const entry = JSON.parse(lines[0]!) as { err: { message: string; details: { header: string }; cause: { message: string } }; key: string };
+    const entry = JSON.parse(lines[0]!) as {
+      err: { message: string; details: { header: string }; cause: { message: string } };
+      key: string;
+    };
     expect(entry.key).toBe("[redacted]");
     expect(entry.err.message).toBe("WandB said [redacted]");
     expect(entry.err.details.header).toBe("Basic [redacted]");

@@ -21,7 +21,11 @@ const LLM = "sk-llm-key-5d6e7f8091a2b3c4d5e6f708192a3b4c";
 const SLACK_TOKEN = "xoxb-1111-2222-secretbottokenvalue";
 const SECRETS = [WANDB, TINKER, LLM, SLACK_TOKEN];
 /** The forms a key travels in: raw, in a Basic header, percent-encoded. */
-const FORMS = SECRETS.flatMap((s) => [s, Buffer.from(`api:${s}`).toString("base64"), Buffer.from(s).toString("base64")]);
+const FORMS = SECRETS.flatMap((s) => [
+  s,
+  Buffer.from(`api:${s}`).toString("base64"),
+  Buffer.from(s).toString("base64"),
+]);
 
 let kit: Kit;
 let llm: FakeLlm;
@@ -36,7 +40,11 @@ async function startEchoingWandb(): Promise<Server> {
     req.resume();
     req.on("end", () => {
       res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ errors: [{ message: `invalid key ${WANDB} in header ${auth} (${Buffer.from(WANDB).toString("base64")})` }] }));
+      res.end(
+        JSON.stringify({
+          errors: [{ message: `invalid key ${WANDB} in header ${auth} (${Buffer.from(WANDB).toString("base64")})` }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -60,7 +68,11 @@ function echoingTrainer(dir: string): string {
   return file;
 }
 
-async function run(what: string, input: CommandInput, options: { user?: string; confirmed?: boolean; via?: "slash" | "chat" | "button" } = {}): Promise<Reply> {
+async function run(
+  what: string,
+  input: CommandInput,
+  options: { user?: string; confirmed?: boolean; via?: "slash" | "chat" | "button" } = {},
+): Promise<Reply> {
   const ctx = kit.ctx(options.user ?? USERS.admin, { via: options.via ?? "slash" });
   // Confirmed the way a person does it on a platform: the prompt, then a click on its Confirm.
   const result = options.confirmed ? await dispatchConfirmed(input, ctx) : await dispatch(input, ctx);
@@ -96,7 +108,9 @@ beforeAll(async () => {
       LLM_MODEL: "fake/model",
     },
     // An environment file with a key in its docstring and in a field's default.
-    envFiles: { "probe_env.py": probeEnvSource({ docstring: `Probe. Token: ${SLACK_TOKEN}`, labelDefault: `k-${TINKER}` }) },
+    envFiles: {
+      "probe_env.py": probeEnvSource({ docstring: `Probe. Token: ${SLACK_TOKEN}`, labelDefault: `k-${TINKER}` }),
+    },
   });
   kit.services.digests.registerPoster("slack", async (_target, reply) => {
     posted.push(reply);
@@ -105,7 +119,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const r of kit.services.runs.listByStatus(["queued", "starting", "running"])) await kit.services.manager.stop(r.id, "cleanup").catch(() => undefined);
+  for (const r of kit.services.runs.listByStatus(["queued", "starting", "running"]))
+    await kit.services.manager.stop(r.id, "cleanup").catch(() => undefined);
   await kit.close();
   await llm.close();
   await new Promise((resolve) => wandb.close(resolve));
@@ -148,7 +163,13 @@ describe("secrets in every input path", () => {
     // The key really is in the log file: the child had it and printed it.
     expect(readFileSync(kit.services.manager.logPath(id, "trainer"), "utf8")).toContain(WANDB);
     expect(JSON.stringify(started)).toContain("upstream rejected key [redacted] and [redacted]");
-    for (const text of [`/rl logs ${id}`, `/rl logs ${id} trainer --lines 200`, `/rl results ${id}`, `/rl status ${id}`]) await run(text, { text });
+    for (const text of [
+      `/rl logs ${id}`,
+      `/rl logs ${id} trainer --lines 200`,
+      `/rl results ${id}`,
+      `/rl status ${id}`,
+    ])
+      await run(text, { text });
     const status = await run("status json", { name: "rl_check_status", args: { run: id } });
     expect(JSON.stringify(status.data)).toMatch(/WandB (unavailable|answered)/);
     await run("logs json", { name: "rl_get_logs", args: { run: id, lines: 200 } }, { via: "chat" });
@@ -161,7 +182,12 @@ describe("secrets in every input path", () => {
   it("an LLM message holding a key: not sent to the model, not stored, not answered", async () => {
     llm.script(
       // The model repeats a key it should never have seen (e.g. from an older conversation).
-      { toolCalls: [{ name: "rl_edit_config", arguments: { field: "label", value: `x ${WANDB}` } }, { name: "rl_get_logs", arguments: { run: kit.services.runs.listAll(1)[0]!.id } }] },
+      {
+        toolCalls: [
+          { name: "rl_edit_config", arguments: { field: "label", value: `x ${WANDB}` } },
+          { name: "rl_get_logs", arguments: { run: kit.services.runs.listAll(1)[0]!.id } },
+        ],
+      },
       { text: `Done. Your key ${TINKER} is safe with me.` },
     );
     const chat = createChatHandler(kit.services);
@@ -183,11 +209,16 @@ describe("secrets in every input path", () => {
       ["channel config rows", JSON.stringify(db.prepare("SELECT * FROM channel_configs").all())],
       ["conversation rows", JSON.stringify(db.prepare("SELECT * FROM conversations").all())],
       ["LLM requests", JSON.stringify(llm.requests.map((r) => r.body))],
-      ...readdirSync(kit.services.config.runConfigsDir).map((f): [string, string] => [`run config ${f}`, readFileSync(path.join(kit.services.config.runConfigsDir, f), "utf8")]),
+      ...readdirSync(kit.services.config.runConfigsDir).map((f): [string, string] => [
+        `run config ${f}`,
+        readFileSync(path.join(kit.services.config.runConfigsDir, f), "utf8"),
+      ]),
     ];
     expect(replies.length).toBeGreaterThan(20);
     expect(kit.logLines.length).toBeGreaterThan(5);
     expect(readdirSync(kit.services.config.runConfigsDir).length).toBe(1);
-    expect(outputs.map(([what, text]) => ({ what, found: leaks(text) })).filter(({ found }) => found.length > 0)).toEqual([]);
+    expect(
+      outputs.map(([what, text]) => ({ what, found: leaks(text) })).filter(({ found }) => found.length > 0),
+    ).toEqual([]);
   });
 });

@@ -74,9 +74,13 @@ export function startKit(options: KitOptions = {}): Kit {
   const root = tempDir("rl-sec-root-");
   const envDir = path.join(root, "environments");
   mkdirSync(envDir, { recursive: true });
-  for (const [name, source] of Object.entries(options.envFiles ?? { "probe_env.py": probeEnvSource() })) writeFileSync(path.join(envDir, name), source);
+  for (const [name, source] of Object.entries(options.envFiles ?? { "probe_env.py": probeEnvSource() }))
+    writeFileSync(path.join(envDir, name), source);
   const cwd = tempDir("rl-sec-data-");
-  const config = loadConfig({ RL_LOG_LEVEL: "debug", RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir, ...options.env }, cwd);
+  const config = loadConfig(
+    { RL_LOG_LEVEL: "debug", RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir, ...options.env },
+    cwd,
+  );
   const logLines: string[] = [];
   const log = createLogger("debug", createRedactor(config.secrets), (line) => void logLines.push(line));
   const services = createServices(config, { log, ...options.services });
@@ -85,13 +89,24 @@ export function startKit(options: KitOptions = {}): Kit {
     root,
     cwd,
     logLines,
-    ctx: (user, o = {}) => ({ channel: o.channel ?? SLACK, user: { id: user, name: user, ...(o.roles ? { roles: o.roles } : {}) }, via: o.via ?? "slash", services }),
+    ctx: (user, o = {}) => ({
+      channel: o.channel ?? SLACK,
+      user: { id: user, name: user, ...(o.roles ? { roles: o.roles } : {}) },
+      via: o.via ?? "slash",
+      services,
+    }),
     close: () => services.close(),
   };
 }
 
 /** A run row as /rl start would leave it, without processes (queued runs stop without any). */
-export function insertRun(services: Services, id: string, createdBy: string, channel: ChannelKey = SLACK, status: "queued" | "running" | "completed" | "failed" = "queued"): void {
+export function insertRun(
+  services: Services,
+  id: string,
+  createdBy: string,
+  channel: ChannelKey = SLACK,
+  status: "queued" | "running" | "completed" | "failed" = "queued",
+): void {
   services.runs.insert({ id, channel, environment: "probe", config: {}, status, createdBy });
 }
 

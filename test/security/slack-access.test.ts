@@ -14,7 +14,9 @@ afterEach(async () => {
 
 /** Alice and Bob operate, the admin administers, Carol (like everyone else) only reads. */
 async function start(): Promise<SlackHarness> {
-  h = await startSlackHarness({ env: { RL_DEFAULT_ROLE: "read", RL_OPERATORS: `slack:${ALICE.id},slack:${BOB.id}`, RL_ADMINS: `slack:${ADMIN.id}` } });
+  h = await startSlackHarness({
+    env: { RL_DEFAULT_ROLE: "read", RL_OPERATORS: `slack:${ALICE.id},slack:${BOB.id}`, RL_ADMINS: `slack:${ADMIN.id}` },
+  });
   return h;
 }
 
@@ -34,14 +36,29 @@ describe("access control over Slack", () => {
     expect(text).toContain("/rl select needs the operate permission; you have read.");
     expect(text).toContain(`slack:${ALICE.id}`);
     expect(text).toContain(`slack:${ADMIN.id}`);
-    expect(harness.services.channels.selectedEnvironment({ platform: "slack", workspace: TEAM, channel: CHANNEL })).toBeUndefined();
-    expect(harness.services.audit.latest(1)[0]).toMatchObject({ platform: "slack", channel: CHANNEL, userId: CAROL.id, command: "select", outcome: "refused" });
+    expect(
+      harness.services.channels.selectedEnvironment({ platform: "slack", workspace: TEAM, channel: CHANNEL }),
+    ).toBeUndefined();
+    expect(harness.services.audit.latest(1)[0]).toMatchObject({
+      platform: "slack",
+      channel: CHANNEL,
+      userId: CAROL.id,
+      command: "select",
+      outcome: "refused",
+    });
     expect(harness.fake.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(0);
   });
 
   it("refuses an operator's Confirm click on another person's Stop; the admin's click stops the run", async () => {
     const harness = await start();
-    harness.services.runs.insert({ id: "feed0001", channel: { platform: "slack", workspace: TEAM, channel: CHANNEL }, environment: "probe", config: {}, status: "queued", createdBy: ALICE.id });
+    harness.services.runs.insert({
+      id: "feed0001",
+      channel: { platform: "slack", workspace: TEAM, channel: CHANNEL },
+      environment: "probe",
+      config: {},
+      status: "queued",
+      createdBy: ALICE.id,
+    });
 
     // Alice, the starter, is asked to confirm; her prompt's Confirm button is what the others click.
     const prompt = await typed(harness, "stop feed0001", ALICE);
@@ -52,7 +69,9 @@ describe("access control over Slack", () => {
     // Bob operates, but the prompt is not his: refused privately, the prompt stays Alice's to answer, and the run goes on.
     const bobUrl = harness.fake.responseUrl();
     await harness.click(buttonClick({ button: confirm, responseUrl: bobUrl, user: BOB, ephemeral: true }));
-    const refusal = await harness.fake.waitForResponse((r) => bobUrl.endsWith(`/${r.id}`) && String(r.body.text).startsWith("Not allowed"));
+    const refusal = await harness.fake.waitForResponse(
+      (r) => bobUrl.endsWith(`/${r.id}`) && String(r.body.text).startsWith("Not allowed"),
+    );
     expect(textOf(refusal.body.blocks)).toContain(`Only ${ALICE.name} or an admin can answer this prompt.`);
     expect(refusal.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
     expect(harness.services.runs.get("feed0001")?.status).toBe("queued");
@@ -64,7 +83,9 @@ describe("access control over Slack", () => {
     expect(buttonsOf(typedByBob.body.blocks)).toHaveLength(0);
 
     // The admin's click on the same button stops it, in public, as the admin.
-    await harness.click(buttonClick({ button: confirm, responseUrl: harness.fake.responseUrl(), user: ADMIN, ephemeral: true }));
+    await harness.click(
+      buttonClick({ button: confirm, responseUrl: harness.fake.responseUrl(), user: ADMIN, ephemeral: true }),
+    );
     const posted = await harness.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).includes("stopped"));
     expect(String(posted.body.text)).toContain("Run feed0001 (probe): stopped");
     expect(textOf(posted.body.blocks)).toContain(`<@${ADMIN.id}> confirmed`);

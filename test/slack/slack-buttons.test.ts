@@ -55,7 +55,12 @@ describe("Slack buttons", () => {
     const id = (JSON.parse(confirm.value) as { k: string }).k;
     expect(JSON.parse(confirm.value)).toEqual({ k: id, a: "confirm" });
     expect(JSON.parse(cancel.value)).toEqual({ k: id, a: "cancel" });
-    expect(harness.services.confirmations.get(id)).toMatchObject({ askerId: ALICE.id, command: "launch", commandText: '/rl launch "gsm8k"', state: "pending" });
+    expect(harness.services.confirmations.get(id)).toMatchObject({
+      askerId: ALICE.id,
+      command: "launch",
+      commandText: '/rl launch "gsm8k"',
+      state: "pending",
+    });
     expect(t.launched).toEqual([]);
 
     const clickUrl = harness.fake.responseUrl();
@@ -67,23 +72,37 @@ describe("Slack buttons", () => {
     expect(replaced.body).toMatchObject({ replace_original: true, text: "Working on /rl launch…" });
     const working = await harness.fake.waitForCall("chat.postMessage");
     expect(working.body.text).toBe("Working on /rl launch…");
-    const progress = await harness.fake.waitForCall("chat.update", (c) => String(c.body.text).includes("processes are up"));
-    const final = await harness.fake.waitForCall("chat.update", (c) => String(c.body.text).startsWith("Launched gsm8k"));
+    const progress = await harness.fake.waitForCall("chat.update", (c) =>
+      String(c.body.text).includes("processes are up"),
+    );
+    const final = await harness.fake.waitForCall("chat.update", (c) =>
+      String(c.body.text).startsWith("Launched gsm8k"),
+    );
     const ts = final.body.ts;
     expect(working.ok).toBe(true);
     expect(harness.fake.messages.get(`${CHANNEL}:${String(ts)}`)?.text).toMatch(/^Launched gsm8k/);
     expect(progress.body.ts).toBe(ts);
     expect(final.ok).toBe(true);
-    expect(textOf(final.body.blocks)).toContain("<@U0ALICE> confirmed `/rl launch \"gsm8k\"`");
+    expect(textOf(final.body.blocks)).toContain('<@U0ALICE> confirmed `/rl launch "gsm8k"`');
     expect(buttonsOf(final.body.blocks).map((b) => b.text.text)).toEqual(["Status", "Stop"]);
     expect(t.launched).toEqual(["gsm8k"]);
 
     // The run's message is recorded as its thread, and the prompt goes away.
-    expect(await harness.anchors.waitFor()).toEqual({ runId: "run-42", channel: { platform: "slack", workspace: TEAM, channel: CHANNEL }, ts });
-    const dismissed = await harness.fake.waitForResponse((r) => clickUrl.endsWith(`/${r.id}`) && r.body.delete_original === true);
+    expect(await harness.anchors.waitFor()).toEqual({
+      runId: "run-42",
+      channel: { platform: "slack", workspace: TEAM, channel: CHANNEL },
+      ts,
+    });
+    const dismissed = await harness.fake.waitForResponse(
+      (r) => clickUrl.endsWith(`/${r.id}`) && r.body.delete_original === true,
+    );
     expect(dismissed.body).toEqual({ delete_original: true });
     expect(harness.anchors.items).toHaveLength(1);
-    expect(harness.services.confirmations.get(id)).toMatchObject({ state: "confirmed", answeredBy: ALICE.id, answeredByName: ALICE.name });
+    expect(harness.services.confirmations.get(id)).toMatchObject({
+      state: "confirmed",
+      answeredBy: ALICE.id,
+      answeredByName: ALICE.name,
+    });
   });
 
   it("runs a replayed Confirm click once: the identical payload again, and two at the same moment, are told it was already answered", async () => {
@@ -94,7 +113,9 @@ describe("Slack buttons", () => {
     // Two identical clicks at once (a double click), then the same payload again once the first has finished.
     await Promise.all([harness.click(payload), harness.click(payload)]);
     await harness.fake.waitForCall("chat.update", (c) => String(c.body.text).startsWith("Launched gsm8k"));
-    await harness.fake.waitForResponse((r) => clickUrl.endsWith(`/${r.id}`) && String(r.body.text).includes("already answered"));
+    await harness.fake.waitForResponse(
+      (r) => clickUrl.endsWith(`/${r.id}`) && String(r.body.text).includes("already answered"),
+    );
     expect((await harness.click(payload)).status).toBe(200);
     await until(() => answersAt(harness, clickUrl, "Could not do that").length === 2, "the replay's answer");
 
@@ -103,9 +124,16 @@ describe("Slack buttons", () => {
       expect(r.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
       expect(textOf(r.body.blocks)).toContain(`This was already answered (confirmed by ${ALICE.name}).`);
     }
-    expect(harness.fake.calls.filter((c) => c.method === "chat.postMessage" && String(c.body.text).startsWith("Working on"))).toHaveLength(1);
+    expect(
+      harness.fake.calls.filter((c) => c.method === "chat.postMessage" && String(c.body.text).startsWith("Working on")),
+    ).toHaveLength(1);
     // One answer won and ran the command; both others were refused (in whichever order the clicks arrived).
-    expect(harness.services.audit.latest(10).map((a) => `${a.command} ${a.outcome}`).sort()).toEqual(["confirm ok", "confirm refused", "confirm refused", "launch ok"]);
+    expect(
+      harness.services.audit
+        .latest(10)
+        .map((a) => `${a.command} ${a.outcome}`)
+        .sort(),
+    ).toEqual(["confirm ok", "confirm refused", "confirm refused", "launch ok"]);
   });
 
   it("refuses Confirm and Cancel clicks by someone else, leaving the prompt to its asker; an admin may answer it", async () => {
@@ -136,7 +164,10 @@ describe("Slack buttons", () => {
     const adminUrl = harness.fake.responseUrl();
     await harness.click(buttonClick({ button: second.cancel, responseUrl: adminUrl, user: ADMIN, ephemeral: true }));
     const cancelled = await harness.fake.waitForResponse((r) => adminUrl.endsWith(`/${r.id}`));
-    expect(cancelled.body).toMatchObject({ replace_original: true, text: `Cancelled by ${ADMIN.name}: /rl launch "gsm8k"` });
+    expect(cancelled.body).toMatchObject({
+      replace_original: true,
+      text: `Cancelled by ${ADMIN.name}: /rl launch "gsm8k"`,
+    });
     expect(t.launched).toEqual(["gsm8k"]);
   });
 
@@ -159,7 +190,10 @@ describe("Slack buttons", () => {
     const clickUrl = harness.fake.responseUrl();
     await harness.click(buttonClick({ button: cancel, responseUrl: clickUrl, ephemeral: true }));
     const response = await harness.fake.waitForResponse((r) => clickUrl.endsWith(`/${r.id}`));
-    expect(response.body).toMatchObject({ replace_original: true, text: `Cancelled by ${ALICE.name}: /rl launch "gsm8k"` });
+    expect(response.body).toMatchObject({
+      replace_original: true,
+      text: `Cancelled by ${ALICE.name}: /rl launch "gsm8k"`,
+    });
     expect(t.launched).toEqual([]);
     expect(harness.fake.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(0);
 
@@ -181,7 +215,9 @@ describe("Slack buttons", () => {
     harness.services.config.policy.channelAllowlist = ["C0OTHER"];
     const clickUrl = harness.fake.responseUrl();
     await harness.click(buttonClick({ button: confirm, responseUrl: clickUrl, ephemeral: true }));
-    const refusal = await harness.fake.waitForResponse((r) => clickUrl.endsWith(`/${r.id}`) && String(r.body.text).startsWith("Not allowed"));
+    const refusal = await harness.fake.waitForResponse(
+      (r) => clickUrl.endsWith(`/${r.id}`) && String(r.body.text).startsWith("Not allowed"),
+    );
     expect(refusal.body.text).toContain("/rl launch needs the operate permission; you have none in this channel");
     expect(t.launched).toEqual([]);
     const id = (JSON.parse(confirm.value) as { k: string }).k;
@@ -200,7 +236,9 @@ describe("Slack buttons", () => {
     const harness = await start();
     const { confirm } = await prompt(harness);
     await harness.click(buttonClick({ button: confirm, responseUrl: harness.fake.responseUrl(), ephemeral: true }));
-    const final = await harness.fake.waitForCall("chat.update", (c) => String(c.body.text).startsWith("Launched gsm8k"));
+    const final = await harness.fake.waitForCall("chat.update", (c) =>
+      String(c.body.text).startsWith("Launched gsm8k"),
+    );
     const [status, stop] = buttonsOf(final.body.blocks);
     if (!status || !stop) throw new Error("the run message has no buttons");
     const messageTs = String(final.body.ts);
@@ -214,20 +252,30 @@ describe("Slack buttons", () => {
     const stopUrl = harness.fake.responseUrl();
     await harness.click(buttonClick({ button: stop, responseUrl: stopUrl, messageTs }));
     const stopPrompt = await harness.fake.waitForResponse((r) => stopUrl.endsWith(`/${r.id}`));
-    expect(stopPrompt.body).toMatchObject({ response_type: "ephemeral", replace_original: false, text: "Run /rl halt?" });
+    expect(stopPrompt.body).toMatchObject({
+      response_type: "ephemeral",
+      replace_original: false,
+      text: "Run /rl halt?",
+    });
     const [confirmHalt, cancelHalt] = buttonsOf(stopPrompt.body.blocks);
     const id = (JSON.parse(confirmHalt!.value) as { k: string }).k;
     expect([confirmHalt, cancelHalt].map((b) => [b?.text.text, b?.value])).toEqual([
       ["Confirm", JSON.stringify({ k: id, a: "confirm" })],
       ["Cancel", JSON.stringify({ k: id, a: "cancel" })],
     ]);
-    expect(harness.services.confirmations.get(id)).toMatchObject({ command: "halt", args: { id: "run-42" }, askerId: ALICE.id });
+    expect(harness.services.confirmations.get(id)).toMatchObject({
+      command: "halt",
+      args: { id: "run-42" },
+      askerId: ALICE.id,
+    });
   });
 
   it("answers a click on a button it did not make with a hint, and runs nothing", async () => {
     const harness = await start();
     const url = harness.fake.responseUrl();
-    await harness.click(buttonClick({ button: { action_id: "rl_btn_0", value: "not json", text: { text: "Old" } }, responseUrl: url }));
+    await harness.click(
+      buttonClick({ button: { action_id: "rl_btn_0", value: "not json", text: { text: "Old" } }, responseUrl: url }),
+    );
     const response = await harness.fake.waitForResponse((r) => url.endsWith(`/${r.id}`));
     expect(response.body.text).toContain("not one I know");
   });

@@ -20,20 +20,32 @@ describe("Slack charts", () => {
   it("post() into a run's thread uploads the chart as a PNG into that thread, after the message", async () => {
     h = await startSlackHarness();
     const anchor = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Run r1 started" });
-    const { id: ts } = await h.adapter.post({ channel: CHANNEL_KEY, thread: anchor.id }, { title: "Digest", chart: rewardChart() });
+    const { id: ts } = await h.adapter.post(
+      { channel: CHANNEL_KEY, thread: anchor.id },
+      { title: "Digest", chart: rewardChart() },
+    );
 
     const upload = await h.fake.uploads.waitFor();
     // stop() waits for the upload post() left running; then nothing more can arrive.
     await h.adapter.stop();
     expect(h.fake.uploads.items).toHaveLength(1);
-    expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: anchor.id, filename: "reward.png", title: "Reward mean by step", isPng: true });
+    expect(upload).toMatchObject({
+      channel: CHANNEL,
+      thread_ts: anchor.id,
+      filename: "reward.png",
+      title: "Reward mean by step",
+      isPng: true,
+    });
     expect(upload.bytes.length).toBe(upload.declaredLength);
     expect(pngSize(upload.bytes)).toEqual({ width: 600, height: 300 });
     expect(upload.altText).toContain("Reward mean by step");
     // The message went first, with the sparkline in it, so it stands on its own if the picture never arrives.
     const order = methods(h);
     expect(order.indexOf("files.getUploadURLExternal")).toBeGreaterThan(order.lastIndexOf("chat.postMessage"));
-    expect(order.filter((m) => m.startsWith("files."))).toEqual(["files.getUploadURLExternal", "files.completeUploadExternal"]);
+    expect(order.filter((m) => m.startsWith("files."))).toEqual([
+      "files.getUploadURLExternal",
+      "files.completeUploadExternal",
+    ]);
     const posted = h.fake.messages.get(`${CHANNEL}:${ts}`);
     expect(posted?.thread_ts).toBe(anchor.id);
     expect(textOf(posted?.blocks)).toMatch(/Reward mean by step\*\n`[▁▂▃▄▅▆▇█]+`/);
@@ -64,7 +76,15 @@ describe("Slack charts", () => {
 
   it("a chat answer with a chart gets the PNG in the mention's thread", async () => {
     h = await startSlackHarness({ chat: async () => ({ text: "Here is how it went.", chart: rewardChart() }) });
-    await h.event(eventCallback({ type: "app_mention", user: "U0ALICE", text: "<@U0BOT> how is r1 doing?", ts: "1700000200.000200", channel: CHANNEL }));
+    await h.event(
+      eventCallback({
+        type: "app_mention",
+        user: "U0ALICE",
+        text: "<@U0BOT> how is r1 doing?",
+        ts: "1700000200.000200",
+        channel: CHANNEL,
+      }),
+    );
     const upload = await h.fake.uploads.waitFor();
     expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: "1700000200.000200", isPng: true });
   });

@@ -21,10 +21,22 @@ describe("Slack chat bounds", () => {
     const fake = (llm = await startFakeLlm());
     let handler: ChatHandler | undefined;
     h = await startSlackHarness({
-      chat: (text, ctx) => (handler ??= createChatHandler(ctx.services, { llm: { baseUrl: fake.baseUrl, model: "fake/model" } }))(text, ctx),
+      chat: (text, ctx) =>
+        (handler ??= createChatHandler(ctx.services, { llm: { baseUrl: fake.baseUrl, model: "fake/model" } }))(
+          text,
+          ctx,
+        ),
     });
     fake.script({ text: "x".repeat(2_400_000) });
-    await h.event(eventCallback({ type: "app_mention", user: "U0ALICE", text: "<@U0BOT> tell me everything", ts: "1700000200.000200", channel: CHANNEL }));
+    await h.event(
+      eventCallback({
+        type: "app_mention",
+        user: "U0ALICE",
+        text: "<@U0BOT> tell me everything",
+        ts: "1700000200.000200",
+        channel: CHANNEL,
+      }),
+    );
     const answer = await h.fake.waitForCall("chat.update", (c) => textOf(c.body.blocks).includes("more not shown"));
     expect(answer.ok).toBe(true);
     expect(blockKitProblems(answer.body.blocks)).toEqual([]);

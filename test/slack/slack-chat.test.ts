@@ -37,8 +37,27 @@ describe("Slack mentions and direct messages", () => {
 
   it("answers a direct message, and ignores the bot's own messages", async () => {
     h = await startSlackHarness();
-    await h.event(eventCallback({ type: "message", channel_type: "im", channel: "D0ALICE", user: "U0BOT", bot_id: "B0BOT", text: "an earlier answer", ts: "1700000300.000001" }));
-    await h.event(eventCallback({ type: "message", channel_type: "im", channel: "D0ALICE", user: "U0ALICE", text: "hello", ts: "1700000300.000300" }));
+    await h.event(
+      eventCallback({
+        type: "message",
+        channel_type: "im",
+        channel: "D0ALICE",
+        user: "U0BOT",
+        bot_id: "B0BOT",
+        text: "an earlier answer",
+        ts: "1700000300.000001",
+      }),
+    );
+    await h.event(
+      eventCallback({
+        type: "message",
+        channel_type: "im",
+        channel: "D0ALICE",
+        user: "U0ALICE",
+        text: "hello",
+        ts: "1700000300.000300",
+      }),
+    );
     const post = await h.fake.waitForCall("chat.postMessage");
     expect(post.body.channel).toBe("D0ALICE");
     // The bot's own answer while chat mode has no LLM: what to set, and the /rl commands instead.
@@ -63,7 +82,12 @@ describe("Slack mentions and direct messages", () => {
     expect(progress.body).toMatchObject({ text: "thinking…", thread_ts: "1700000200.000200" });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.text).toBe("start gsm8k with <@U0CAROL>");
-    expect(seen[0]?.ctx).toMatchObject({ via: "chat", thread: "1700000200.000200", user: { id: "U0ALICE" }, channel: { platform: "slack", workspace: TEAM, channel: CHANNEL } });
+    expect(seen[0]?.ctx).toMatchObject({
+      via: "chat",
+      thread: "1700000200.000200",
+      user: { id: "U0ALICE" },
+      channel: { platform: "slack", workspace: TEAM, channel: CHANNEL },
+    });
     // The reply replaced the progress message, so that message is the run's thread.
     const progressMessage = [...h.fake.messages.values()].find((m) => m.thread_ts === "1700000200.000200");
     expect(update.body.ts).toBe(progressMessage?.ts);

@@ -30,7 +30,9 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 }
 
 /** The bot as main.ts builds it (createBot) with Slack, on the demo stack with free ports; Alice is an operator, everyone else reads. */
-async function start(steps: { totalSteps: number; stepSeconds: number } = { totalSteps: 400, stepSeconds: 0.1 }): Promise<SlackHarness> {
+async function start(
+  steps: { totalSteps: number; stepSeconds: number } = { totalSteps: 400, stepSeconds: 0.1 },
+): Promise<SlackHarness> {
   const lockedFile = await demoLockedFields(tempDir("rl-slack-demo-"), steps);
   const harness = await startSlackHarness({
     env: {
@@ -51,7 +53,9 @@ async function seen<T>(harness: SlackHarness, waiting: Promise<T>, what: string)
   let timer: NodeJS.Timeout | undefined;
   const giveUp = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      const recent = harness.fake.calls.items.slice(-12).map((c) => `${c.method} ${c.ok ? "ok" : c.error} ${String(c.body.text ?? "")}`);
+      const recent = harness.fake.calls.items
+        .slice(-12)
+        .map((c) => `${c.method} ${c.ok ? "ok" : c.error} ${String(c.body.text ?? "")}`);
       reject(new Error(`the fake never saw ${what}; the last calls were:\n${recent.join("\n")}`));
     }, 30_000);
   });
@@ -63,11 +67,21 @@ async function seen<T>(harness: SlackHarness, waiting: Promise<T>, what: string)
 }
 
 const posted = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
-  seen(harness, harness.fake.waitForCall("chat.postMessage", (c) => c.ok && match(c)), what);
+  seen(
+    harness,
+    harness.fake.waitForCall("chat.postMessage", (c) => c.ok && match(c)),
+    what,
+  );
 const text = (call: RecordedCall) => String(call.body.text);
 /** A command's public answer: posted at once, or (after about a second of work) edited into its "Working on…" message. */
 const answered = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
-  seen(harness, harness.fake.calls.waitFor((c) => (c.method === "chat.postMessage" || c.method === "chat.update") && c.ok && match(c)), what);
+  seen(
+    harness,
+    harness.fake.calls.waitFor(
+      (c) => (c.method === "chat.postMessage" || c.method === "chat.update") && c.ok && match(c),
+    ),
+    what,
+  );
 
 /** Types /rl <words> as Alice; returns the response_url the command carried. */
 async function type(harness: SlackHarness, words: string): Promise<string> {
@@ -99,10 +113,16 @@ describe("a demo run through Slack", () => {
     // Confirm: "Working on…" is posted publicly, then edited into the run's answer.
     const confirmUrl = fake.responseUrl();
     const beforeConfirm = fake.calls.items.length;
-    expect((await harness.click(buttonClick({ button: confirm!, responseUrl: confirmUrl, ephemeral: true }))).status).toBe(200);
+    expect(
+      (await harness.click(buttonClick({ button: confirm!, responseUrl: confirmUrl, ephemeral: true }))).status,
+    ).toBe(200);
     const working = await posted(harness, (c) => text(c) === "Working on /rl start…", "the Working on… message");
     expect(working.body.channel).toBe(CHANNEL);
-    const answer = await seen(harness, fake.waitForCall("chat.update", (c) => c.ok && /\): running\n/.test(text(c))), "the running answer");
+    const answer = await seen(
+      harness,
+      fake.waitForCall("chat.update", (c) => c.ok && /\): running\n/.test(text(c))),
+      "the running answer",
+    );
     const runTs = String(answer.body.ts);
     // Only chat.postMessage makes messages: the edited one is the "Working on…" message, and every edit since the
     // Confirm went to it (the selection, if discovery's first scan was slow, edited its own "Working on…" before).
@@ -118,18 +138,39 @@ describe("a demo run through Slack", () => {
     expect(services.runs.get(runId)?.status).toBe("running");
 
     // The run's message is its thread (main.ts's onAnchor), and the prompt is gone.
-    expect(await seen(harness, harness.anchors.waitFor((a) => a.runId === runId), "the anchor")).toEqual({ runId, channel: { platform: "slack", workspace: TEAM, channel: CHANNEL }, ts: runTs });
+    expect(
+      await seen(
+        harness,
+        harness.anchors.waitFor((a) => a.runId === runId),
+        "the anchor",
+      ),
+    ).toEqual({ runId, channel: { platform: "slack", workspace: TEAM, channel: CHANNEL }, ts: runTs });
     expect(services.runs.get(runId)?.thread).toBe(runTs);
-    await seen(harness, fake.waitForResponse((r) => answeredAt(confirmUrl)(r) && r.body.delete_original === true), "the prompt removed");
+    await seen(
+      harness,
+      fake.waitForResponse((r) => answeredAt(confirmUrl)(r) && r.body.delete_original === true),
+      "the prompt removed",
+    );
 
     // The started notice goes into the run's thread through the digests' poster.
-    const startedNotice = await posted(harness, (c) => text(c).startsWith(`🏃 Run started: ${runId}`), "the started notice");
+    const startedNotice = await posted(
+      harness,
+      (c) => text(c).startsWith(`🏃 Run started: ${runId}`),
+      "the started notice",
+    );
     expect(startedNotice.body).toMatchObject({ channel: CHANNEL, thread_ts: runTs });
 
     // /rl status <id>: the step and the processes.
-    await until(async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1, "the first step");
+    await until(
+      async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1,
+      "the first step",
+    );
     await type(harness, `status ${runId}`);
-    const status = await posted(harness, (c) => text(c).startsWith(`🏃 Run ${runId} (arithmetic): running`), "the status");
+    const status = await posted(
+      harness,
+      (c) => text(c).startsWith(`🏃 Run ${runId} (arithmetic): running`),
+      "the status",
+    );
     const shown = textOf(status.body.blocks);
     expect(shown).toMatch(/\*Step\*\n[1-9]\d* \/ 400/);
     expect(shown).toContain("*Processes*\napi running, trainer running, env running");
@@ -145,7 +186,11 @@ describe("a demo run through Slack", () => {
     const [confirmStop] = buttonsOf(stopPrompt.body.blocks);
     expect(confirmStop?.text.text).toBe("Confirm");
     await harness.click(buttonClick({ button: confirmStop!, responseUrl: fake.responseUrl(), ephemeral: true }));
-    const stopped = await posted(harness, (c) => text(c).startsWith(`⏹ Run ${runId} (arithmetic): stopped`), "the stopped answer");
+    const stopped = await posted(
+      harness,
+      (c) => text(c).startsWith(`⏹ Run ${runId} (arithmetic): stopped`),
+      "the stopped answer",
+    );
     expect(stopped.body.channel).toBe(CHANNEL);
     expect(services.runs.get(runId)).toMatchObject({ status: "stopped", stoppedBy: ALICE.name });
 
@@ -153,7 +198,11 @@ describe("a demo run through Slack", () => {
     const pids = services.processes.list(runId).map((p) => p.pid);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(pid !== undefined && processStartTime(pid) === undefined).toBe(true);
-    const stoppedNotice = await posted(harness, (c) => text(c).startsWith(`⏹ Run stopped: ${runId}`), "the stopped notice");
+    const stoppedNotice = await posted(
+      harness,
+      (c) => text(c).startsWith(`⏹ Run stopped: ${runId}`),
+      "the stopped notice",
+    );
     expect(stoppedNotice.body).toMatchObject({ channel: CHANNEL, thread_ts: runTs });
   });
 
@@ -171,10 +220,15 @@ describe("a demo run through Slack", () => {
     const clickUrl = fake.responseUrl();
     const payload = buttonClick({ button: confirm!, responseUrl: clickUrl, ephemeral: true });
     await Promise.all([harness.click(payload), harness.click(payload)]);
-    const answer = await seen(harness, fake.waitForCall("chat.update", (c) => c.ok && /\): running\n/.test(text(c))), "the running answer");
+    const answer = await seen(
+      harness,
+      fake.waitForCall("chat.update", (c) => c.ok && /\): running\n/.test(text(c))),
+      "the running answer",
+    );
     const runId = /Run (\S+) \(arithmetic\): running/.exec(text(answer))?.[1];
     expect(runId).toBeDefined();
-    const replayed = (r: { id: string; body: Record<string, unknown> }) => answeredAt(clickUrl)(r) && textOf(r.body.blocks).includes("already answered");
+    const replayed = (r: { id: string; body: Record<string, unknown> }) =>
+      answeredAt(clickUrl)(r) && textOf(r.body.blocks).includes("already answered");
     await seen(harness, fake.waitForResponse(replayed), "the replay's answer");
 
     // And once more, seconds later, with the run going: still already answered, still one run.
@@ -186,7 +240,9 @@ describe("a demo run through Slack", () => {
     }
     expect(services.runs.listAll(10).map((r) => r.id)).toEqual([runId]);
     expect(services.runs.get(runId!)?.status).toBe("running");
-    expect(fake.calls.filter((c) => c.method === "chat.postMessage" && text(c) === "Working on /rl start…")).toHaveLength(1);
+    expect(
+      fake.calls.filter((c) => c.method === "chat.postMessage" && text(c) === "Working on /rl start…"),
+    ).toHaveLength(1);
   });
 
   it("runs a 2-value sweep after one Confirm, with every notice and the comparison of both rewards in the sweep's thread", async () => {
@@ -200,7 +256,11 @@ describe("a demo run through Slack", () => {
     expect(textOf(prompt.body.blocks)).toContain("1. temperature=0.2\n2. temperature=1.8");
     const [confirm] = buttonsOf(prompt.body.blocks);
     await harness.click(buttonClick({ button: confirm!, responseUrl: fake.responseUrl(), ephemeral: true }));
-    const answer = await seen(harness, fake.waitForCall("chat.update", (c) => c.ok && /Sweep s\w+ \(arithmetic\): 2 runs/.test(text(c))), "the sweep's answer");
+    const answer = await seen(
+      harness,
+      fake.waitForCall("chat.update", (c) => c.ok && /Sweep s\w+ \(arithmetic\): 2 runs/.test(text(c))),
+      "the sweep's answer",
+    );
     const sweepTs = String(answer.body.ts);
     const sweepId = /Sweep (s\w+)/.exec(text(answer))![1]!;
     const runs = services.runs.listBySweep(sweepId);
@@ -208,14 +268,23 @@ describe("a demo run through Slack", () => {
 
     // Both runs' notices and the comparison land in the sweep's message thread.
     for (const run of runs) {
-      const notice = await posted(harness, (c) => text(c).startsWith(`✅ Run completed: ${run.id}`), `run ${run.id}'s completed notice`);
+      const notice = await posted(
+        harness,
+        (c) => text(c).startsWith(`✅ Run completed: ${run.id}`),
+        `run ${run.id}'s completed notice`,
+      );
       expect(notice.body).toMatchObject({ channel: CHANNEL, thread_ts: sweepTs });
     }
-    const comparison = await posted(harness, (c) => text(c).startsWith(`📊 Sweep ${sweepId} (arithmetic): finished, 2 runs compared`), "the comparison");
+    const comparison = await posted(
+      harness,
+      (c) => text(c).startsWith(`📊 Sweep ${sweepId} (arithmetic): finished, 2 runs compared`),
+      "the comparison",
+    );
     expect(comparison.body).toMatchObject({ channel: CHANNEL, thread_ts: sweepTs });
     const shown = textOf(comparison.body.blocks);
     // Each run's row: its temperature, its reward (a number), all 4 steps.
-    for (const { id } of runs) expect(shown).toMatch(new RegExp(`${id}( ★)?\\s+(0\\.2|1\\.8)\\s+-?\\d+(\\.\\d+)?\\s+4/4`));
+    for (const { id } of runs)
+      expect(shown).toMatch(new RegExp(`${id}( ★)?\\s+(0\\.2|1\\.8)\\s+-?\\d+(\\.\\d+)?\\s+4/4`));
     expect(shown).toMatch(/Best: run \w+ \(temperature=(0\.2|1\.8)\), reward/);
   });
 });

@@ -90,7 +90,8 @@ export async function startSlackHarness(options: HarnessOptions = {}): Promise<S
     adapter: started,
     anchors,
     slash: (fields) => signed(new URLSearchParams(fields).toString(), "application/x-www-form-urlencoded"),
-    click: (payload) => signed(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), "application/x-www-form-urlencoded"),
+    click: (payload) =>
+      signed(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), "application/x-www-form-urlencoded"),
     event: (body) => signed(JSON.stringify(body), "application/json"),
     raw,
     close,
@@ -106,7 +107,9 @@ interface RenderedButton {
 /** The buttons in a message's blocks, in order, as Slack would show them. */
 export function buttonsOf(blocks: unknown): RenderedButton[] {
   if (!Array.isArray(blocks)) return [];
-  return blocks.flatMap((b: { type?: string; elements?: RenderedButton[] }) => (b.type === "actions" ? (b.elements ?? []) : []));
+  return blocks.flatMap((b: { type?: string; elements?: RenderedButton[] }) =>
+    b.type === "actions" ? (b.elements ?? []) : [],
+  );
 }
 
 /** Every piece of text in a message's blocks, joined, for "contains" assertions. */
@@ -134,6 +137,9 @@ export interface CapturedLine {
 /** A Logger that keeps every line, for asserting that failures were logged with context. */
 export function captureLog(): Logger & { lines: CapturedLine[] } {
   const lines: CapturedLine[] = [];
-  const at = (level: CapturedLine["level"]) => (message: string, context: Record<string, unknown> = {}) => void lines.push({ level, message, context });
+  const at =
+    (level: CapturedLine["level"]) =>
+    (message: string, context: Record<string, unknown> = {}) =>
+      void lines.push({ level, message, context });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }

@@ -73,7 +73,10 @@ describe("Slack over HTTP: /rl", () => {
     const url = h.fake.responseUrl();
     await h.slash(slashCommand({ text: "crunch fail", responseUrl: url }));
     const response = await h.fake.waitForResponse();
-    expect(response.body).toMatchObject({ response_type: "ephemeral", text: "Could not do that\nNothing called fail to crunch." });
+    expect(response.body).toMatchObject({
+      response_type: "ephemeral",
+      text: "Could not do that\nNothing called fail to crunch.",
+    });
     const working = h.fake.calls.items.find((c) => c.method === "chat.postMessage");
     const removed = await h.fake.waitForCall("chat.delete");
     expect([...h.fake.messages.values()].filter((m) => !m.deleted)).toEqual([]);
@@ -121,7 +124,10 @@ describe("Slack over HTTP: /rl", () => {
     h = await startSlackHarness();
     await h.slash(slashCommand({ text: "", responseUrl: h.fake.responseUrl() }));
     await h.slash(slashCommand({ text: "help", responseUrl: h.fake.responseUrl() }));
-    const [bare, help] = [await h.fake.waitForResponse((r) => r.id === "r1"), await h.fake.waitForResponse((r) => r.id === "r2")];
+    const [bare, help] = [
+      await h.fake.waitForResponse((r) => r.id === "r1"),
+      await h.fake.waitForResponse((r) => r.id === "r2"),
+    ];
     for (const r of [bare, help]) {
       expect(r.body.response_type).toBe("ephemeral");
       expect(r.body.text).toBe("rl-chatops commands");

@@ -16,13 +16,22 @@ afterEach(async () => {
 const CHANNEL_KEY = { platform: "slack", workspace: TEAM, channel: CHANNEL };
 const THREAD = "1700000000.000001";
 
-
-
 /** A finished run of this channel, with its thread, and its notice queued. */
 function queueNotice(harness: SlackHarness, runId: string, at: number, kind: OutboxKind = "notice"): string {
-  harness.services.runs.insert({ id: runId, channel: CHANNEL_KEY, thread: THREAD, environment: "foo", config: {}, status: "completed", createdBy: "U0ALICE" });
+  harness.services.runs.insert({
+    id: runId,
+    channel: CHANNEL_KEY,
+    thread: THREAD,
+    environment: "foo",
+    config: {},
+    status: "completed",
+    createdBy: "U0ALICE",
+  });
   const key = `${kind}:${runId}:completed`;
-  harness.services.outbox.enqueue({ dedupeKey: key, target: { channel: CHANNEL_KEY }, kind, runId, reply: { title: `Run ${runId} completed` } }, at);
+  harness.services.outbox.enqueue(
+    { dedupeKey: key, target: { channel: CHANNEL_KEY }, kind, runId, reply: { title: `Run ${runId} completed` } },
+    at,
+  );
   return key;
 }
 
@@ -38,7 +47,11 @@ describe("Slack delivery from the outbox", () => {
     await h.services.digests.drain();
 
     expect(posts(h).map((c) => c.status)).toEqual([429]);
-    expect(outboxRow(h.services, key)).toMatchObject({ status: "pending", next_attempt_at: clock + 30_000, attempts: 0 });
+    expect(outboxRow(h.services, key)).toMatchObject({
+      status: "pending",
+      next_attempt_at: clock + 30_000,
+      attempts: 0,
+    });
     clock += 29_000;
     await h.services.digests.drain();
     expect(posts(h)).toHaveLength(1);
@@ -77,18 +90,24 @@ describe("Slack delivery from the outbox", () => {
     expect(textOf(answer.body.blocks)).toContain("not_in_channel — invite the bot to the channel");
   });
 
-  it.each(["channel_not_found", "is_archived", "account_inactive", "invalid_auth"])("%s stops the row too", async (error) => {
-    let clock = 3_000_000;
-    h = await startSlackHarness({ now: () => clock });
-    const key = queueNotice(h, "r3", clock);
-    h.fake.failNext("chat.postMessage", { error });
-    h.services.digests.registerPoster("slack", h.adapter.post);
-    await h.services.digests.drain();
-    clock += 60 * 60_000;
-    await h.services.digests.drain();
-    expect(posts(h)).toHaveLength(1);
-    expect(outboxRow(h.services, key)).toMatchObject({ status: "dead", undeliverable: expect.stringMatching(new RegExp(`^${error} — `)) });
-  });
+  it.each(["channel_not_found", "is_archived", "account_inactive", "invalid_auth"])(
+    "%s stops the row too",
+    async (error) => {
+      let clock = 3_000_000;
+      h = await startSlackHarness({ now: () => clock });
+      const key = queueNotice(h, "r3", clock);
+      h.fake.failNext("chat.postMessage", { error });
+      h.services.digests.registerPoster("slack", h.adapter.post);
+      await h.services.digests.drain();
+      clock += 60 * 60_000;
+      await h.services.digests.drain();
+      expect(posts(h)).toHaveLength(1);
+      expect(outboxRow(h.services, key)).toMatchObject({
+        status: "dead",
+        undeliverable: expect.stringMatching(new RegExp(`^${error} — `)),
+      });
+    },
+  );
 
   it("a transient refusal (internal_error) is retried with backoff and then delivered", async () => {
     let clock = 4_000_000;
@@ -97,7 +116,12 @@ describe("Slack delivery from the outbox", () => {
     h.fake.failNext("chat.postMessage", { error: "internal_error" });
     h.services.digests.registerPoster("slack", h.adapter.post);
     await h.services.digests.drain();
-    expect(outboxRow(h.services, key)).toMatchObject({ status: "pending", attempts: 1, next_attempt_at: clock + 2_000, undeliverable: null });
+    expect(outboxRow(h.services, key)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      next_attempt_at: clock + 2_000,
+      undeliverable: null,
+    });
     clock += 2_000;
     await h.services.digests.drain();
     expect(outboxRow(h.services, key).status).toBe("sent");

@@ -25,7 +25,9 @@ describe("Slack paging", () => {
   it("shows every field of a 99-field config across pages, Next and Previous editing the message in place", async () => {
     const harness = await start();
     await harness.slash(slashCommand({ text: "config", responseUrl: harness.fake.responseUrl() }));
-    const first = await harness.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).startsWith("Config of big"));
+    const first = await harness.fake.waitForCall("chat.postMessage", (c) =>
+      String(c.body.text).startsWith("Config of big"),
+    );
     expect(first.ok).toBe(true);
     const message = [...harness.fake.messages.values()].find((m) => String(m.text).startsWith("Config of big"));
     if (!message) throw new Error("no config message");
@@ -38,37 +40,60 @@ describe("Slack paging", () => {
     let blocks = message.blocks;
     for (let page = 2; page <= pageCount; page++) {
       expect(blockKitProblems(blocks)).toEqual([]);
-      for (const heading of ["big's own fields", "Locked (infrastructure)", "Trainer (locked)"]) if (textOf(blocks).includes(heading)) headings.add(heading);
+      for (const heading of ["big's own fields", "Locked (infrastructure)", "Trainer (locked)"])
+        if (textOf(blocks).includes(heading)) headings.add(heading);
       const next = buttonsOf(blocks).find((b) => b.text.text.startsWith("Next"));
       if (!next) throw new Error(`page ${page - 1} has no Next button`);
-      await harness.click(buttonClick({ button: next, responseUrl: harness.fake.responseUrl(), messageTs: message.ts }));
-      const updated = await harness.fake.waitForCall("chat.update", (c) => String(c.body.text).includes(`(page ${page} of ${pageCount})`));
+      await harness.click(
+        buttonClick({ button: next, responseUrl: harness.fake.responseUrl(), messageTs: message.ts }),
+      );
+      const updated = await harness.fake.waitForCall("chat.update", (c) =>
+        String(c.body.text).includes(`(page ${page} of ${pageCount})`),
+      );
       expect(updated.ok).toBe(true);
       expect(updated.body.ts).toBe(message.ts);
       blocks = updated.body.blocks;
       for (const name of namesIn(blocks)) seen.add(name);
     }
-    for (const heading of ["big's own fields", "Locked (infrastructure)", "Trainer (locked)"]) if (textOf(blocks).includes(heading)) headings.add(heading);
+    for (const heading of ["big's own fields", "Locked (infrastructure)", "Trainer (locked)"])
+      if (textOf(blocks).includes(heading)) headings.add(heading);
     expect([...seen].sort()).toEqual(bigFieldNames());
     expect([...headings].sort()).toEqual(["Locked (infrastructure)", "Trainer (locked)", "big's own fields"]);
     // The last page has no Next, and Previous goes back.
     const buttons = buttonsOf(blocks);
     expect(buttons.map((b) => b.text.text)).toEqual(["◀ Previous"]);
-    await harness.click(buttonClick({ button: buttons[0]!, responseUrl: harness.fake.responseUrl(), messageTs: message.ts }));
-    await harness.fake.waitForCall("chat.update", (c) => String(c.body.text).includes(`(page ${pageCount - 1} of ${pageCount})`));
+    await harness.click(
+      buttonClick({ button: buttons[0]!, responseUrl: harness.fake.responseUrl(), messageTs: message.ts }),
+    );
+    await harness.fake.waitForCall("chat.update", (c) =>
+      String(c.body.text).includes(`(page ${pageCount - 1} of ${pageCount})`),
+    );
   });
 
   it("filters by words and shows one field whole", async () => {
     const harness = await start();
     await harness.slash(slashCommand({ text: "config knob_4", responseUrl: harness.fake.responseUrl() }));
-    const filtered = await harness.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).startsWith("Config of big"));
+    const filtered = await harness.fake.waitForCall("chat.postMessage", (c) =>
+      String(c.body.text).startsWith("Config of big"),
+    );
     expect(String(filtered.body.text)).toContain('10 fields matching "knob_4"');
-    expect(new Set(namesIn(filtered.body.blocks))).toEqual(new Set(bigFieldNames().filter((n) => n.startsWith("knob_4"))));
+    expect(new Set(namesIn(filtered.body.blocks))).toEqual(
+      new Set(bigFieldNames().filter((n) => n.startsWith("knob_4"))),
+    );
 
     await harness.slash(slashCommand({ text: "config knob_42", responseUrl: harness.fake.responseUrl() }));
-    const one = await harness.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).startsWith("knob_42 (big)"));
+    const one = await harness.fake.waitForCall("chat.postMessage", (c) =>
+      String(c.body.text).startsWith("knob_42 (big)"),
+    );
     const text = textOf(one.body.blocks);
-    for (const part of ["*Type*\nint", "*Default*\n42", "*Current*\n42", "*Bounds*\n≥ 0 and ≤ 1000", "knob_42: Controls how strongly"]) expect(text).toContain(part);
+    for (const part of [
+      "*Type*\nint",
+      "*Default*\n42",
+      "*Current*\n42",
+      "*Bounds*\n≥ 0 and ≤ 1000",
+      "knob_42: Controls how strongly",
+    ])
+      expect(text).toContain(part);
     expect(text).toContain(".".repeat(100));
   });
 });

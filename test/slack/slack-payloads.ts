@@ -7,9 +7,18 @@ export const ALICE = { id: "U0ALICE", name: "alice" };
 export const BOB = { id: "U0BOB", name: "bob" };
 
 /** Slack's v0 signature: HMAC-SHA256 of "v0:{timestamp}:{body}" with the signing secret. */
-export function signedHeaders(secret: string, body: string, contentType: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function signedHeaders(
+  secret: string,
+  body: string,
+  contentType: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   const signature = `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
-  return { "content-type": contentType, "x-slack-request-timestamp": String(timestamp), "x-slack-signature": signature };
+  return {
+    "content-type": contentType,
+    "x-slack-request-timestamp": String(timestamp),
+    "x-slack-signature": signature,
+  };
 }
 
 export interface SlashOptions {
@@ -93,7 +102,9 @@ export function eventCallback(event: Record<string, unknown>): Record<string, un
     type: "event_callback",
     event_id: `Ev${Math.random().toString(36).slice(2, 10).toUpperCase()}`,
     event_time: 1_700_000_000,
-    authorizations: [{ enterprise_id: null, team_id: TEAM, user_id: "U0BOT", is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      { enterprise_id: null, team_id: TEAM, user_id: "U0BOT", is_bot: true, is_enterprise_install: false },
+    ],
     is_ext_shared_channel: false,
   };
 }

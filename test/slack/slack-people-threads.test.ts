@@ -20,8 +20,22 @@ describe("Slack people and threads", () => {
   it("lists runs naming who started each, without a mention; only the asker answered is mentioned", async () => {
     h = await startSlackHarness();
     h.fake.addUser({ id: BOB.id, name: "bob", displayName: "Bob B" });
-    h.services.runs.insert({ id: "r0people", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "completed", createdBy: BOB.id });
-    h.services.runs.insert({ id: "r1people", channel: CHANNEL_KEY, environment: "gsm8k", config: {}, status: "completed", createdBy: "U0GONE" });
+    h.services.runs.insert({
+      id: "r0people",
+      channel: CHANNEL_KEY,
+      environment: "gsm8k",
+      config: {},
+      status: "completed",
+      createdBy: BOB.id,
+    });
+    h.services.runs.insert({
+      id: "r1people",
+      channel: CHANNEL_KEY,
+      environment: "gsm8k",
+      config: {},
+      status: "completed",
+      createdBy: "U0GONE",
+    });
     await h.slash(slashCommand({ text: "runs", responseUrl: h.fake.responseUrl() }));
     const post = await h.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).startsWith("Runs"));
     const shown = textOf(post.body.blocks);
@@ -32,7 +46,12 @@ describe("Slack people and threads", () => {
     expect(shown).not.toContain("<@U0GONE>");
     // The footer answers the asker, and that is the one mention.
     expect(shown.match(/<@U\w+>/g)).toEqual([`<@${ALICE.id}>`]);
-    expect(h.fake.calls.filter((c) => c.method === "users.info").map((c) => c.body.user).sort()).toEqual([BOB.id, "U0GONE"]);
+    expect(
+      h.fake.calls
+        .filter((c) => c.method === "users.info")
+        .map((c) => c.body.user)
+        .sort(),
+    ).toEqual([BOB.id, "U0GONE"]);
   });
 
   it("names the starter in a notice without a ping, and looks each person up once", async () => {
@@ -50,7 +69,15 @@ describe("Slack people and threads", () => {
   it("puts the chart of an answer about a run into the run's thread", async () => {
     const t = createTestCommands();
     h = await startSlackHarness({ commands: t.commands });
-    h.services.runs.insert({ id: "r0thread", channel: CHANNEL_KEY, thread: RUN_THREAD, environment: "gsm8k", config: {}, status: "completed", createdBy: ALICE.id });
+    h.services.runs.insert({
+      id: "r0thread",
+      channel: CHANNEL_KEY,
+      thread: RUN_THREAD,
+      environment: "gsm8k",
+      config: {},
+      status: "completed",
+      createdBy: ALICE.id,
+    });
     await h.slash(slashCommand({ text: "plot --run r0thread", responseUrl: h.fake.responseUrl() }));
     const upload = await h.fake.uploads.waitFor();
     expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: RUN_THREAD, isPng: true });

@@ -8,7 +8,12 @@ import { blockKitProblems } from "../fakes/slack-block-kit.ts";
 import { buttonsOf, textOf } from "./slack-harness.ts";
 import { bigReply } from "./test-commands.ts";
 
-type AnyBlock = { type: string; text?: { text: string }; fields?: Array<{ text: string }>; elements?: Array<{ text: unknown }> };
+type AnyBlock = {
+  type: string;
+  text?: { text: string };
+  fields?: Array<{ text: string }>;
+  elements?: Array<{ text: unknown }>;
+};
 
 describe("renderSlack", () => {
   it("renders title, text, fields, links and buttons into valid Block Kit with a text fallback", () => {
@@ -132,7 +137,12 @@ describe("renderSlack", () => {
   });
 
   it("escapes link labels and keeps a URL's | from ending the link", () => {
-    const message = renderSlack({ links: [{ label: "a|b <c>", url: "https://x.example/?q=1|2" }, { label: "local", url: "file:///etc/passwd" }] });
+    const message = renderSlack({
+      links: [
+        { label: "a|b <c>", url: "https://x.example/?q=1|2" },
+        { label: "local", url: "file:///etc/passwd" },
+      ],
+    });
     const text = textOf(message.blocks);
     expect(text).toContain("<https://x.example/?q=1%7C2|a¦b &lt;c&gt;>");
     expect(text).toContain("local (file:///etc/passwd)");

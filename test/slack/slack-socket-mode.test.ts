@@ -20,7 +20,10 @@ describe("Slack in Socket Mode", () => {
     const open = await h.fake.waitForCall("apps.connections.open");
     expect(open.token).toBe(APP_TOKEN);
 
-    const { envelopeId, acked } = h.fake.socket.send("slash_commands", slashCommand({ text: "wait", responseUrl: h.fake.responseUrl() }));
+    const { envelopeId, acked } = h.fake.socket.send(
+      "slash_commands",
+      slashCommand({ text: "wait", responseUrl: h.fake.responseUrl() }),
+    );
     const ack = await acked;
     expect(ack.envelope_id).toBe(envelopeId);
     // Acked while the command is still waiting: nothing has been posted yet.
@@ -49,7 +52,10 @@ describe("Slack in Socket Mode", () => {
     const [confirm] = buttonsOf(promptResponse.body.blocks);
     if (!confirm) throw new Error("no Confirm button");
 
-    const click = h.fake.socket.send("interactive", buttonClick({ button: confirm, responseUrl: h.fake.responseUrl(), ephemeral: true }));
+    const click = h.fake.socket.send(
+      "interactive",
+      buttonClick({ button: confirm, responseUrl: h.fake.responseUrl(), ephemeral: true }),
+    );
     expect((await click.acked).envelope_id).toBe(click.envelopeId);
     const final = await h.fake.waitForCall("chat.update", (c) => String(c.body.text).startsWith("Launched tiny"));
     expect(final.ok).toBe(true);
@@ -59,7 +65,16 @@ describe("Slack in Socket Mode", () => {
 
   it("acks a mention envelope and answers in its thread", async () => {
     h = await startSlackHarness({ socketMode: true });
-    const sent = h.fake.socket.send("events_api", eventCallback({ type: "app_mention", user: "U0ALICE", text: "<@U0BOT> how is training going?", ts: "1700000100.000100", channel: CHANNEL }));
+    const sent = h.fake.socket.send(
+      "events_api",
+      eventCallback({
+        type: "app_mention",
+        user: "U0ALICE",
+        text: "<@U0BOT> how is training going?",
+        ts: "1700000100.000100",
+        channel: CHANNEL,
+      }),
+    );
     await sent.acked;
     const post = await h.fake.waitForCall("chat.postMessage");
     expect(post.body.thread_ts).toBe("1700000100.000100");

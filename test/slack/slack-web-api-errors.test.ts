@@ -72,7 +72,13 @@ describe("Slack Web API failures", () => {
     const fake = await startFakeSlackApi({ botToken: "xoxb-anchor-test-token" });
     const log = captureLog();
     const services = testServices(
-      { SLACK_BOT_TOKEN: "xoxb-anchor-test-token", SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: fake.apiUrl, SLACK_PORT: "0", RL_TRAINING_ROOT: tempDir() },
+      {
+        SLACK_BOT_TOKEN: "xoxb-anchor-test-token",
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: fake.apiUrl,
+        SLACK_PORT: "0",
+        RL_TRAINING_ROOT: tempDir(),
+      },
       { log },
     );
     const adapter = await createSlackAdapter(services, {
@@ -87,13 +93,19 @@ describe("Slack Web API failures", () => {
       await fake.close();
     });
     await adapter.start();
-    const { id: ts } = await adapter.post({ channel: CHANNEL_KEY, thread: "1700000000.000009" }, { title: "Digest", text: "step 40" });
+    const { id: ts } = await adapter.post(
+      { channel: CHANNEL_KEY, thread: "1700000000.000009" },
+      { title: "Digest", text: "step 40" },
+    );
     const posted = fake.messages.get(`${CHANNEL}:${ts}`);
     expect(posted).toMatchObject({ thread_ts: "1700000000.000009", text: "Digest\nstep 40" });
     // The message went out, so a failing onAnchor is logged rather than making the caller post it again.
     const anchored = await adapter.post({ channel: CHANNEL_KEY }, { title: "Run", anchorRunId: "run-1" });
     expect(fake.messages.get(`${CHANNEL}:${anchored.id}`)?.text).toBe("Run");
-    expect(log.lines.find((l) => l.message === "slack: recording the run's thread failed")?.context).toMatchObject({ runId: "run-1", thread: anchored.id });
+    expect(log.lines.find((l) => l.message === "slack: recording the run's thread failed")?.context).toMatchObject({
+      runId: "run-1",
+      thread: anchored.id,
+    });
     fake.notMember("C0OTHER");
     const refused = adapter.post({ channel: { ...CHANNEL_KEY, channel: "C0OTHER" } }, { text: "x" });
     await expect(refused).rejects.toBeInstanceOf(RlError);
@@ -102,12 +114,20 @@ describe("Slack Web API failures", () => {
 
   it("refuses to start with a token Slack rejects, naming the variable to fix", async () => {
     const fake = await startFakeSlackApi({ botToken: "xoxb-the-right-one" });
-    const services = testServices({ SLACK_BOT_TOKEN: "xoxb-a-wrong-one", SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: fake.apiUrl, RL_TRAINING_ROOT: tempDir() });
+    const services = testServices({
+      SLACK_BOT_TOKEN: "xoxb-a-wrong-one",
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      RL_TRAINING_ROOT: tempDir(),
+    });
     cleanups.push(async () => {
       await services.close();
       await fake.close();
     });
-    await expect(createSlackAdapter(services)).rejects.toMatchObject({ code: "CONFIG", message: expect.stringContaining("SLACK_BOT_TOKEN (invalid_auth)") });
+    await expect(createSlackAdapter(services)).rejects.toMatchObject({
+      code: "CONFIG",
+      message: expect.stringContaining("SLACK_BOT_TOKEN (invalid_auth)"),
+    });
   });
 
   it("refuses to start without a way to receive events", async () => {

@@ -129,11 +129,19 @@ export function createTestCommands(): TestCommands {
     name: "plot",
     summary: "A reply with a reward chart; 'private' answers ephemerally",
     description: "Test command.",
-    args: z.object({ mode: z.enum(["public", "private"]).optional().describe("Who sees it"), run: z.string().optional().describe("The run it is about") }),
+    args: z.object({
+      mode: z.enum(["public", "private"]).optional().describe("Who sees it"),
+      run: z.string().optional().describe("The run it is about"),
+    }),
     positional: ["mode"],
     permission: "read",
     async run({ mode, run }) {
-      return { title: "Results", chart: rewardChart(), ...(mode === "private" ? { ephemeral: true } : {}), ...(run ? { runId: run } : {}) };
+      return {
+        title: "Results",
+        chart: rewardChart(),
+        ...(mode === "private" ? { ephemeral: true } : {}),
+        ...(run ? { runId: run } : {}),
+      };
     },
   });
   return { commands: [help, echo, wait, launch, halt, crunch, big, leak, plot], gate, launched };
@@ -144,14 +152,31 @@ export function bigReply() {
   return {
     title: `A very long title ${"x".repeat(300)}`,
     text: `${"Lorem ipsum dolor sit amet <b> & more. ".repeat(180)}`,
-    fields: Array.from({ length: 100 }, (_, i) => ({ label: `field_${i}`, value: `value ${i} ${"v".repeat(i === 0 ? 3000 : 10)}` })),
-    blocks: [{ kind: "code" as const, title: "trainer.log", content: Array.from({ length: 400 }, (_, i) => `step ${i}: ${"loss=0.1234 ".repeat(4)}`).join("\n").padEnd(20_000, "#") }],
-    buttons: Array.from({ length: 40 }, (_, i) => ({ label: `Button ${i} ${"long label ".repeat(10)}`, command: `/rl echo ${i}` })),
+    fields: Array.from({ length: 100 }, (_, i) => ({
+      label: `field_${i}`,
+      value: `value ${i} ${"v".repeat(i === 0 ? 3000 : 10)}`,
+    })),
+    blocks: [
+      {
+        kind: "code" as const,
+        title: "trainer.log",
+        content: Array.from({ length: 400 }, (_, i) => `step ${i}: ${"loss=0.1234 ".repeat(4)}`)
+          .join("\n")
+          .padEnd(20_000, "#"),
+      },
+    ],
+    buttons: Array.from({ length: 40 }, (_, i) => ({
+      label: `Button ${i} ${"long label ".repeat(10)}`,
+      command: `/rl echo ${i}`,
+    })),
     links: [{ label: "WandB run", url: "https://wandb.example/team/project/runs/abc?x=1|2" }],
   };
 }
 
 /** A reward curve as digests and /rl results carry it. */
 export function rewardChart(points = 40, title = "Reward mean by step") {
-  return { title, points: Array.from({ length: points }, (_, i) => ({ x: i * 10, y: 0.2 + 0.6 * (1 - Math.exp(-i / 12)) })) };
+  return {
+    title,
+    points: Array.from({ length: points }, (_, i) => ({ x: i * 10, y: 0.2 + 0.6 * (1 - Math.exp(-i / 12)) })),
+  };
 }

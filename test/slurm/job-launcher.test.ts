@@ -27,7 +27,15 @@ interface Setup {
 }
 
 /** A job spec for the demo stack in a temp folder, with the same commands the bot would give the job. */
-async function setup(options: { totalSteps?: number; stepSeconds?: number; fault?: string; readyTimeoutMs?: number; apiCommand?: string[] } = {}): Promise<Setup> {
+async function setup(
+  options: {
+    totalSteps?: number;
+    stepSeconds?: number;
+    fault?: string;
+    readyTimeoutMs?: number;
+    apiCommand?: string[];
+  } = {},
+): Promise<Setup> {
   const dir = tempDir("rl-launcher-");
   const locked = loadLockedFields(await demoLockedFields(dir, options));
   const addresses = stackAddresses(locked);
@@ -45,9 +53,21 @@ async function setup(options: { totalSteps?: number; stepSeconds?: number; fault
     logPath: logOf(component),
   });
   const plans = [
-    plan("api", [...(options.apiCommand ?? ["python3", "run_api.py"]), "--host", "127.0.0.1", "--port", String(addresses.apiPort)]),
+    plan("api", [
+      ...(options.apiCommand ?? ["python3", "run_api.py"]),
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(addresses.apiPort),
+    ]),
     plan("trainer", ["python3", "launch_training.py", "--config", configPath], { TINKER_API_KEY: "tk-test-key" }),
-    plan("env", ["python3", path.join(DEMO_STACK_ROOT, "tinker_atropos/environments/arithmetic_env.py"), "serve", "--config", configPath]),
+    plan("env", [
+      "python3",
+      path.join(DEMO_STACK_ROOT, "tinker_atropos/environments/arithmetic_env.py"),
+      "serve",
+      "--config",
+      configPath,
+    ]),
   ];
   const files = jobFiles(path.join(dir, "logs"), path.join(dir, "run-configs"), runId);
   const { spec, env: jobEnv } = buildJobSpec({
@@ -74,7 +94,11 @@ async function setup(options: { totalSteps?: number; stepSeconds?: number; fault
 }
 
 function launch(s: Setup) {
-  const sub = execa("python3", [JOB_LAUNCHER, s.files.spec], { reject: false, env: childEnv(process.env, DEMO_STACK_ROOT, { TINKER_API_KEY: "tk-test-key" }), extendEnv: false });
+  const sub = execa("python3", [JOB_LAUNCHER, s.files.spec], {
+    reject: false,
+    env: childEnv(process.env, DEMO_STACK_ROOT, { TINKER_API_KEY: "tk-test-key" }),
+    extendEnv: false,
+  });
   children.push(sub);
   return sub;
 }
@@ -89,7 +113,13 @@ describe("job-launcher.py", () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     const status = await readJobStatus(s.files.status);
-    expect(status).toMatchObject({ state: "completed", reached_running: true, ready: ["api", "trainer", "env"], component: "trainer", exit_code: 0 });
+    expect(status).toMatchObject({
+      state: "completed",
+      reached_running: true,
+      ready: ["api", "trainer", "env"],
+      component: "trainer",
+      exit_code: 0,
+    });
     expect(readFileSync(s.logOf("trainer"), "utf8")).toContain("Training complete!");
   });
 

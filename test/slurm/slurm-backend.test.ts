@@ -24,12 +24,25 @@ function setup(scontrol: string | "unknown", runStatus: RunStatus = "running", s
   opened.push(services);
   const { config, runs } = services;
   const events: RunEvent[] = [];
-  const transitions = createTransitions({ db: services.db, runs, outbox: services.outbox, actions: createRunActionsRepo(services.db), log: services.log, now: Date.now, redact: services.redact });
+  const transitions = createTransitions({
+    db: services.db,
+    runs,
+    outbox: services.outbox,
+    actions: createRunActionsRepo(services.db),
+    log: services.log,
+    now: Date.now,
+    redact: services.redact,
+  });
   transitions.onEvent((e) => events.push(e));
   const commands = createSlurmCommands(async (file) => {
-    if (file === "sacct") return sacct === undefined ? { exitCode: 1, stdout: "", stderr: "Slurm accounting storage is disabled" } : { exitCode: 0, stdout: sacct, stderr: "" };
+    if (file === "sacct")
+      return sacct === undefined
+        ? { exitCode: 1, stdout: "", stderr: "Slurm accounting storage is disabled" }
+        : { exitCode: 0, stdout: sacct, stderr: "" };
     if (file !== "scontrol") return { exitCode: 0, stdout: "", stderr: "" };
-    return scontrol === "unknown" ? { exitCode: 1, stdout: "", stderr: "slurm_load_jobs error: Invalid job id specified" } : { exitCode: 0, stdout: scontrol, stderr: "" };
+    return scontrol === "unknown"
+      ? { exitCode: 1, stdout: "", stderr: "slurm_load_jobs error: Invalid job id specified" }
+      : { exitCode: 0, stdout: scontrol, stderr: "" };
   });
   const backend = createSlurmBackend({
     config,
@@ -47,7 +60,15 @@ function setup(scontrol: string | "unknown", runStatus: RunStatus = "running", s
     commands,
     outcomeGraceMs: 0,
   });
-  runs.insert({ id: "run00001", channel: CONSOLE, environment: "arithmetic", config: {}, status: runStatus, createdBy: "alice", backend: "slurm" });
+  runs.insert({
+    id: "run00001",
+    channel: CONSOLE,
+    environment: "arithmetic",
+    config: {},
+    status: runStatus,
+    createdBy: "alice",
+    backend: "slurm",
+  });
   const run = runs.update("run00001", { jobId: "7" });
   const writeStatus = (status: Record<string, unknown>) => {
     const file = jobFiles(config.logsDir, config.runConfigsDir, run.id).status;
@@ -57,7 +78,8 @@ function setup(scontrol: string | "unknown", runStatus: RunStatus = "running", s
   return { backend, run, runs, events, writeStatus };
 }
 
-const line = (state: string, extra = "") => `JobId=7 JobName=rl-run00001 JobState=${state} Reason=None ExitCode=0:0 NodeList=vm TimeLimit=00:01:00 ${extra}`;
+const line = (state: string, extra = "") =>
+  `JobId=7 JobName=rl-run00001 JobState=${state} Reason=None ExitCode=0:0 NodeList=vm TimeLimit=00:01:00 ${extra}`;
 
 describe("slurm backend verdicts", () => {
   it("fails a run whose job hit its time limit (the launcher saw only a SIGTERM)", async () => {
@@ -79,7 +101,13 @@ describe("slurm backend verdicts", () => {
 
   it("emits started before the outcome when a starting run got there between two looks", async () => {
     const { backend, run, events, writeStatus } = setup(line("COMPLETED"), "starting");
-    writeStatus({ state: "failed", reached_running: true, component: "env", exit_code: 2, message: "env exited with code 2." });
+    writeStatus({
+      state: "failed",
+      reached_running: true,
+      component: "env",
+      exit_code: 2,
+      message: "env exited with code 2.",
+    });
     await backend.reconcile(run, false);
     expect(events.map((e) => [e.kind, e.component])).toEqual([
       ["started", undefined],
@@ -105,7 +133,10 @@ describe("slurm backend verdicts", () => {
   });
 
   it("leaves a pending job's run starting and shows the reason", async () => {
-    const { backend, run, runs, events } = setup("JobId=7 JobState=PENDING Reason=Priority ExitCode=0:0 NodeList=", "starting");
+    const { backend, run, runs, events } = setup(
+      "JobId=7 JobState=PENDING Reason=Priority ExitCode=0:0 NodeList=",
+      "starting",
+    );
     await backend.reconcile(run, false);
     expect(runs.get(run.id)!.status).toBe("starting");
     expect(events).toEqual([]);
@@ -118,7 +149,9 @@ describe("slurm backend verdicts", () => {
     const services = testServices({ RL_BACKEND: "slurm" }, { processEnv: { PATH: "/nonexistent" } });
     opened.push(services);
     await services.env.selectEnvironment(CONSOLE, "arithmetic");
-    const failed = new Promise<RunEvent>((resolve) => services.manager.onEvent((e) => e.kind === "failed" && resolve(e)));
+    const failed = new Promise<RunEvent>((resolve) =>
+      services.manager.onEvent((e) => e.kind === "failed" && resolve(e)),
+    );
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
     expect(run).toMatchObject({ status: "failed", backend: "slurm", jobId: undefined });
     expect(run.error).toMatch(/sbatch refused the job/);

@@ -2,7 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { JOB_LAUNCHER, jobFiles, sbatchArgs } from "../../src/training/backends/slurm/job-spec.ts";
-import { createSlurmCommands, parseSbatchParsable, parseScontrolJob, type CommandResult } from "../../src/training/backends/slurm/slurm-commands.ts";
+import {
+  createSlurmCommands,
+  parseSbatchParsable,
+  parseScontrolJob,
+  type CommandResult,
+} from "../../src/training/backends/slurm/slurm-commands.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 // Real `scontrol -o show job` lines from Slurm 22.05 (one machine, node "vm").
@@ -13,7 +18,10 @@ const PENDING =
 const FAILED = "JobId=21 JobName=rl-x JobState=FAILED Reason=NonZeroExitCode ExitCode=1:0 NodeList=vm BatchHost=vm";
 const CANCELLED = "JobId=32 JobName=rl-y JobState=CANCELLED Reason=None ExitCode=0:15 NodeList=vm";
 
-const fakeRunner = (answers: Record<string, CommandResult>, calls: Array<{ file: string; args: readonly string[] }> = []) =>
+const fakeRunner = (
+  answers: Record<string, CommandResult>,
+  calls: Array<{ file: string; args: readonly string[] }> = [],
+) =>
   createSlurmCommands(async (file, args) => {
     calls.push({ file, args });
     return answers[file] ?? { exitCode: 0, stdout: "", stderr: "" };
@@ -25,7 +33,9 @@ describe("scontrol and sbatch output", () => {
     expect(job).toMatchObject({ jobId: "3", state: "RUNNING", node: "vm", reason: undefined, exitCode: undefined });
     expect(job.fields["AllocNode:Sid"]).toBe("localhost:13448");
     expect(job.fields["TRES"]).toBe("cpu=1,node=1,billing=1");
-    expect(job.fields["Command"]).toBe("/work/main/src/training/backends/slurm/job-launcher.py /tmp/x/job_9c290876.json");
+    expect(job.fields["Command"]).toBe(
+      "/work/main/src/training/backends/slurm/job-launcher.py /tmp/x/job_9c290876.json",
+    );
   });
 
   it("reads why a job is pending, and how an ended job ended", () => {
@@ -45,17 +55,28 @@ describe("scontrol and sbatch output", () => {
 describe("slurm commands", () => {
   it("calls the binaries with argv arrays and tells a forgotten job from an unreachable Slurm", async () => {
     const calls: Array<{ file: string; args: readonly string[] }> = [];
-    const forgotten = fakeRunner({ scontrol: { exitCode: 1, stdout: "", stderr: "slurm_load_jobs error: Invalid job id specified" } }, calls);
+    const forgotten = fakeRunner(
+      { scontrol: { exitCode: 1, stdout: "", stderr: "slurm_load_jobs error: Invalid job id specified" } },
+      calls,
+    );
     expect(await forgotten.show("99")).toBe("unknown");
     expect(calls[0]).toEqual({ file: "scontrol", args: ["-o", "show", "job", "99"] });
-    const down = fakeRunner({ scontrol: { exitCode: 1, stdout: "", stderr: "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" } });
+    const down = fakeRunner({
+      scontrol: {
+        exitCode: 1,
+        stdout: "",
+        stderr: "slurm_load_jobs error: Unable to contact slurm controller (connect failure)",
+      },
+    });
     await expect(down.show("99")).rejects.toMatchObject({ code: "UPSTREAM" });
   });
 
   it("submits with --parsable and explains a refusal", async () => {
     const ok = fakeRunner({ sbatch: { exitCode: 0, stdout: "77\n", stderr: "" } });
     expect(await ok.submit(["x.py"], {})).toBe("77");
-    const refused = fakeRunner({ sbatch: { exitCode: 1, stdout: "", stderr: "sbatch: error: invalid partition specified: nope" } });
+    const refused = fakeRunner({
+      sbatch: { exitCode: 1, stdout: "", stderr: "sbatch: error: invalid partition specified: nope" },
+    });
     await expect(refused.submit(["x.py"], {})).rejects.toThrow(/invalid partition specified: nope/);
   });
 
@@ -87,7 +108,17 @@ describe("sbatch arguments from the settings", () => {
     const files = jobFiles(config.logsDir, config.runConfigsDir, "abcd1234");
     const args = sbatchArgs(config.slurm, { runId: "abcd1234", files, chdir: "/srv/train" });
     expect(args).toEqual(
-      expect.arrayContaining(["--job-name=rl-abcd1234", `--output=${files.output}`, "--chdir=/srv/train", "--export=ALL", "--no-requeue", "--partition=gpu", "--account=ml-team", "--time=1-12:00:00", "--gpus=a100:1"]),
+      expect.arrayContaining([
+        "--job-name=rl-abcd1234",
+        `--output=${files.output}`,
+        "--chdir=/srv/train",
+        "--export=ALL",
+        "--no-requeue",
+        "--partition=gpu",
+        "--account=ml-team",
+        "--time=1-12:00:00",
+        "--gpus=a100:1",
+      ]),
     );
     expect(args.slice(-5)).toEqual(["--cpus-per-task=8", "--mem=32G", "--comment=a;rm", JOB_LAUNCHER, files.spec]);
   });

@@ -25,7 +25,8 @@ const blockers: string[] = [];
 afterEach(async () => {
   for (const id of blockers.splice(0)) await slurm.cancel(id);
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
+      await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
     await s.services.close();
   }
 });
@@ -37,7 +38,8 @@ async function demo(options: DemoOptions = {}): Promise<DemoStack> {
   return stack;
 }
 
-const statusOf = (stack: DemoStack, runId: string) => readJobStatus(jobFiles(stack.services.config.logsDir, stack.services.config.runConfigsDir, runId).status);
+const statusOf = (stack: DemoStack, runId: string) =>
+  readJobStatus(jobFiles(stack.services.config.logsDir, stack.services.config.runConfigsDir, runId).status);
 
 /** The component pids the launcher recorded (the node is this machine). */
 async function componentPids(stack: DemoStack, runId: string): Promise<number[]> {
@@ -53,7 +55,8 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
   throw new Error(`gave up waiting for ${what}`);
 }
 
-const jobEnded = (run: RunRow) => untilJob(run.jobId!, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
+const jobEnded = (run: RunRow) =>
+  untilJob(run.jobId!, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
 
 describe.skipIf(skip)("training runs on the slurm backend", () => {
   it("has a Slurm with an idle node", () => {
@@ -73,7 +76,9 @@ describe.skipIf(skip)("training runs on the slurm backend", () => {
     expect(run.jobId).toMatch(/^\d+$/);
     expect(["running", "completed"]).toContain(run.status);
     await started;
-    console.info(`slurm: submit to running (all three components ready, seen by the bot) took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.info(
+      `slurm: submit to running (all three components ready, seen by the bot) took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const event = await completed;
     expect(event.run.id).toBe(run.id);
     expect(event.message).toMatch(/Training complete after \d+ steps/);
@@ -160,7 +165,11 @@ describe.skipIf(skip)("training runs on the slurm backend", () => {
     const stack = await demo({ totalSteps: 400, stepSeconds: 0.1, env: PENDING_ENV });
     const { services } = stack;
     const notes: string[] = [];
-    const run = await services.manager.start({ channel: CONSOLE, userId: "alice", progress: async (t) => void notes.push(t) });
+    const run = await services.manager.start({
+      channel: CONSOLE,
+      userId: "alice",
+      progress: async (t) => void notes.push(t),
+    });
     expect(run.status).toBe("starting");
     expect(notes.at(-1)).toMatch(/is pending/);
     // Slurm gives the reason once its scheduler has looked at the job (Reason=None before that).
@@ -219,7 +228,15 @@ describe.skipIf(skip)("training runs on the slurm backend", () => {
   it("reports a run lost when Slurm no longer knows its job and it left no status file", async () => {
     const stack = await demo();
     const { services } = stack;
-    services.runs.insert({ id: "deadbeef", channel: CONSOLE, environment: "arithmetic", config: {}, status: "running", createdBy: "alice", backend: "slurm" });
+    services.runs.insert({
+      id: "deadbeef",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: {},
+      status: "running",
+      createdBy: "alice",
+      backend: "slurm",
+    });
     services.runs.update("deadbeef", { jobId: "99999999" });
     const lost = nextEvent(services, "lost", "deadbeef");
     await services.manager.recover();

@@ -47,20 +47,31 @@ describe.skipIf(skip)("a sweep on the slurm backend", () => {
     const job = await slurm.show(arrayId);
     expect(job === "unknown" ? undefined : job.fields["JobName"]).toBe(`rl-${sweepId}`);
 
-    await until(() => services.runs.listBySweep(sweepId).every((r) => r.status === "completed"), "both runs to complete");
+    await until(
+      () => services.runs.listBySweep(sweepId).every((r) => r.status === "completed"),
+      "both runs to complete",
+    );
     for (const [i, run] of runs.entries()) {
-      const status = await readJobStatus(jobFiles(services.config.logsDir, services.config.runConfigsDir, run.id).status);
+      const status = await readJobStatus(
+        jobFiles(services.config.logsDir, services.config.runConfigsDir, run.id).status,
+      );
       expect(status?.state).toBe("completed");
       const written = parse(readFileSync(run.configPath!, "utf8")) as { env: Record<string, unknown> };
       expect(written.env.temperature).toBe([0.2, 1.8][i]);
       // The task's own launcher output is readable under the run's name.
-      expect(readFileSync(jobFiles(services.config.logsDir, services.config.runConfigsDir, run.id).output, "utf8")).toContain(`run ${run.id} on`);
+      expect(
+        readFileSync(jobFiles(services.config.logsDir, services.config.runConfigsDir, run.id).output, "utf8"),
+      ).toContain(`run ${run.id} on`);
     }
     await until(() => services.sweeps.get(sweepId)?.comparedAt !== undefined, "the sweep's comparison");
   });
 
   it("stops every task of the array with one /rl stop <sweep>: the running one and the one still pending", async () => {
-    const stack = await startDemo({ totalSteps: 400, stepSeconds: 0.1, env: { RL_BACKEND: "slurm", RL_SLURM_POLL_SECONDS: "1" } });
+    const stack = await startDemo({
+      totalSteps: 400,
+      stepSeconds: 0.1,
+      env: { RL_BACKEND: "slurm", RL_SLURM_POLL_SECONDS: "1" },
+    });
     stacks.push(stack);
     const { services } = stack;
     await services.env.selectEnvironment(CONSOLE, "arithmetic");

@@ -15,11 +15,21 @@ const DEMO_DIR = fileURLToPath(new URL("../../examples/demo-stack/", import.meta
 
 // [value the bot means, the Python type PyYAML must give it]
 const TABLE: Array<[unknown, string]> = [
-  ...["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N"].map((s): [unknown, string] => [s, "str"]),
+  ...["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N"].map(
+    (s): [unknown, string] => [s, "str"],
+  ),
   ...["true", "True", "FALSE", "false", "~", "null", "Null", "NULL"].map((s): [unknown, string] => [s, "str"]),
-  ...["0x1F", "0o17", "017", "0b101", "1_000", "1:20", "190:20:30.15", "-12", "+7", "3"].map((s): [unknown, string] => [s, "str"]),
-  ...["1e-7", "1.0e-07", "1.0e7", "1.5", ".5", ".inf", "-.Inf", ".nan", ".NaN"].map((s): [unknown, string] => [s, "str"]),
-  ...["2024-01-31", "2024-01-31 10:00:00", "2024-1-3T1:02:03Z", "<<", "=", "my-run", "Qwen/Qwen3-8B"].map((s): [unknown, string] => [s, "str"]),
+  ...["0x1F", "0o17", "017", "0b101", "1_000", "1:20", "190:20:30.15", "-12", "+7", "3"].map((s): [unknown, string] => [
+    s,
+    "str",
+  ]),
+  ...["1e-7", "1.0e-07", "1.0e7", "1.5", ".5", ".inf", "-.Inf", ".nan", ".NaN"].map((s): [unknown, string] => [
+    s,
+    "str",
+  ]),
+  ...["2024-01-31", "2024-01-31 10:00:00", "2024-1-3T1:02:03Z", "<<", "=", "my-run", "Qwen/Qwen3-8B"].map(
+    (s): [unknown, string] => [s, "str"],
+  ),
   [true, "bool"],
   [false, "bool"],
   [null, "NoneType"],
@@ -52,7 +62,13 @@ afterEach(() => {
 function writeTable(): { file: string; meant: Record<string, unknown> } {
   dir = tempDir("rl-yaml-");
   const meant: Record<string, unknown> = Object.fromEntries(TABLE.map(([value], i) => [`v${i}`, value]));
-  const config = buildRunConfig({ runId: "r1", environment: "demo", values: { ...meant, wandb_name: "yes" }, locked: { ...SEED_LOCKED_FIELDS, env: {} }, wandbProject: "p" });
+  const config = buildRunConfig({
+    runId: "r1",
+    environment: "demo",
+    values: { ...meant, wandb_name: "yes" },
+    locked: { ...SEED_LOCKED_FIELDS, env: {} },
+    wandbProject: "p",
+  });
   return { file: writeRunConfig(dir, "r1", config, []), meant };
 }
 
@@ -65,7 +81,12 @@ describe("run YAML as PyYAML reads it", () => {
     });
     const read = JSON.parse(stdout) as Record<string, [string, unknown]>;
     TABLE.forEach(([value, type], i) => {
-      expect(read[`v${i}`], `${JSON.stringify(value)} in ${readFileSync(file, "utf8").split("\n").find((l) => l.includes(`v${i}:`))}`).toEqual([type, meant[`v${i}`]]);
+      expect(
+        read[`v${i}`],
+        `${JSON.stringify(value)} in ${readFileSync(file, "utf8")
+          .split("\n")
+          .find((l) => l.includes(`v${i}:`))}`,
+      ).toEqual([type, meant[`v${i}`]]);
     });
     expect(read.wandb_name).toEqual(["str", "yes"]);
   });

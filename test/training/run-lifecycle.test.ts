@@ -9,7 +9,8 @@ import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-s
 const stacks: DemoStack[] = [];
 afterEach(async () => {
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
+      await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
     await s.services.close();
   }
 });
@@ -21,7 +22,11 @@ async function demo(options: Parameters<typeof startDemo>[0] = {}) {
   return stack;
 }
 
-const pids = (stack: DemoStack, runId: string) => stack.services.db.prepare("SELECT component, pid FROM run_processes WHERE run_id = ?").all(runId) as Array<{ component: Component; pid: number }>;
+const pids = (stack: DemoStack, runId: string) =>
+  stack.services.db.prepare("SELECT component, pid FROM run_processes WHERE run_id = ?").all(runId) as Array<{
+    component: Component;
+    pid: number;
+  }>;
 const running = (pid: number) => processStartTime(pid) !== undefined;
 
 async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
@@ -65,24 +70,27 @@ describe("training runs on the demo stack", () => {
     for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
   });
 
-  it.each(["env", "trainer", "api"] as const)("fails naming the %s when it is killed, with its log tail", async (component) => {
-    const stack = await demo({ totalSteps: 400, stepSeconds: 0.1 });
-    const { services } = stack;
-    const failed = nextEvent(services, "failed");
-    const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
-    expect(run, run.error).toMatchObject({ status: "running" });
-    const victim = pids(stack, run.id).find((p) => p.component === component)!;
-    process.kill(victim.pid, "SIGKILL");
-    const event = await failed;
-    expect(event.component).toBe(component);
-    expect(event.signal).toBe("SIGKILL");
-    expect(event.message).toContain(component);
-    expect(event.logTail?.length).toBeGreaterThan(0);
-    expect(services.runs.get(run.id)).toMatchObject({ status: "failed", failedComponent: component });
-    // The notice is committed with the failure; the stops it owes follow.
-    await services.manager.settled();
-    for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
-  });
+  it.each(["env", "trainer", "api"] as const)(
+    "fails naming the %s when it is killed, with its log tail",
+    async (component) => {
+      const stack = await demo({ totalSteps: 400, stepSeconds: 0.1 });
+      const { services } = stack;
+      const failed = nextEvent(services, "failed");
+      const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+      expect(run, run.error).toMatchObject({ status: "running" });
+      const victim = pids(stack, run.id).find((p) => p.component === component)!;
+      process.kill(victim.pid, "SIGKILL");
+      const event = await failed;
+      expect(event.component).toBe(component);
+      expect(event.signal).toBe("SIGKILL");
+      expect(event.message).toContain(component);
+      expect(event.logTail?.length).toBeGreaterThan(0);
+      expect(services.runs.get(run.id)).toMatchObject({ status: "failed", failedComponent: component });
+      // The notice is committed with the failure; the stops it owes follow.
+      await services.manager.settled();
+      for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
+    },
+  );
 
   it("fails a run whose trainer prints 'Error in step' and still exits 0", async () => {
     const stack = await demo({ totalSteps: 20, fault: "error_in_step:3" });
@@ -124,7 +132,11 @@ describe("training runs on the demo stack", () => {
     try {
       await until(() => httpAnswers(`${apiUrl}/`), "the stray server");
       const progress: string[] = [];
-      const run = await services.manager.start({ channel: CONSOLE, userId: "alice", progress: async (t) => void progress.push(t) });
+      const run = await services.manager.start({
+        channel: CONSOLE,
+        userId: "alice",
+        progress: async (t) => void progress.push(t),
+      });
       expect(run.status).toBe("failed");
       expect(run.error).toContain(`Port ${apiPort}`);
       expect(run.error).toContain(`pid ${stray.pid}`);

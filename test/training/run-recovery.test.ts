@@ -17,7 +17,8 @@ const stacks: DemoStack[] = [];
 const strays: number[] = [];
 afterEach(async () => {
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
+      await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
     await s.services.close();
   }
   for (const pid of strays.splice(0)) {
@@ -34,7 +35,9 @@ describe("restart recovery", () => {
     const first = await startDemo({ totalSteps: 400, stepSeconds: 0.1 });
     await first.services.env.selectEnvironment(CONSOLE, "arithmetic");
     const run = await first.services.manager.start({ channel: CONSOLE, userId: "alice" });
-    const procs = first.services.db.prepare("SELECT pid FROM run_processes WHERE run_id = ?").all(run.id) as Array<{ pid: number }>;
+    const procs = first.services.db.prepare("SELECT pid FROM run_processes WHERE run_id = ?").all(run.id) as Array<{
+      pid: number;
+    }>;
     await first.services.close(); // the bot goes away; the run carries on
 
     for (const p of procs) expect(processStartTime(p.pid)).toBeDefined();
@@ -56,12 +59,28 @@ describe("restart recovery", () => {
     const { services } = stack;
     const stranger = spawn("sleep", ["60"], { stdio: "ignore" });
     strays.push(stranger.pid!);
-    services.runs.insert({ id: "deadbeef", channel: CONSOLE, environment: "arithmetic", config: {}, status: "running", createdBy: "alice" });
+    services.runs.insert({
+      id: "deadbeef",
+      channel: CONSOLE,
+      environment: "arithmetic",
+      config: {},
+      status: "running",
+      createdBy: "alice",
+    });
     for (const component of ["api", "trainer", "env"] as const) {
       // Same pid, but a start time from before: the run's process died and the pid was reused.
-      services.processes.upsert({ runId: "deadbeef", component, pid: stranger.pid!, startTime: "1", logPath: "/nonexistent", state: "ready" });
+      services.processes.upsert({
+        runId: "deadbeef",
+        component,
+        pid: stranger.pid!,
+        startTime: "1",
+        logPath: "/nonexistent",
+        state: "ready",
+      });
     }
-    const lost = new Promise<string>((resolve) => services.manager.onEvent((e) => e.kind === "lost" && resolve(e.message)));
+    const lost = new Promise<string>((resolve) =>
+      services.manager.onEvent((e) => e.kind === "lost" && resolve(e.message)),
+    );
     await services.manager.recover();
     expect(services.runs.get("deadbeef")!.status).toBe("lost");
     expect(await lost).toMatch(/lost track/);

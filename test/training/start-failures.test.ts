@@ -9,7 +9,8 @@ import { tempDir } from "../helpers/test-services.ts";
 const stacks: DemoStack[] = [];
 afterEach(async () => {
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"])) await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
+      await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
     await s.services.close();
   }
 });
@@ -71,7 +72,11 @@ describe("start failures name what to fix", () => {
   });
 
   it("a missing Python names RL_PYTHON for the environment", async () => {
-    const stack = await demo({ RL_PYTHON: "/nonexistent/bin/python3", RL_API_COMMAND: "python3 run_api.py", RL_TRAINER_COMMAND: "python3 launch_training.py" });
+    const stack = await demo({
+      RL_PYTHON: "/nonexistent/bin/python3",
+      RL_API_COMMAND: "python3 run_api.py",
+      RL_TRAINER_COMMAND: "python3 launch_training.py",
+    });
     const run = await stack.services.manager.start({ channel: CONSOLE, userId: "alice" });
     await stack.services.manager.settled();
     expect(run.status).toBe("failed");

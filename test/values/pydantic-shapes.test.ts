@@ -54,7 +54,9 @@ describe("dicts", () => {
     expect(() => set("weights", '{"gsm8k": "heavy"}')).toThrow(/the value of "gsm8k", "heavy", is not a number/);
     expect(set("format_weights", { json: 2 })).toEqual({ json: 2 });
     expect(() => set("format_weights", '{"csv": 1}')).toThrow(/key "csv", "csv", is not one of "json", "xml", "yaml"/);
-    expect(() => set("format_weights", "[1]")).toThrow(/format_weights expects a JSON object whose keys are one of "json", "xml", "yaml" and values a whole number/);
+    expect(() => set("format_weights", "[1]")).toThrow(
+      /format_weights expects a JSON object whose keys are one of "json", "xml", "yaml" and values a whole number/,
+    );
   });
 });
 
@@ -83,7 +85,12 @@ describe("/rl set", () => {
   it("refuses a bogus list item and stores nothing; /rl config shows the allowed values and bounds", async () => {
     const s = testServices({ RL_DEFAULT_ROLE: "operate", RL_TRAINING_ROOT: FOLDER, RL_ENVIRONMENTS_DIR: "." });
     opened.push(s);
-    const ctx = { channel: { platform: "slack", workspace: "T1", channel: "C1" }, user: { id: "U1" }, via: "slash" as const, services: s };
+    const ctx = {
+      channel: { platform: "slack", workspace: "T1", channel: "C1" },
+      user: { id: "U1" },
+      via: "slash" as const,
+      services: s,
+    };
     expect((await dispatch({ text: "/rl select formats" }, ctx)).ok).toBe(true);
     const refused = await dispatch({ text: "/rl set supported_formats bogus_format" }, ctx);
     expect(refused.reply.error?.code).toBe("INVALID_VALUE");

@@ -41,7 +41,8 @@ export function createOwedActions(deps: OwedActionsDeps) {
     /** At start: finish what an earlier process left owed (it may have died between two stops). */
     async carryOutAll(): Promise<void> {
       const runIds = [...new Set(deps.actions.pending().map((a) => a.runId))];
-      for (const runId of runIds) await carryOut(runId).catch((err: unknown) => deps.log.error("owed process actions failed", { runId, err }));
+      for (const runId of runIds)
+        await carryOut(runId).catch((err: unknown) => deps.log.error("owed process actions failed", { runId, err }));
     },
     busy: () => inFlight.size,
     /** Resolves when no pass is in flight (shutdown waits for stops under way before the database closes). */

@@ -70,11 +70,13 @@ export function createTransitions(deps: TransitionsDeps) {
     }
   };
 
-  const moveTx = db.transaction((id: string, from: readonly RunStatus[], patch: RunPatch, change: Change): RunRow | undefined => {
-    const run = runs.transition(id, from, patch);
-    if (run) record(run, change);
-    return run;
-  });
+  const moveTx = db.transaction(
+    (id: string, from: readonly RunStatus[], patch: RunPatch, change: Change): RunRow | undefined => {
+      const run = runs.transition(id, from, patch);
+      if (run) record(run, change);
+      return run;
+    },
+  );
 
   const createTx = db.transaction((run: NewRun, patch: RunPatch, change: Change): RunRow => {
     runs.insert(run);

@@ -16,11 +16,15 @@ function canBind(port: number): Promise<boolean> {
 export async function ensurePortFree(port: number, component: string): Promise<void> {
   if (await canBind(port)) return;
   const holder = findPortHolder(port);
-  const who = holder?.pid
-    ? ` by pid ${holder.pid}${holder.command ? ` (${holder.command})` : ""}`
-    : "";
-  const what = holder?.pid ? `Stop that process (kill ${holder.pid})` : "Stop the process that holds it (ss -ltnp shows it)";
-  throw new RlError("PORT_IN_USE", `Port ${port}, which the ${component} needs, is already in use${who}. ${what}, or change the port in the locked fields, then start again.`, {
-    details: { component, port, ...(holder?.pid ? { pid: holder.pid } : {}) },
-  });
+  const who = holder?.pid ? ` by pid ${holder.pid}${holder.command ? ` (${holder.command})` : ""}` : "";
+  const what = holder?.pid
+    ? `Stop that process (kill ${holder.pid})`
+    : "Stop the process that holds it (ss -ltnp shows it)";
+  throw new RlError(
+    "PORT_IN_USE",
+    `Port ${port}, which the ${component} needs, is already in use${who}. ${what}, or change the port in the locked fields, then start again.`,
+    {
+      details: { component, port, ...(holder?.pid ? { pid: holder.pid } : {}) },
+    },
+  );
 }

@@ -72,17 +72,26 @@ export function createLocalBackend(deps: LocalBackendDeps) {
   function describeExit(component: Component, info: ExitInfo): string {
     if (info.spawnError) return `${component} could not start: ${info.spawnError}`;
     if (info.signal) return `${component} was killed by ${info.signal}`;
-    if (info.exitCode === undefined) return `${component} exited (exit code unknown: it was started by an earlier bot process)`;
+    if (info.exitCode === undefined)
+      return `${component} exited (exit code unknown: it was started by an earlier bot process)`;
     return `${component} exited with code ${info.exitCode}`;
   }
 
-  async function fail(runId: string, component: Component | undefined, message: string, info?: ExitInfo): Promise<void> {
+  async function fail(
+    runId: string,
+    component: Component | undefined,
+    message: string,
+    info?: ExitInfo,
+  ): Promise<void> {
     const logTail = component ? await readTailLines(deps.logPath(runId, component), LOG_TAIL_LINES) : undefined;
     const run = transitions.move(
       runId,
       ["starting", "running"],
       { status: "failed", error: message, failedComponent: component, endedAt: deps.now() },
-      { notice: { kind: "failed", component, exitCode: info?.exitCode, signal: info?.signal, logTail, message }, owe: STOP_ORDER },
+      {
+        notice: { kind: "failed", component, exitCode: info?.exitCode, signal: info?.signal, logTail, message },
+        owe: STOP_ORDER,
+      },
     );
     if (!run) return;
     log.warn("run failed", { runId, component, message });
@@ -94,7 +103,15 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     const progress = await readTrainerProgress(deps.logPath(runId, "trainer"));
     const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
     const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}${note}`;
-    const run = transitions.move(runId, ["running"], { status: "completed", endedAt: deps.now() }, { notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } }, owe: STOP_ORDER });
+    const run = transitions.move(
+      runId,
+      ["running"],
+      { status: "completed", endedAt: deps.now() },
+      {
+        notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } },
+        owe: STOP_ORDER,
+      },
+    );
     if (!run) return;
     await deps.carryOut(runId);
     deps.onEnded();
@@ -104,7 +121,11 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     const run = runs.get(runId);
     if (!run) return;
     if (run.status === "starting") {
-      launching.get(runId)?.abort.abort(new RlError("PROCESS_FAILED", `${describeExit(component, info)} while the run was starting.`, { details: { component, exitCode: info.exitCode } }));
+      launching.get(runId)?.abort.abort(
+        new RlError("PROCESS_FAILED", `${describeExit(component, info)} while the run was starting.`, {
+          details: { component, exitCode: info.exitCode },
+        }),
+      );
       return;
     }
     if (run.status !== "running") return;
@@ -115,7 +136,13 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     }
     if (component === "trainer" && clean) {
       const progress = await readTrainerProgress(deps.logPath(runId, "trainer"));
-      if (progress.stepErrors.length > 0) return fail(runId, "trainer", `The trainer reported a step error and stopped: ${progress.stepErrors.at(-1)}`, info);
+      if (progress.stepErrors.length > 0)
+        return fail(
+          runId,
+          "trainer",
+          `The trainer reported a step error and stopped: ${progress.stepErrors.at(-1)}`,
+          info,
+        );
       if (info.exitCode === 0 || progress.completed) return complete(runId);
     }
     return fail(runId, component, `${describeExit(component, info)}.`, info);
@@ -135,7 +162,8 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     let component: Component = "api";
     try {
       for (component of COMPONENTS) {
-        const port = component === "api" ? addresses.apiPort : component === "trainer" ? addresses.trainerPort : undefined;
+        const port =
+          component === "api" ? addresses.apiPort : component === "trainer" ? addresses.trainerPort : undefined;
         if (port !== undefined) await ensurePortFree(port, PORT_NAMES[component]!);
         const plan = await deps.plan(run, component);
         abort.signal.throwIfAborted();
@@ -144,11 +172,20 @@ export function createLocalBackend(deps: LocalBackendDeps) {
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);
         watch(run.id, component);
-        await waitUntil(readiness(run.id, component, startedAt), { what: `The ${component}`, timeoutMs: config.readyTimeoutMs, signal: abort.signal });
+        await waitUntil(readiness(run.id, component, startedAt), {
+          what: `The ${component}`,
+          timeoutMs: config.readyTimeoutMs,
+          signal: abort.signal,
+        });
         processes.markReady(run.id, component);
         await progress?.(`${component} is ready`).catch(() => undefined);
       }
-      transitions.move(run.id, ["starting"], { status: "running", startedAt: deps.now() }, { notice: { kind: "started", message: `Run ${run.id} of ${run.environment} is running.` } });
+      transitions.move(
+        run.id,
+        ["starting"],
+        { status: "running", startedAt: deps.now() },
+        { notice: { kind: "started", message: `Run ${run.id} of ${run.environment} is running.` } },
+      );
     } catch (thrown) {
       const err = asRlError(thrown);
       const failedComponent = (err.details.component as Component | undefined) ?? component;
@@ -180,13 +217,30 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     const alive = processes.list(run.id).filter((p) => p.state !== "exited" && isSameProcess(p.pid, p.startTime));
     const isUp = (c: Component) => alive.some((p) => p.component === c);
     if (run.status === "stopping") {
-      transitions.move(run.id, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.` }, owe: STOP_ORDER });
+      transitions.move(
+        run.id,
+        ["stopping"],
+        { status: "stopped", endedAt: deps.now() },
+        {
+          notice: {
+            kind: "stopped",
+            message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.`,
+          },
+          owe: STOP_ORDER,
+        },
+      );
       await deps.carryOut(run.id);
       return;
     }
     if (run.status === "starting") {
-      const message = "The bot restarted while this run was starting; its processes were stopped. Start it again with /rl start.";
-      transitions.move(run.id, ["starting"], { status: "lost", error: message, endedAt: deps.now() }, { notice: { kind: "lost", message }, owe: STOP_ORDER });
+      const message =
+        "The bot restarted while this run was starting; its processes were stopped. Start it again with /rl start.";
+      transitions.move(
+        run.id,
+        ["starting"],
+        { status: "lost", error: message, endedAt: deps.now() },
+        { notice: { kind: "lost", message }, owe: STOP_ORDER },
+      );
       await deps.carryOut(run.id);
       deps.onEnded();
       return;
@@ -200,12 +254,24 @@ export function createLocalBackend(deps: LocalBackendDeps) {
       log.info("re-attached to a running run", { runId: run.id, components: alive.map((p) => p.component) });
       return;
     }
-    if (isUp("trainer")) return fail(run.id, "api", "The trajectory API ended while the bot was not running; the rest of the run was stopped.");
+    if (isUp("trainer"))
+      return fail(
+        run.id,
+        "api",
+        "The trajectory API ended while the bot was not running; the rest of the run was stopped.",
+      );
     const progress = await readTrainerProgress(deps.logPath(run.id, "trainer"));
-    if (progress.stepErrors.length > 0) return fail(run.id, "trainer", `The trainer reported a step error and stopped: ${progress.stepErrors.at(-1)}`);
+    if (progress.stepErrors.length > 0)
+      return fail(run.id, "trainer", `The trainer reported a step error and stopped: ${progress.stepErrors.at(-1)}`);
     if (progress.completed) return complete(run.id, " (It finished while the bot was not running.)");
-    const message = "The bot lost track of this run: its trainer ended or was replaced while the bot was not running, without finishing.";
-    const lost = transitions.move(run.id, ["running"], { status: "lost", error: message, endedAt: deps.now() }, { notice: { kind: "lost", message }, owe: STOP_ORDER });
+    const message =
+      "The bot lost track of this run: its trainer ended or was replaced while the bot was not running, without finishing.";
+    const lost = transitions.move(
+      run.id,
+      ["running"],
+      { status: "lost", error: message, endedAt: deps.now() },
+      { notice: { kind: "lost", message }, owe: STOP_ORDER },
+    );
     if (lost) {
       await deps.carryOut(run.id);
       deps.onEnded();

@@ -57,7 +57,8 @@ export function findPortHolder(port: number): PortHolder | undefined {
     }
     for (const fd of fds) {
       try {
-        if (wanted.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) return { pid: Number(pid), command: commandLine(Number(pid)) };
+        if (wanted.has(readlinkSync(`/proc/${pid}/fd/${fd}`)))
+          return { pid: Number(pid), command: commandLine(Number(pid)) };
       } catch {
         // the fd closed meanwhile
       }

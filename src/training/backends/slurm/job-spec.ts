@@ -94,7 +94,10 @@ export function buildJobSpec(input: JobSpecInput): { spec: JobSpec; env: Record<
   };
   const text = JSON.stringify(spec, null, 2);
   if (input.secrets.some((s) => s.length >= 4 && text.includes(s))) {
-    throw new RlError("INVALID_VALUE", "A component command contains one of the bot's API keys; keys go through the job's environment, never its files.");
+    throw new RlError(
+      "INVALID_VALUE",
+      "A component command contains one of the bot's API keys; keys go through the job's environment, never its files.",
+    );
   }
   return { spec, env };
 }
@@ -117,7 +120,10 @@ export interface JobArray {
 export const arrayOutputPattern = (logsDir: string, sweepId: string) => path.join(logsDir, `job_${sweepId}_%a.out`);
 
 /** sbatch's options and the script with its argument(s); "--parsable" is added by the command wrapper. */
-export function sbatchArgs(settings: SlurmSettings, job: { runId: string; files: JobFiles; chdir: string; launcher?: string; array?: JobArray }): string[] {
+export function sbatchArgs(
+  settings: SlurmSettings,
+  job: { runId: string; files: JobFiles; chdir: string; launcher?: string; array?: JobArray },
+): string[] {
   const { array } = job;
   const args = [
     `--job-name=${jobName(array ? array.name : job.runId)}`,

@@ -26,7 +26,8 @@ const statusSchema = z.object({
 export type JobStatus = z.output<typeof statusSchema>;
 export type JobOutcome = "completed" | "failed" | "stopped";
 
-export const isOutcome = (state: JobStatus["state"] | undefined): state is JobOutcome => state === "completed" || state === "failed" || state === "stopped";
+export const isOutcome = (state: JobStatus["state"] | undefined): state is JobOutcome =>
+  state === "completed" || state === "failed" || state === "stopped";
 
 /** The launcher's last word, or undefined when there is no file yet (pending job) or it cannot be read. */
 export async function readJobStatus(file: string): Promise<JobStatus | undefined> {
@@ -44,19 +45,24 @@ export async function readJobStatus(file: string): Promise<JobStatus | undefined
   }
 }
 
-export const isComponent = (name: string | null | undefined): name is Component => (COMPONENTS as readonly string[]).includes(name ?? "");
+export const isComponent = (name: string | null | undefined): name is Component =>
+  (COMPONENTS as readonly string[]).includes(name ?? "");
 
 /**
  * What /rl status shows for each component of a job, in the words the local backend uses; while the job waits in
  * the Slurm queue, each says so with Slurm's reason, so the existing status reply shows it.
  */
-export function componentStates(status: JobStatus | undefined, pending: { reason?: string } | undefined): Record<Component, string> {
+export function componentStates(
+  status: JobStatus | undefined,
+  pending: { reason?: string } | undefined,
+): Record<Component, string> {
   const out = {} as Record<Component, string>;
   const waiting = pending ? `pending in the Slurm queue${pending.reason ? ` (${pending.reason})` : ""}` : "not started";
   for (const c of COMPONENTS) {
     const v = status?.components[c];
     if (!v || v.state === "not started") out[c] = waiting;
-    else if (v.state === "exited") out[c] = v.signal ? `killed (${v.signal})` : v.exit_code == null ? "exited" : `exited (${v.exit_code})`;
+    else if (v.state === "exited")
+      out[c] = v.signal ? `killed (${v.signal})` : v.exit_code == null ? "exited" : `exited (${v.exit_code})`;
     else out[c] = v.state;
   }
   return out;

@@ -49,7 +49,6 @@ interface Snapshot {
   endedWithoutOutcomeSince?: number;
 }
 
-
 /** The watcher's wait between polls: it never keeps a one-shot command alive, and ends early on abort. */
 const pause = (ms: number, signal?: AbortSignal) => delay(ms, signal, { unref: true });
 
@@ -91,7 +90,8 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     if (!run || (run.status !== "starting" && run.status !== "running")) return true;
     const { job, status } = snap;
     const slurmJob = job === "unknown" ? undefined : job;
-    if (run.status === "starting" && status?.reached_running) run = markStarted(run, status.node ?? slurmJob?.node ?? undefined);
+    if (run.status === "starting" && status?.reached_running)
+      run = markStarted(run, status.node ?? slurmJob?.node ?? undefined);
     if (status && isOutcome(status.state)) {
       if (status.state === "completed") {
         await complete(run);
@@ -245,7 +245,8 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
         log.warn("the Slurm job outlived its stop grace period; cancelling it", { runId: run.id, jobId });
       }
       await commands.cancel(jobId);
-      if (!(await waitForEnd(jobId, 60_000))) log.warn("the Slurm job is still not over after scancel", { runId: run.id, jobId });
+      if (!(await waitForEnd(jobId, 60_000)))
+        log.warn("the Slurm job is still not over after scancel", { runId: run.id, jobId });
     } finally {
       busy.delete(run.id);
     }
@@ -261,7 +262,17 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
       if (run.status === "stopping") {
         // An earlier bot died while stopping this run: finish the stop.
         if (jobId) await stop(run);
-        deps.move(run.id, ["stopping"], { status: "stopped", endedAt: deps.now() }, { notice: { kind: "stopped", message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.` } });
+        deps.move(
+          run.id,
+          ["stopping"],
+          { status: "stopped", endedAt: deps.now() },
+          {
+            notice: {
+              kind: "stopped",
+              message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.`,
+            },
+          },
+        );
         return runs.get(run.id)!;
       }
       if (!jobId) {
@@ -290,7 +301,10 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
         try {
           const f = files(run.id);
           const env = await writeSpec(run);
-          jobId = await commands.submit(sbatchArgs(config.slurm, { runId: run.id, files: f, chdir: config.trainingRoot }), env);
+          jobId = await commands.submit(
+            sbatchArgs(config.slurm, { runId: run.id, files: f, chdir: config.trainingRoot }),
+            env,
+          );
         } catch (thrown) {
           await fail(run, { message: asRlError(thrown).message });
           return runs.get(run.id)!;
@@ -315,9 +329,16 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
           const job = snap?.job && snap.job !== "unknown" ? snap.job : undefined;
           const waited = Date.now() - submittedAt;
           const queued = !job || job.state === "PENDING";
-          if ((queued && waited >= config.slurm.startWaitMs) || waited >= config.slurm.startWaitMs + 3 * config.readyTimeoutMs + 30_000) {
-            const where = job ? `is ${job.state.toLowerCase()}${job.reason ? ` (${job.reason})` : ""}` : "has not been seen running yet";
-            await progress?.(`Slurm job ${jobId} ${where}; the run stays starting until it runs (/rl status ${run.id}).`).catch(() => undefined);
+          if (
+            (queued && waited >= config.slurm.startWaitMs) ||
+            waited >= config.slurm.startWaitMs + 3 * config.readyTimeoutMs + 30_000
+          ) {
+            const where = job
+              ? `is ${job.state.toLowerCase()}${job.reason ? ` (${job.reason})` : ""}`
+              : "has not been seen running yet";
+            await progress?.(
+              `Slurm job ${jobId} ${where}; the run stays starting until it runs (/rl status ${run.id}).`,
+            ).catch(() => undefined);
             return row;
           }
           await delay(200);
@@ -343,8 +364,16 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
             rmSync(files(run.id).output, { force: true });
             symlinkSync(output.replace("%a", String(i)), files(run.id).output);
           });
-          const array = { name: sweepId, specs: members.map((run) => files(run.id).spec), output, throttle: config.maxConcurrentRuns };
-          arrayId = await commands.submit(sbatchArgs(config.slurm, { runId: sweepId, files: files(sweepId), chdir: config.trainingRoot, array }), envs[0]!);
+          const array = {
+            name: sweepId,
+            specs: members.map((run) => files(run.id).spec),
+            output,
+            throttle: config.maxConcurrentRuns,
+          };
+          arrayId = await commands.submit(
+            sbatchArgs(config.slurm, { runId: sweepId, files: files(sweepId), chdir: config.trainingRoot, array }),
+            envs[0]!,
+          );
         } catch (thrown) {
           for (const run of members) await fail(run, { message: asRlError(thrown).message });
           return members.map((run) => runs.get(run.id)!);
@@ -377,7 +406,9 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
         ? {
             job_id: run.jobId,
             // Slurm forgets ended jobs after MinJobAge; the launcher's status file still says how it ended.
-            state: known?.state ?? (job === "unknown" ? `gone from Slurm${status ? ` (launcher: ${status.state})` : ""}` : "unknown"),
+            state:
+              known?.state ??
+              (job === "unknown" ? `gone from Slurm${status ? ` (launcher: ${status.state})` : ""}` : "unknown"),
             reason: known?.reason,
             node: known?.node ?? status?.node ?? undefined,
             exit_code: known?.exitCode,

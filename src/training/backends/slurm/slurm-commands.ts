@@ -9,7 +9,11 @@ export interface CommandResult {
 }
 
 /** Runs one Slurm command; injected so the parsing can be exercised without a cluster. */
-export type CommandRunner = (file: string, args: readonly string[], options?: { env?: Record<string, string> }) => Promise<CommandResult>;
+export type CommandRunner = (
+  file: string,
+  args: readonly string[],
+  options?: { env?: Record<string, string> },
+) => Promise<CommandResult>;
 
 export const runSlurmCommand: CommandRunner = async (file, args, options = {}) => {
   const result = await execa(file, [...args], {
@@ -94,9 +98,13 @@ const INVALID_JOB = /invalid job id/i;
 
 export function createSlurmCommands(run: CommandRunner = runSlurmCommand) {
   const failure = (what: string, r: CommandResult) =>
-    new RlError("UPSTREAM", `${what} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500) || "no output"}. Is Slurm reachable from the bot's machine?`, {
-      details: { exitCode: r.exitCode },
-    });
+    new RlError(
+      "UPSTREAM",
+      `${what} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 500) || "no output"}. Is Slurm reachable from the bot's machine?`,
+      {
+        details: { exitCode: r.exitCode },
+      },
+    );
 
   return {
     /** Submit a batch job; `args` end with the script and its arguments. The job inherits `env`. */
@@ -104,9 +112,13 @@ export function createSlurmCommands(run: CommandRunner = runSlurmCommand) {
       const r = await run("sbatch", ["--parsable", ...args], { env });
       const id = r.exitCode === 0 ? parseSbatchParsable(r.stdout) : undefined;
       if (!id) {
-        throw new RlError("PROCESS_FAILED", `sbatch refused the job: ${(r.stderr || r.stdout).trim().slice(0, 500) || `exit ${r.exitCode}`}. Check the RL_SLURM_* settings.`, {
-          details: { exitCode: r.exitCode },
-        });
+        throw new RlError(
+          "PROCESS_FAILED",
+          `sbatch refused the job: ${(r.stderr || r.stdout).trim().slice(0, 500) || `exit ${r.exitCode}`}. Check the RL_SLURM_* settings.`,
+          {
+            details: { exitCode: r.exitCode },
+          },
+        );
       }
       return id;
     },
@@ -130,7 +142,9 @@ export function createSlurmCommands(run: CommandRunner = runSlurmCommand) {
     async account(jobId: string): Promise<SlurmJob | undefined> {
       const r = await run("sacct", ["-j", jobId, "-X", "-n", "-P", "-o", "JobID,State,ExitCode,NodeList,Reason"]);
       if (r.exitCode !== 0) return undefined;
-      const [id, rawState, exit, node, reason] = (r.stdout.split("\n").find((l) => l.startsWith(`${jobId}|`)) ?? "").split("|");
+      const [id, rawState, exit, node, reason] = (
+        r.stdout.split("\n").find((l) => l.startsWith(`${jobId}|`)) ?? ""
+      ).split("|");
       if (!id || !rawState) return undefined;
       // sacct writes "CANCELLED by 0" where scontrol writes CANCELLED.
       const state = rawState.split(" ")[0]!;
@@ -162,7 +176,10 @@ export function createSlurmCommands(run: CommandRunner = runSlurmCommand) {
     async findByName(name: string): Promise<string[]> {
       const r = await run("squeue", ["-h", "-t", "all", "-o", "%i", "-n", name]);
       if (r.exitCode !== 0) throw failure(`squeue -n ${name}`, r);
-      return r.stdout.split("\n").map((s) => s.trim()).filter((s) => /^\d+$/.test(s));
+      return r.stdout
+        .split("\n")
+        .map((s) => s.trim())
+        .filter((s) => /^\d+$/.test(s));
     },
   };
 }

@@ -32,7 +32,16 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
 
   function markStarted(run: RunRow, node: string | undefined): RunRow {
     const message = `Run ${run.id} of ${run.environment} is running (Slurm job ${run.jobId}${node ? ` on ${node}` : ""}).`;
-    return deps.move(run.id, ["starting"], { status: "running", startedAt: deps.now() }, { notice: { kind: "started", message } }) ?? runs.get(run.id) ?? run;
+    return (
+      deps.move(
+        run.id,
+        ["starting"],
+        { status: "running", startedAt: deps.now() },
+        { notice: { kind: "started", message } },
+      ) ??
+      runs.get(run.id) ??
+      run
+    );
   }
 
   async function fail(run: RunRow, failure: Failure): Promise<void> {
@@ -42,7 +51,16 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
       run.id,
       ["starting", "running"],
       { status: "failed", error: failure.message, failedComponent: failure.component, endedAt: deps.now() },
-      { notice: { kind: "failed", component: failure.component, exitCode: failure.exitCode, signal: failure.signal, logTail, message: failure.message } },
+      {
+        notice: {
+          kind: "failed",
+          component: failure.component,
+          exitCode: failure.exitCode,
+          signal: failure.signal,
+          logTail,
+          message: failure.message,
+        },
+      },
     );
     if (!failed) return;
     log.warn("run failed", { runId: run.id, jobId: run.jobId, component: failure.component, message: failure.message });
@@ -53,13 +71,25 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
     const progress = await readTrainerProgress(deps.logPath(run.id, "trainer"));
     const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
     const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}`;
-    const done = deps.move(run.id, ["running"], { status: "completed", endedAt: deps.now() }, { notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } } });
+    const done = deps.move(
+      run.id,
+      ["running"],
+      { status: "completed", endedAt: deps.now() },
+      {
+        notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } },
+      },
+    );
     if (!done) return;
     deps.onEnded();
   }
 
   function lose(run: RunRow, message: string): void {
-    const lost = deps.move(run.id, [run.status], { status: "lost", error: message, endedAt: deps.now() }, { notice: { kind: "lost", message } });
+    const lost = deps.move(
+      run.id,
+      [run.status],
+      { status: "lost", error: message, endedAt: deps.now() },
+      { notice: { kind: "lost", message } },
+    );
     if (!lost) return;
     deps.onEnded();
   }
@@ -69,16 +99,26 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
     const id = run.jobId ?? "?";
     if (job?.state === "CANCELLED") {
       const message = `Run ${run.id} was stopped: its Slurm job ${id} was cancelled outside the bot.`;
-      const stopped = deps.move(run.id, ["starting", "running"], { status: "stopped", stoppedBy: "Slurm (job cancelled outside the bot)", endedAt: deps.now() }, { notice: { kind: "stopped", message } });
+      const stopped = deps.move(
+        run.id,
+        ["starting", "running"],
+        { status: "stopped", stoppedBy: "Slurm (job cancelled outside the bot)", endedAt: deps.now() },
+        { notice: { kind: "stopped", message } },
+      );
       if (stopped) deps.onEnded();
       return;
     }
     if (job?.state === "TIMEOUT") {
       const limit = job.fields.TimeLimit ?? "?";
-      return fail(run, { message: `Slurm job ${id} reached its time limit (${limit}). Raise RL_SLURM_TIME_LIMIT for longer runs.` });
+      return fail(run, {
+        message: `Slurm job ${id} reached its time limit (${limit}). Raise RL_SLURM_TIME_LIMIT for longer runs.`,
+      });
     }
     const how = job ? ` (${job.state}${job.exitCode === undefined ? "" : `, exit code ${job.exitCode}`})` : "";
-    return fail(run, { message: `Slurm job ${id} ended${how} before its launcher recorded an outcome; see ${deps.jobOutput(run.id)}.`, exitCode: job?.exitCode });
+    return fail(run, {
+      message: `Slurm job ${id} ended${how} before its launcher recorded an outcome; see ${deps.jobOutput(run.id)}.`,
+      exitCode: job?.exitCode,
+    });
   }
 
   return { markStarted, fail, complete, lose, endedOutside };
