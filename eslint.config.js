@@ -40,4 +40,8 @@ export default tseslint.config(
     files: ["adapters/console/**", "src/cli.ts", "src/cli/**", "bin/**", "bench/**", "test/**"],
     rules: { "no-console": "off" },
   },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
 );

@@ -3,7 +3,7 @@ import type { ChannelKey } from "../db/channel-key.ts";
 import type { Delivery } from "../src/digests/outbox-sender.ts";
 import type { Reply } from "../src/reply.ts";
 
-export type { ChatHandler } from "../src/chat/create-chat-handler.ts";
+export type { ChatHandler } from "./chat/create-chat-handler.ts";
 
 /** Where a message goes: a channel, or a thread in it (as threadOf gave it for an earlier message). */
 export interface PostTarget {

@@ -2,7 +2,7 @@
 import { connect } from "node:net";
 import { loadConfig } from "../src/config.ts";
 import { socketPathFor } from "../src/lease/socket-path.ts";
-import { processStartTime } from "../src/training/process-info.ts";
+import { processStartTime } from "../src/process/process-info.ts";
 import { demoLockedFields } from "../test/helpers/demo-stack.ts";
 import { readDb, spawnBot, waitFor, type BotProcess } from "../test/helpers/bot-process.ts";
 import type { BenchContext } from "./bench-context.ts";

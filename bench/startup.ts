@@ -1,6 +1,6 @@
 // Measurement 4: `/rl start` to "running" on the demo stack, and a SIGKILLed trainer to "failed" plus its queued notice.
 import type { Services } from "../src/services.ts";
-import { processStartTime } from "../src/training/process-info.ts";
+import { processStartTime } from "../src/process/process-info.ts";
 import { startDemo } from "../test/helpers/demo-stack.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";

@@ -5,7 +5,7 @@ import type { ConfigField } from "../src/environments/types.ts";
 import { TRAINER_PREFIX, trainerFields } from "../src/training/trainer-fields.ts";
 import type { ConfigView, FieldView } from "../src/environment-ops.ts";
 import type { Reply, ReplyField } from "../src/reply.ts";
-import { formatValue } from "./format-value.ts";
+import { formatValue } from "../src/values/format-value.ts";
 import { defineCommand } from "./types.ts";
 
 /** A description in a list is cut here; the single-field view shows it whole. */

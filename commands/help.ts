@@ -1,30 +1,33 @@
 // /rl help [command]: the list of commands, or one command's usage and examples.
 import { z } from "zod";
 import { usageOf } from "./arg-specs.ts";
-import { COMMANDS } from "./index.ts";
-import { defineCommand } from "./types.ts";
+import { defineCommand, type AnyCommand } from "./types.ts";
 
-export default defineCommand({
-  name: "help",
-  summary: "List the commands, or explain one",
-  description: "List the /rl commands with a one-line summary each, or show one command's usage.",
-  args: z.object({ command: z.string().max(50).optional().describe("A command name") }),
-  positional: ["command"],
-  permission: "read",
-  async run({ command }) {
-    const one = command ? COMMANDS.find((c) => c.name === command.toLowerCase()) : undefined;
-    if (one) {
+/** The help command over `list()`, the registry it belongs to (commands/index.ts hands it its own list). */
+export function createHelpCommand(list: () => readonly AnyCommand[]): AnyCommand {
+  return defineCommand({
+    name: "help",
+    summary: "List the commands, or explain one",
+    description: "List the /rl commands with a one-line summary each, or show one command's usage.",
+    args: z.object({ command: z.string().max(50).optional().describe("A command name") }),
+    positional: ["command"],
+    permission: "read",
+    async run({ command }) {
+      const commands = list();
+      const one = command ? commands.find((c) => c.name === command.toLowerCase()) : undefined;
+      if (one) {
+        return {
+          title: `/rl ${one.name}`,
+          text: `${one.summary}\nUsage: ${usageOf(one)}${one.examples ? `\nExamples:\n${one.examples.join("\n")}` : ""}`,
+          ephemeral: true,
+        };
+      }
       return {
-        title: `/rl ${one.name}`,
-        text: `${one.summary}\nUsage: ${usageOf(one)}${one.examples ? `\nExamples:\n${one.examples.join("\n")}` : ""}`,
+        title: "rl-chatops commands",
+        blocks: [{ kind: "code", content: commands.map((c) => `${usageOf(c).padEnd(44)} ${c.summary}`).join("\n") }],
         ephemeral: true,
+        data: { commands: commands.map((c) => ({ name: c.name, usage: usageOf(c), summary: c.summary })) },
       };
-    }
-    return {
-      title: "rl-chatops commands",
-      blocks: [{ kind: "code", content: COMMANDS.map((c) => `${usageOf(c).padEnd(44)} ${c.summary}`).join("\n") }],
-      ephemeral: true,
-      data: { commands: COMMANDS.map((c) => ({ name: c.name, usage: usageOf(c), summary: c.summary })) },
-    };
-  },
-});
+    },
+  });
+}

@@ -4,7 +4,7 @@ import compare from "./compare.ts";
 import config from "./config.ts";
 import digest from "./digest.ts";
 import envs from "./envs.ts";
-import help from "./help.ts";
+import { createHelpCommand } from "./help.ts";
 import keys from "./keys.ts";
 import logs from "./logs.ts";
 import reset from "./reset.ts";
@@ -21,7 +21,7 @@ import test from "./test.ts";
 import type { AnyCommand } from "./types.ts";
 
 export const COMMANDS: readonly AnyCommand[] = [
-  help,
+  createHelpCommand(() => COMMANDS),
   envs,
   select,
   config,

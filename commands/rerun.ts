@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { AppliedChanges } from "../src/environment-ops.ts";
 import { usageOf } from "./arg-specs.ts";
-import { formatValue } from "./format-value.ts";
+import { formatValue } from "../src/values/format-value.ts";
 import { parseAssignments } from "./parse-assignments.ts";
 import { startReply } from "./start-reply.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";

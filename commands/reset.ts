@@ -1,6 +1,6 @@
 // /rl reset [field]: undo this channel's change to one field, or to all of them.
 import { z } from "zod";
-import { formatValue } from "./format-value.ts";
+import { formatValue } from "../src/values/format-value.ts";
 import { defineCommand } from "./types.ts";
 
 export default defineCommand({

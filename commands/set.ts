@@ -1,6 +1,6 @@
 // /rl set <field> <value>: change one configurable field for this channel, parsed into the field's type.
 import { z } from "zod";
-import { formatValue } from "./format-value.ts";
+import { formatValue } from "../src/values/format-value.ts";
 import { defineCommand } from "./types.ts";
 
 export default defineCommand({

@@ -1,7 +1,7 @@
 // /rl start: train the channel's environment with its config; asks to confirm, then reports running or why not.
 import { z } from "zod";
 import { startReply } from "./start-reply.ts";
-import { formatValue } from "./format-value.ts";
+import { formatValue } from "../src/values/format-value.ts";
 import { defineCommand } from "./types.ts";
 
 export default defineCommand({

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { RlError } from "../src/errors.ts";
 import { expandGrid, gridSize, type GridAxis } from "../src/experiments/expand-grid.ts";
 import { usageOf } from "./arg-specs.ts";
-import { formatValue } from "./format-value.ts";
+import { formatValue } from "../src/values/format-value.ts";
 import { parseSweepGrid } from "./parse-sweep-grid.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
 

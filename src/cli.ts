@@ -108,7 +108,7 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
     import("./lease/ask-bot.ts"),
     import("./lease/lease-holder.ts"),
     import("./lease/socket-path.ts"),
-    import("./training/process-info.ts"),
+    import("./process/process-info.ts"),
   ]);
   const holder = await holderOf(config.dataDir, found);
   if (holder?.mode === "exec") {

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { loadNodeCron } from "./digests/load-node-cron.ts";
+import { loadNodeCron } from "./load-node-cron.ts";
 import { RlError } from "./errors.ts";
 import { PACKAGE_ROOT } from "./package-root.ts";
 import * as z from "zod/mini";

@@ -83,7 +83,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
 
   let chat: ChatHandler;
   try {
-    const { createChatHandler } = await import("./chat/create-chat-handler.ts");
+    const { createChatHandler } = await import("../adapters/chat/create-chat-handler.ts");
     chat = deps.chat ?? createChatHandler(services);
     await services.manager.recover();
     const interrupted = services.inferenceTests.failInterrupted();

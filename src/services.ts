@@ -108,7 +108,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     actions: createRunActionsRepo(db),
     outbox,
     channels,
-    env,
+    startableEnvironment: env.startableEnvironment,
     catalog,
     supervisor,
     log,

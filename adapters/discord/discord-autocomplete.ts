@@ -1,7 +1,7 @@
 // Autocomplete for /rl options: environment names, config fields with current values, run and sweep ids, command names.
 import type { APIApplicationCommandOptionChoice } from "discord.js";
 import type { ArgSpec } from "../../commands/arg-specs.ts";
-import { formatValue } from "../../commands/format-value.ts";
+import { formatValue } from "../../src/values/format-value.ts";
 import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { Services } from "../../src/services.ts";

@@ -2,6 +2,7 @@
 // Messages come from slack-render, which has redacted them (once): nothing here redacts again.
 import { webApi, type RespondArguments, type RespondFn } from "@slack/bolt";
 import type { Logger } from "../../src/log.ts";
+import { slackErrorCode } from "./slack-error-code.ts";
 import type { SlackMessage } from "./slack-render.ts";
 
 /** A refusal carries Slack's error code; a 429 (with a WebClient that rejects rate-limited calls) its Retry-After too. */
@@ -36,15 +37,6 @@ export interface SlackMessenger {
    * files.completeUploadExternal (the WebClient's uploadV2). Needs the files:write scope.
    */
   upload(channel: string, file: SlackFile, thread?: string): Promise<SendResult>;
-}
-
-/** Slack's own error code ("not_in_channel", "invalid_blocks", ...) or the best short description. */
-export function slackErrorCode(err: unknown): string {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  if (typeof data?.error === "string") return data.error;
-  const code = (err as { code?: unknown } | undefined)?.code;
-  if (typeof code === "string") return code;
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** The Retry-After (seconds) of a 429 the WebClient gave back rather than waited out (rejectRateLimitedCalls). */

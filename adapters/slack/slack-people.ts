@@ -3,7 +3,7 @@
 import type { webApi } from "@slack/bolt";
 import type { Logger } from "../../src/log.ts";
 import { peopleIn, type Reply } from "../../src/reply.ts";
-import { slackErrorCode } from "./slack-messenger.ts";
+import { slackErrorCode } from "./slack-error-code.ts";
 
 export type PeopleNames = ReadonlyMap<string, string>;
 

@@ -8,7 +8,7 @@ import { wandbPagesOf } from "../metrics/wandb-group-link.ts";
 import type { RunManager } from "../training/run-manager.ts";
 import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
-import { loadNodeCron } from "./load-node-cron.ts";
+import { loadNodeCron } from "../load-node-cron.ts";
 import { createOutboxSender, type Poster } from "./outbox-sender.ts";
 
 export interface DigestsDeps {

@@ -1,6 +1,6 @@
 // The environments of the configured folder, rescanned on demand (cheap: unchanged files come from the cache).
 import { RlError } from "../errors.ts";
-import { nearestName } from "../values/nearest-name.ts";
+import { nearestName } from "./nearest-name.ts";
 import type { EnvironmentInfo, ScanResult } from "./types.ts";
 
 export interface Scanner {

@@ -1,5 +1,5 @@
 // What one model's child gets: the environment's process-mode command line, and an environment carrying the key.
-import { childEnv } from "../training/child-env.ts";
+import { childEnv } from "../process/child-env.ts";
 
 export interface ProcessModeOptions {
   python: string;

@@ -1,7 +1,7 @@
 // Runs one process-mode child: no shell, its own process group, output to log files, killed as a group at its time limit.
 import { closeSync, openSync } from "node:fs";
 import { execa } from "execa";
-import { signalGroup } from "../training/process-info.ts";
+import { signalGroup } from "../process/process-info.ts";
 
 export interface RunChildOptions {
   command: string;

@@ -3,32 +3,14 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import type { InferenceTestsRepo } from "../../db/inference-tests.ts";
 import { KEEP_TEST_FOLDERS, pruneTestFolders } from "./prune-test-folders.ts";
-import type { Config } from "../config.ts";
 import type { EnvironmentInfo } from "../environments/types.ts";
 import { forEachLimited } from "../environments/for-each-limited.ts";
-import type { Logger } from "../log.ts";
-import type { Redactor } from "../redact.ts";
 import { progressText } from "./describe-result.ts";
 import type { InferenceTestPlan } from "./plan-inference-test.ts";
 import { summarizeTest } from "./summarize.ts";
 import { testModel, type ModelRun } from "./test-model.ts";
-import type { InferenceTestResult, ModelResult } from "./types.ts";
-
-export interface InferenceTestDeps {
-  config: Pick<Config, "dataDir" | "trainingRoot" | "python">;
-  tests: InferenceTestsRepo;
-  log: Logger;
-  redact: Redactor;
-  now?: () => number;
-  /** The environment the children inherit (minus the bot's secrets); default process.env. */
-  processEnv?: NodeJS.ProcessEnv;
-  newId?: () => string;
-  /** Told about each child as it starts (tests read its /proc entries). */
-  onSpawn?: (child: { model: string; pid: number; command: string[] }) => void;
-  killGraceMs?: number;
-}
+import type { InferenceTestDeps, InferenceTestResult, ModelResult } from "./types.ts";
 
 export interface InferenceTestInput {
   channel: ChannelKey;

@@ -7,9 +7,8 @@ import type { InferenceTestPlan } from "./plan-inference-test.ts";
 import { buildProcessArgv, buildProcessEnv } from "./process-mode-command.ts";
 import { resolveOutputFile, stampOf } from "./resolve-output-file.ts";
 import { runChild, type ChildExit } from "./run-child.ts";
-import type { InferenceTestDeps } from "./run-inference-test.ts";
 import { modelStats } from "./summarize.ts";
-import type { ModelOutcome, ModelResult } from "./types.ts";
+import type { InferenceTestDeps, ModelOutcome, ModelResult } from "./types.ts";
 
 export interface ModelRun {
   deps: InferenceTestDeps;

@@ -1,4 +1,9 @@
-// The shapes of an inference test's results: per step, per model, the summary, and the whole stored record.
+// The shapes of an inference test: what running one needs, and its results per step, per model, the summary and the
+// whole stored record.
+import type { InferenceTestsRepo } from "../../db/inference-tests.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { Redactor } from "../redact.ts";
 
 /** One group the environment wrote: one step of process mode. */
 export interface StepResult {
@@ -75,4 +80,19 @@ export interface InferenceTestResult {
   output_directory: string;
   started_at: string;
   finished_at: string;
+}
+
+/** What running an inference test needs: settings, where results are kept, and the hooks tests use. */
+export interface InferenceTestDeps {
+  config: Pick<Config, "dataDir" | "trainingRoot" | "python">;
+  tests: InferenceTestsRepo;
+  log: Logger;
+  redact: Redactor;
+  now?: () => number;
+  /** The environment the children inherit (minus the bot's secrets); default process.env. */
+  processEnv?: NodeJS.ProcessEnv;
+  newId?: () => string;
+  /** Told about each child as it starts (tests read its /proc entries). */
+  onSpawn?: (child: { model: string; pid: number; command: string[] }) => void;
+  killGraceMs?: number;
 }

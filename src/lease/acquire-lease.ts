@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { RlError } from "../errors.ts";
-import { processStartTime } from "../training/process-info.ts";
+import { processStartTime } from "../process/process-info.ts";
 import {
   describeHolder,
   pidFileOf,

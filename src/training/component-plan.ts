@@ -5,7 +5,7 @@ import type { RunRow } from "../../db/runs.ts";
 import type { Config } from "../config.ts";
 import type { EnvironmentCatalog } from "../environments/catalog.ts";
 import type { CommandHelp } from "./check-spawn-plan.ts";
-import { childEnv } from "./child-env.ts";
+import { childEnv } from "../process/child-env.ts";
 import type { SpawnPlan } from "./local-supervisor.ts";
 
 export function logPathOf(config: Config, runId: string, component: Component): string {

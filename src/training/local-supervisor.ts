@@ -5,7 +5,7 @@ import { execa } from "execa";
 import type { Component, ProcessRow, RunProcessesRepo } from "../../db/run-processes.ts";
 import { RlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { isSameProcess, processStartTime, signalGroup } from "./process-info.ts";
+import { isSameProcess, processStartTime, signalGroup } from "../process/process-info.ts";
 import { delay } from "./wait-until.ts";
 
 export interface ExitInfo {

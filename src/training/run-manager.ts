@@ -9,7 +9,6 @@ import type { Component, RunProcessesRepo } from "../../db/run-processes.ts";
 import type { RunPatch, RunRow, RunsRepo } from "../../db/runs.ts";
 import type { SweepRow, SweepsRepo } from "../../db/sweeps.ts";
 import type { Config } from "../config.ts";
-import type { EnvironmentOps } from "../environment-ops.ts";
 import type { EnvironmentCatalog } from "../environments/catalog.ts";
 import { RlError } from "../errors.ts";
 import type { LockedFields } from "../locked-fields.ts";
@@ -38,7 +37,8 @@ export interface RunManagerDeps {
   actions: RunActionsRepo;
   outbox: OutboxRepo;
   channels: ChannelsRepo;
-  env: EnvironmentOps;
+  /** The environment a channel would start now (its selection, checked startable); errors say what to do. */
+  startableEnvironment(channel: ChannelKey): Promise<{ name: string }>;
   catalog: EnvironmentCatalog;
   supervisor: LocalSupervisor;
   log: Logger;
@@ -195,7 +195,7 @@ export function createRunManager(deps: RunManagerDeps) {
     async start(request: StartRequest): Promise<RunRow> {
       const environment = request.from
         ? request.from.environment
-        : (await deps.env.startableEnvironment(request.channel)).name;
+        : (await deps.startableEnvironment(request.channel)).name;
       checkKeys();
       const values = request.from?.values ?? deps.channels.configValues(request.channel, environment);
       const prepared = prepare(environment, values);

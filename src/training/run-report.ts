@@ -8,7 +8,7 @@ import { RlError } from "../errors.ts";
 import { readTailLines } from "../metrics/log-tail.ts";
 import { readTrainerProgress } from "../metrics/trainer-progress.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
-import { isSameProcess } from "./process-info.ts";
+import { isSameProcess } from "../process/process-info.ts";
 import type { RunManager } from "./run-manager.ts";
 import type { SlurmJobView } from "./backends/slurm/slurm-backend.ts";
 

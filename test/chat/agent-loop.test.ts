@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { createChatHandler } from "../../adapters/chat/create-chat-handler.ts";
 import {
   conversation,
   LLM_KEY,

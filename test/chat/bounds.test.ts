@@ -1,9 +1,9 @@
 // Chat mode's bounds against the fake LLM over HTTP: capped answers and memory, a size cap on responses, tools by role, scalars as value text.
 import { afterEach, describe, expect, it } from "vitest";
 import { createConversationsRepo } from "../../db/conversations.ts";
-import { MAX_HISTORY_CHARS } from "../../src/chat/bound-history.ts";
-import { MAX_ANSWER_CHARS } from "../../src/chat/chat-reply.ts";
-import { MAX_LLM_RESPONSE_BYTES } from "../../src/chat/read-capped-body.ts";
+import { MAX_HISTORY_CHARS } from "../../adapters/chat/bound-history.ts";
+import { MAX_ANSWER_CHARS } from "../../adapters/chat/chat-reply.ts";
+import { MAX_LLM_RESPONSE_BYTES } from "../../adapters/chat/read-capped-body.ts";
 import { SLACK, startChatHarness, toolResult, type ChatHarness } from "./chat-harness.ts";
 
 let harness: ChatHarness | undefined;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { argsJsonSchema } from "../../commands/arg-specs.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand } from "../../commands/types.ts";
-import { buildTools } from "../../src/chat/build-tools.ts";
+import { buildTools } from "../../adapters/chat/build-tools.ts";
 import { startChatHarness, type ChatHarness } from "./chat-harness.ts";
 
 /** The seed tool's operations that this bot implements, by their seed names. */

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CommandContext } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import { createChatHandler, type ChatHandler, type ChatOptions } from "../../src/chat/create-chat-handler.ts";
+import { createChatHandler, type ChatHandler, type ChatOptions } from "../../adapters/chat/create-chat-handler.ts";
 import { DEMO_STACK_ROOT, loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
 import { startFakeLlm, type FakeLlm, type FakeMessage } from "../fakes/llm-server.ts";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createConversationsRepo, startIndex } from "../../db/conversations.ts";
 import { openDatabase } from "../../db/open-database.ts";
-import { repairHistory } from "../../src/chat/repair-history.ts";
+import { repairHistory } from "../../adapters/chat/repair-history.ts";
 import { conversation, SLACK, startChatHarness, type ChatHarness } from "./chat-harness.ts";
 
 let harness: ChatHarness | undefined;

@@ -1,7 +1,7 @@
 // What the model reads of a tool's result: valid JSON with every item when long texts are what makes it too long;
 // secrets redacted before any cut.
 import { describe, expect, it } from "vitest";
-import { toolResultContent } from "../../src/chat/tool-result-content.ts";
+import { toolResultContent } from "../../adapters/chat/tool-result-content.ts";
 import { createRedactor } from "../../src/redact.ts";
 
 const SECRET = "sk-live-0123456789abcdefghijklmnopqrstuvwxyz";

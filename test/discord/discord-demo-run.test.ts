@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
-import { processStartTime } from "../../src/training/process-info.ts";
+import { processStartTime } from "../../src/process/process-info.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import type { RecordedCall } from "../fakes/discord-gateway.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";

@@ -8,7 +8,7 @@ import { openDatabase } from "../../db/open-database.ts";
 import { createRunProcessesRepo } from "../../db/run-processes.ts";
 import { createRunsRepo, RUN_STATUSES } from "../../db/runs.ts";
 import { readLeaseHolder, type LeaseHolder } from "../../src/lease/lease-holder.ts";
-import { isSameProcess, signalGroup } from "../../src/training/process-info.ts";
+import { isSameProcess, signalGroup } from "../../src/process/process-info.ts";
 import { loadConfig } from "../../src/config.ts";
 import { CLI } from "./run-cli.ts";
 

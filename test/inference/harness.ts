@@ -9,7 +9,8 @@ import {
   type InferenceTestPlan,
   type InferenceTestRequest,
 } from "../../src/inference/plan-inference-test.ts";
-import type { InferenceTestDeps, InferenceTestInput } from "../../src/inference/run-inference-test.ts";
+import type { InferenceTestInput } from "../../src/inference/run-inference-test.ts";
+import type { InferenceTestDeps } from "../../src/inference/types.ts";
 import type { Services } from "../../src/services.ts";
 import { startFakeCompletions, type FakeCompletions } from "../fakes/openai-completions.ts";
 import { testServices } from "../helpers/test-services.ts";

@@ -1,6 +1,6 @@
 // Plain-language chat under the policy: no model request for people without access, and tools only with the asker's permissions.
 import { afterEach, describe, expect, it } from "vitest";
-import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { createChatHandler } from "../../adapters/chat/create-chat-handler.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
 import { POLICY_ENV, SLACK, USERS, startKit, type Kit } from "./security-kit.ts";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
 import { MAX_COMMAND_LENGTH } from "../../commands/parse-command-text.ts";
-import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { createChatHandler } from "../../adapters/chat/create-chat-handler.ts";
 import { MAX_ARGS_CHARS, MAX_ARGS_DEPTH } from "../../src/values/check-input-size.ts";
 import { MAX_LIST_ITEMS, MAX_VALUE_DEPTH, MAX_VALUE_LENGTH } from "../../src/values/parse-field-value.ts";
 import { ALICE } from "../fakes/discord-gateway.ts";

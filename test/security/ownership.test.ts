@@ -1,7 +1,7 @@
 // Stopping a run: its starter or an admin, on every route (typed, JSON, a Stop or Confirm button, a chat tool call), refusals audited.
 import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
-import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { createChatHandler } from "../../adapters/chat/create-chat-handler.ts";
 import { confirmButtons } from "../../src/reply.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
 import { answer, dispatchConfirmed } from "../helpers/confirm.ts";

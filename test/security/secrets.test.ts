@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch, type CommandInput } from "../../commands/dispatch.ts";
-import { createChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { createChatHandler } from "../../adapters/chat/create-chat-handler.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
 import { redactDeep } from "../../src/redact.ts";
 import type { Reply } from "../../src/reply.ts";

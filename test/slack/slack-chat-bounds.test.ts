@@ -1,6 +1,6 @@
 // A huge model answer through the real Bolt app: the mention's thread gets a bounded message that says how much was cut.
 import { afterEach, describe, expect, it } from "vitest";
-import { createChatHandler, type ChatHandler } from "../../src/chat/create-chat-handler.ts";
+import { createChatHandler, type ChatHandler } from "../../adapters/chat/create-chat-handler.ts";
 import { blockKitProblems } from "../fakes/slack-block-kit.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
 import { CHANNEL, eventCallback } from "./slack-payloads.ts";
@@ -22,7 +22,7 @@ describe("Slack chat bounds", () => {
     let handler: ChatHandler | undefined;
     h = await startSlackHarness({
       chat: (text, ctx) =>
-        (handler ??= createChatHandler(ctx.services, { llm: { baseUrl: fake.baseUrl, model: "fake/model" } }))(
+        (handler ??= createChatHandler(h!.services, { llm: { baseUrl: fake.baseUrl, model: "fake/model" } }))(
           text,
           ctx,
         ),

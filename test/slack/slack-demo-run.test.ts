@@ -1,7 +1,7 @@
 // A real run on the demo stack through Slack: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
-import { processStartTime } from "../../src/training/process-info.ts";
+import { processStartTime } from "../../src/process/process-info.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import type { RecordedCall } from "../fakes/slack-api.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";

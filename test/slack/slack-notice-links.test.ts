@@ -1,6 +1,6 @@
 // Notices through the real Bolt app carry their context: the WandB group page, who started the run, its duration, logs command, final reward and chart.
 import { afterEach, describe, expect, it } from "vitest";
-import { noticeReply } from "../../src/digests/run-notices.ts";
+import { noticeReply } from "../../src/training/lifecycle/run-notices.ts";
 import { ALICE, CHANNEL, TEAM } from "./slack-payloads.ts";
 import { startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
 

@@ -1,6 +1,7 @@
 // Commands defined only for the Slack tests: echo, a gated one, a slow confirm command with run buttons, a huge reply, a chart.
 import { z } from "zod";
-import help from "../../commands/help.ts";
+import { createHelpCommand } from "../../commands/help.ts";
+import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand, type AnyCommand } from "../../commands/types.ts";
 import { RlError } from "../../src/errors.ts";
 
@@ -144,7 +145,11 @@ export function createTestCommands(): TestCommands {
       };
     },
   });
-  return { commands: [help, echo, wait, launch, halt, crunch, big, leak, plot], gate, launched };
+  return {
+    commands: [createHelpCommand(() => COMMANDS), echo, wait, launch, halt, crunch, big, leak, plot],
+    gate,
+    launched,
+  };
 }
 
 /** 100 fields, a 20,000-character code block, 40 buttons and a 7,000-character text. */

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunRow } from "../../db/runs.ts";
-import { processStartTime } from "../../src/training/process-info.ts";
+import { processStartTime } from "../../src/process/process-info.ts";
 import { jobFiles } from "../../src/training/backends/slurm/job-spec.ts";
 import { readJobStatus } from "../../src/training/backends/slurm/job-status.ts";
 import { TERMINAL_STATES } from "../../src/training/backends/slurm/slurm-commands.ts";

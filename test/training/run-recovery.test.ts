@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { processStartTime } from "../../src/training/process-info.ts";
+import { processStartTime } from "../../src/process/process-info.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 

@@ -4,7 +4,7 @@ import type { Db } from "../../../db/open-database.ts";
 import type { RunActionsRepo } from "../../../db/run-actions.ts";
 import type { Component } from "../../../db/run-processes.ts";
 import type { NewRun, RunPatch, RunRow, RunsRepo, RunStatus } from "../../../db/runs.ts";
-import { noticeReply, type NoticeWandb } from "../../digests/run-notices.ts";
+import { noticeReply, type NoticeWandb } from "./run-notices.ts";
 import type { Logger } from "../../log.ts";
 import type { RunEvent, RunEventListener } from "../run-events.ts";
 import { crashPoint, type CrashPoint } from "./crash-point.ts";

@@ -11,7 +11,7 @@ import { commandHelpFor, type ComponentPlanner } from "../../component-plan.ts";
 import { crashPoint, type CrashPoint } from "../../lifecycle/crash-point.ts";
 import { STOP_ORDER, type Transitions } from "../../lifecycle/transitions.ts";
 import type { ExitInfo, LocalSupervisor } from "../../local-supervisor.ts";
-import { isSameProcess } from "../../process-info.ts";
+import { isSameProcess } from "../../../process/process-info.ts";
 import { httpAnswers, waitUntil } from "../../wait-until.ts";
 import { ensurePortFree } from "./ensure-port-free.ts";
 

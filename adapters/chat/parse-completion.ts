@@ -1,6 +1,6 @@
 // Reads a chat-completions answer defensively: providers differ in small ways, and the text is not ours.
 import { randomUUID } from "node:crypto";
-import { RlError } from "../errors.ts";
+import { RlError } from "../../src/errors.ts";
 import type { AssistantMessage, ToolCall } from "./chat-messages.ts";
 
 export interface Completion {

@@ -1,5 +1,5 @@
 // The text of a tool result the model reads: JSON, redacted, and bounded so one big answer cannot flood the context.
-import type { Redactor } from "../redact.ts";
+import type { Redactor } from "../../src/redact.ts";
 
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 8_000;
 

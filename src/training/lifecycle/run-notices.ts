@@ -1,9 +1,9 @@
 // What a run's notice says: the reply the lifecycle queues in the outbox with the transition that owes it.
-import { formatDuration } from "../../commands/format-value.ts";
-import { prepareChartPoints } from "../metrics/render-chart-points.ts";
-import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
-import { personRef, type Reply, type ReplyChart } from "../reply.ts";
-import type { RunEvent } from "../training/run-events.ts";
+import { formatDuration } from "../../values/format-value.ts";
+import { prepareChartPoints } from "../../metrics/render-chart-points.ts";
+import { wandbGroupLink, type WandbPages } from "../../metrics/wandb-group-link.ts";
+import { personRef, type Reply, type ReplyChart } from "../../reply.ts";
+import type { RunEvent } from "../run-events.ts";
 
 const TITLES: Record<RunEvent["kind"], string> = {
   queued: "⏳ Run queued",

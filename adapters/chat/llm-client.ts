@@ -1,7 +1,7 @@
 // One chat-completions request to any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, OpenAI) over fetch.
-import { RlError } from "../errors.ts";
-import type { Redactor } from "../redact.ts";
-import { retryTransient } from "../retry-transient.ts";
+import { RlError } from "../../src/errors.ts";
+import type { Redactor } from "../../src/redact.ts";
+import { retryTransient } from "../../src/retry-transient.ts";
 import type { ChatMessage, ToolDefinition } from "./chat-messages.ts";
 import { httpError, transportError } from "./llm-errors.ts";
 import { parseCompletion, type Completion } from "./parse-completion.ts";

@@ -1,7 +1,7 @@
 // The answer to a plain-language message when no language model is configured (or the message is empty): the /rl commands.
 import { usageOf } from "../../commands/arg-specs.ts";
 import type { AnyCommand } from "../../commands/types.ts";
-import type { Reply } from "../reply.ts";
+import type { Reply } from "../../src/reply.ts";
 
 export function chatHelpReply(commands: readonly AnyCommand[], reason: "no-llm" | "empty"): Reply {
   const intro =

@@ -1,6 +1,6 @@
 // Turns every way the LLM endpoint can fail into an RlError a person can act on, naming the setting to check.
-import { RlError } from "../errors.ts";
-import { retryAfterSeconds } from "../retry-transient.ts";
+import { RlError } from "../../src/errors.ts";
+import { retryAfterSeconds } from "../../src/retry-transient.ts";
 
 const SAID_MAX = 300;
 

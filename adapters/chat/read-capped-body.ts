@@ -1,5 +1,5 @@
 // Reads an HTTP response body as text, refusing past a size cap so one huge answer cannot fill the bot's memory.
-import { RlError } from "../errors.ts";
+import { RlError } from "../../src/errors.ts";
 
 /** Chat completions are small; a few MB is far past any real answer with tool calls. */
 export const MAX_LLM_RESPONSE_BYTES = 4 * 1024 * 1024;

@@ -1,7 +1,7 @@
 // Words a finished turn as the neutral Reply the person sees: the answer, what ran, and any Confirm/Cancel buttons.
-import type { RlError } from "../errors.ts";
-import type { Redactor } from "../redact.ts";
-import { confirmButtons, type Reply, type ReplyButton, type ReplyField } from "../reply.ts";
+import type { RlError } from "../../src/errors.ts";
+import type { Redactor } from "../../src/redact.ts";
+import { confirmButtons, type Reply, type ReplyButton, type ReplyField } from "../../src/reply.ts";
 import type { TurnResult } from "./agent-loop.ts";
 import type { ToolOutcome } from "./run-tool-call.ts";
 

@@ -2,7 +2,7 @@
 import { argSpecs } from "../../commands/arg-specs.ts";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
-import { confirmButtons, type Reply } from "../reply.ts";
+import { confirmButtons, type Reply } from "../../src/reply.ts";
 import type { ToolCall } from "./chat-messages.ts";
 import { errorContent, toolResultContent, type ToolError } from "./tool-result-content.ts";
 

@@ -1,6 +1,6 @@
 // The agent loop of one turn: ask the model, run the tools it calls in order, feed the results back, until it answers.
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
-import { asRlError, type RlError } from "../errors.ts";
+import { asRlError, type RlError } from "../../src/errors.ts";
 import type { AssistantMessage, ChatMessage, ToolDefinition } from "./chat-messages.ts";
 import type { LlmClient } from "./llm-client.ts";
 import { runToolCall, type ToolOutcome } from "./run-tool-call.ts";
