@@ -5,7 +5,7 @@ import type { OutboxMessage, OutboxRepo } from "../../db/outbox.ts";
 import { asRlError, type RlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Reply } from "../reply.ts";
-import { crashPoint } from "../training/lifecycle/crash-point.ts";
+import { crashPoint } from "../process/crash-point.ts";
 import { deliveryFailureOf, describeUndeliverable } from "./delivery-failure.ts";
 
 /** What the outbox tells a poster about the message: `key` is its dedupe key, stable across restarts. */

@@ -1,6 +1,6 @@
 // The crash-point suite: the real bot is SIGKILLed at each named point of a run's life, restarted, and checked whole.
 import { afterAll, describe, expect, it } from "vitest";
-import { CRASH_POINTS, type CrashPoint } from "../../src/training/lifecycle/crash-point.ts";
+import { CRASH_POINTS, type CrashPoint } from "../../src/process/crash-point.ts";
 import { isSameProcess } from "../../src/process/process-info.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";

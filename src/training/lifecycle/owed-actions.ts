@@ -2,7 +2,7 @@
 import type { RunActionsRepo } from "../../../db/run-actions.ts";
 import type { Component } from "../../../db/run-processes.ts";
 import type { Logger } from "../../log.ts";
-import { crashPoint } from "./crash-point.ts";
+import { crashPoint } from "../../process/crash-point.ts";
 
 export interface OwedActionsDeps {
   actions: RunActionsRepo;

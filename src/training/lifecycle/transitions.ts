@@ -7,7 +7,7 @@ import type { NewRun, RunPatch, RunRow, RunsRepo, RunStatus } from "../../../db/
 import { noticeReply, type NoticeWandb } from "./run-notices.ts";
 import type { Logger } from "../../log.ts";
 import type { RunEvent, RunEventListener } from "../run-events.ts";
-import { crashPoint, type CrashPoint } from "./crash-point.ts";
+import { crashPoint, type CrashPoint } from "../../process/crash-point.ts";
 
 export const LIVE_STATUSES: readonly RunStatus[] = ["starting", "running", "stopping"];
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["completed", "failed", "stopped", "lost"];

@@ -8,7 +8,7 @@ import { readTailLines } from "../../../metrics/log-tail.ts";
 import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
 import { checkSpawnPlan } from "../../check-spawn-plan.ts";
 import { commandHelpFor, type ComponentPlanner } from "../../component-plan.ts";
-import { crashPoint, type CrashPoint } from "../../lifecycle/crash-point.ts";
+import { crashPoint, type CrashPoint } from "../../../process/crash-point.ts";
 import { STOP_ORDER, type Transitions } from "../../lifecycle/transitions.ts";
 import type { ExitInfo, LocalSupervisor } from "../../local-supervisor.ts";
 import { isSameProcess } from "../../../process/process-info.ts";
