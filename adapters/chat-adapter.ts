@@ -1,6 +1,6 @@
 // The one contract every platform adapter implements (Slack, Discord, the console), with one message reference.
 import type { ChannelKey } from "../db/channel-key.ts";
-import type { Delivery } from "../src/digests/outbox-sender.ts";
+import type { Delivery } from "../src/outbox/poster.ts";
 import type { Reply } from "../src/reply.ts";
 
 export type { ChatHandler } from "./chat/create-chat-handler.ts";
@@ -36,7 +36,7 @@ export interface ChatAdapter {
   /**
    * Posts a reply (notices, digests) with its chart beside it. Resolves as soon as the platform has accepted it (the
    * outbox marks it sent next); rejects with an RlError("UPSTREAM") carrying the platform's verdict
-   * (src/digests/delivery-failure.ts) when the platform refuses, so the outbox tries again later or gives up.
+   * (src/outbox/delivery-failure.ts) when the platform refuses, so the outbox tries again later or gives up.
    * `delivery` names the outbox message, for platforms that deduplicate a repeat (Discord's nonce).
    */
   post(target: PostTarget, reply: Reply, delivery?: Delivery): Promise<MessageRef>;

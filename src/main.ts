@@ -74,7 +74,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   // Notices and digests go out through each platform's own post, once it is up.
   const serve = (adapter: ChatAdapter): void => {
     bot.adapters.push(adapter);
-    services.digests.registerPoster(
+    services.outboxSender.register(
       adapter.platform,
       (target, reply, delivery) => adapter.post(target, reply, delivery),
       { threads: adapter.threads },
@@ -133,6 +133,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     serve(terminal);
   }
   services.digests.start();
+  services.outboxSender.start();
 
   if (terminal) {
     // On a signal the console stops reading and its command in flight finishes before the database closes.

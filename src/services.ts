@@ -29,6 +29,7 @@ import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager, type RunManager } from "./training/run-manager.ts";
 import { createRunReport, type RunReport } from "./training/run-report.ts";
 import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
+import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts";
 
 export interface Services {
   config: Config;
@@ -47,6 +48,8 @@ export interface Services {
   manager: RunManager;
   report: RunReport;
   outbox: OutboxRepo;
+  /** Delivers the outbox through the posters the platforms register; the bot starts it. */
+  outboxSender: OutboxSender;
   digests: Digests;
   inferenceTests: InferenceTestsRepo;
   /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
@@ -125,12 +128,16 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
         fetch: options.fetch,
       })
     : undefined;
+  const outboxSender = createOutboxSender({ outbox, log, now, currentThread: (runId) => runs.get(runId)?.thread });
+  // Notices are queued by the run's transitions themselves (in the same transaction); here they are only sent sooner.
+  manager.onEvent(() => outboxSender.kick());
   const digestStates = createDigestStateRepo(db);
   const digests = createDigests({
     config,
     runs,
     states: digestStates,
     outbox,
+    sender: outboxSender,
     manager,
     wandb: wandbClient,
     log,
@@ -141,6 +148,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
   const closeInOrder = async () => {
     await digests.stop();
+    await outboxSender.stop();
     await manager.shutdown();
     await sweepFinisher.idle();
     await scanner.close();
@@ -177,6 +185,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     manager,
     report,
     outbox,
+    outboxSender,
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),

@@ -1,6 +1,6 @@
 // The one place Discord's refusals are classified: a 429 waits its retry_after, a refusal that will not clear stops, the rest retry.
 import { DiscordAPIError, RateLimitError, RESTJSONErrorCodes } from "discord.js";
-import type { DeliveryFailure } from "../../src/digests/delivery-failure.ts";
+import type { DeliveryFailure } from "../../src/outbox/delivery-failure.ts";
 
 /** Refusals that stay until a person changes the channel or the bot's permissions: JSON error code -> what to do. */
 const REFUSALS: Partial<Record<number, { reason: string; hint: string }>> = {

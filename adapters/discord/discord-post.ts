@@ -1,8 +1,8 @@
 // Posts a reply to a channel, or into a run's thread (a thread channel, or the anchor message it answers).
 import { DiscordAPIError, RESTJSONErrorCodes, Routes } from "discord.js";
 import type { APIMessage, Client, REST } from "discord.js";
-import { deliveryError } from "../../src/digests/delivery-failure.ts";
-import type { Delivery } from "../../src/digests/outbox-sender.ts";
+import { deliveryError } from "../../src/outbox/delivery-failure.ts";
+import type { Delivery } from "../../src/outbox/poster.ts";
 import { RlError } from "../../src/errors.ts";
 import type { Reply } from "../../src/reply.ts";
 import type { MessageRef, PostTarget } from "../chat-adapter.ts";

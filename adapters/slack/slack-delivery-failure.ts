@@ -1,5 +1,5 @@
 // The one place Slack's refusals are classified: a 429 waits its Retry-After, a refusal that will not clear stops, the rest retry.
-import type { DeliveryFailure } from "../../src/digests/delivery-failure.ts";
+import type { DeliveryFailure } from "../../src/outbox/delivery-failure.ts";
 
 /** Refusals about the channel: the bot cannot post there until a person changes something in Slack. */
 const CHANNEL_REFUSALS: Record<string, string> = {

@@ -11,7 +11,7 @@ import {
 } from "@slack/bolt";
 import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import { deliveryError } from "../../src/digests/delivery-failure.ts";
+import { deliveryError } from "../../src/outbox/delivery-failure.ts";
 import { RlError } from "../../src/errors.ts";
 import { renderChartPng, type ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { Services } from "../../src/services.ts";

@@ -1,4 +1,4 @@
-// Notices and digests together: run events -> outbox, node-cron digest passes, alert checks, and delivery.
+// Digests and alerts on a schedule: node-cron's digest passes and minute alert checks, queued to the outbox.
 import type { DigestStateRepo } from "../../db/digest-state.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
 import type { Config } from "../config.ts";
@@ -9,13 +9,15 @@ import type { RunManager } from "../training/run-manager.ts";
 import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
 import { loadNodeCron } from "../load-node-cron.ts";
-import { createOutboxSender, type Poster } from "./outbox-sender.ts";
+import type { OutboxSender } from "../outbox/outbox-sender.ts";
 
 export interface DigestsDeps {
   config: Config;
   runs: RunsRepo;
   states: DigestStateRepo;
   outbox: OutboxRepo;
+  /** Delivers what a pass queued; its owner starts and stops it. */
+  sender: Pick<OutboxSender, "kick">;
   manager: RunManager;
   wandb?: WandbClient;
   log: Logger;
@@ -32,12 +34,6 @@ const cronSchedule = (expression: string, run: () => Promise<void>) =>
 export const ALERT_CRON = "30 * * * * *";
 
 export function createDigests(deps: DigestsDeps) {
-  const sender = createOutboxSender({
-    outbox: deps.outbox,
-    log: deps.log,
-    now: deps.now,
-    currentThread: (runId) => deps.runs.get(runId)?.thread,
-  });
   const cycle = createDigestCycle({
     runs: deps.runs,
     states: deps.states,
@@ -49,8 +45,6 @@ export function createDigests(deps: DigestsDeps) {
     now: deps.now,
     settings: deps.config.digests,
   });
-  // Notices are queued by the run's transitions themselves (in the same transaction); here they are only sent sooner.
-  deps.manager.onEvent(() => sender.kick());
   const schedule = deps.schedule ?? cronSchedule;
   const tasks: Array<{ destroy(): void | Promise<void> }> = [];
 
@@ -59,7 +53,7 @@ export function createDigests(deps: DigestsDeps) {
 
   const pass = async (options: CycleOptions = {}): Promise<CycleResult> => {
     const result = await cycle(options);
-    if (result.messages + result.alerts > 0) sender.kick();
+    if (result.messages + result.alerts > 0) deps.sender.kick();
     return result;
   };
   // One scheduled pass at a time, whichever schedule fires: a pass over many runs can outlast the next tick.
@@ -85,28 +79,22 @@ export function createDigests(deps: DigestsDeps) {
   };
 
   return {
-    registerPoster: (platform: string, poster: Poster, opts?: { threads?: boolean }) =>
-      sender.register(platform, poster, opts),
     runNow: pass,
-    drain: () => sender.drain(),
     mute(runId: string, muted: boolean): void {
       deps.states.update(runId, { muted });
     },
     isMuted: (runId: string) => deps.states.get(runId).muted,
-    /** Start the schedules and delivery (the bot does; one-shot commands do not). */
+    /** Start the schedules (the bot does; one-shot commands do not). */
     start(): void {
       stopped = false;
       tasks.push(schedule(deps.config.digests.cron, safely({}, "digests")));
       tasks.push(schedule(ALERT_CRON, safely({ alertsOnly: true }, "alerts")));
-      sender.start();
-      sender.kick();
     },
-    /** Schedules first, then the passes and the delivery in flight: afterwards nothing touches the database. */
+    /** Schedules first, then the passes in flight: afterwards no pass touches the database. */
     async stop(): Promise<void> {
       stopped = true;
       for (const t of tasks.splice(0)) await t.destroy();
       await Promise.allSettled([...passes]);
-      await sender.stop();
     },
   };
 }

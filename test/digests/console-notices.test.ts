@@ -20,7 +20,7 @@ async function typeAtConsole(services: DemoStack["services"]) {
   let printed = "";
   output.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
   const terminal = createConsoleAdapter(services, { input, output });
-  services.digests.registerPoster(terminal.platform, (target, reply) => terminal.post(target, reply), {
+  services.outboxSender.register(terminal.platform, (target, reply) => terminal.post(target, reply), {
     threads: terminal.threads,
   });
   await terminal.start();
@@ -40,7 +40,7 @@ describe("a demo-stack run in the console", () => {
     for (let i = 0; i < 600 && !/Run started/.test(out()); i++) await delay(50);
     input.write("/rl digest now\n");
     for (let i = 0; i < 1200 && !/Run completed/.test(out()); i++) {
-      await services.digests.drain();
+      await services.outboxSender.drain();
       await delay(50);
     }
     input.end();
@@ -68,6 +68,7 @@ describe("a demo-stack sweep in the console", () => {
     const { services } = stack;
     const { input, printed: out, done: consoleDone } = await typeAtConsole(services);
     services.digests.start();
+    services.outboxSender.start();
 
     input.write("/rl select arithmetic\n/rl sweep temperature=0.2,1.8\n");
     for (let i = 0; i < 1200 && !/📊 Sweep \w+ \(arithmetic\): finished/.test(out()); i++) await delay(50);

@@ -35,13 +35,13 @@ describe("run notices", () => {
     await failed;
 
     const sent: Array<{ thread?: string; reply: Reply }> = [];
-    services.digests.registerPoster("slack", async (target, reply) => {
+    services.outboxSender.register("slack", async (target, reply) => {
       sent.push({ thread: target.thread, reply });
       return { id: String(sent.length) };
     });
     // The sender spaces posts to one channel by about a second, as Slack asks.
     while (services.outbox.pending() > 0) {
-      await services.digests.drain();
+      await services.outboxSender.drain();
       await delay(100);
     }
     const titles = sent.map((m) => m.reply.title);
@@ -84,12 +84,12 @@ describe("outbox delivery", () => {
     const second = open();
     expect(second.outbox.enqueue(message, clock)).toBe(false);
     const sent: string[] = [];
-    second.digests.registerPoster("slack", async (_t, reply) => {
+    second.outboxSender.register("slack", async (_t, reply) => {
       sent.push(reply.title ?? "");
       return {};
     });
     for (let i = 0; i < 5; i++) {
-      await second.digests.drain();
+      await second.outboxSender.drain();
       clock += 2000;
     }
     expect(sent).toEqual(["started", "completed"]);
@@ -113,18 +113,18 @@ describe("outbox delivery", () => {
         clock,
       );
     const sent: Array<[string | undefined, string | undefined]> = [];
-    s.digests.registerPoster("slack", async (target, reply) => {
+    s.outboxSender.register("slack", async (target, reply) => {
       sent.push([reply.title, target.thread]);
       return {};
     });
-    await s.digests.drain();
+    await s.outboxSender.drain();
     expect(sent).toEqual([]);
     s.runs.update("a1", { thread: "999.1" });
     clock += 1200;
-    await s.digests.drain();
+    await s.outboxSender.drain();
     expect(sent).toEqual([["a1", "999.1"]]);
     clock += 5000;
-    await s.digests.drain();
+    await s.outboxSender.drain();
     expect(sent).toEqual([
       ["a1", "999.1"],
       ["b2", undefined],
@@ -140,22 +140,22 @@ describe("outbox delivery", () => {
       clock,
     );
     let calls = 0;
-    s.digests.registerPoster("slack", async () => {
+    s.outboxSender.register("slack", async () => {
       calls++;
       if (calls === 1) throw new RlError("RATE_LIMITED", "slow down", { details: { retryAfterMs: 30_000 } });
       if (calls === 2) throw new Error("socket hang up");
       return { id: "ok" };
     });
-    await s.digests.drain();
+    await s.outboxSender.drain();
     expect(calls).toBe(1);
     clock += 29_000;
-    await s.digests.drain();
+    await s.outboxSender.drain();
     expect(calls).toBe(1);
     clock += 2_000;
-    await s.digests.drain();
+    await s.outboxSender.drain();
     expect(calls).toBe(2);
     clock += 4_000;
-    await s.digests.drain();
+    await s.outboxSender.drain();
     expect(calls).toBe(3);
     expect(s.outbox.pending()).toBe(0);
   });

@@ -38,19 +38,20 @@ describe("digest schedule", () => {
     mkdirSync(path.dirname(log), { recursive: true });
     writeFileSync(log, "Step 0/10\nReward/mean: 0.5\nStep 0 complete - Loss: 1\n");
     const posted: Array<{ thread?: string; reply: Reply }> = [];
-    s.digests.registerPoster("slack", async (target, reply) => {
+    s.outboxSender.register("slack", async (target, reply) => {
       posted.push({ thread: target.thread, reply });
       return {};
     });
 
     s.digests.start();
+    s.outboxSender.start();
     // The minute's alert check runs at :30, never at the same second as a digest schedule.
     expect(tasks.map((t) => t.expression)).toEqual(["*/5 * * * *", "30 * * * * *"]);
     expect(posted).toEqual([]);
     void tasks[0]!.run();
     for (let i = 0; i < 100 && posted.length === 0; i++) {
       await delay(20);
-      await s.digests.drain();
+      await s.outboxSender.drain();
     }
     expect(posted[0]?.reply.title).toBe("📈 Digest: run f00d0001");
     expect(posted[0]?.thread).toBe("111.222");

@@ -48,7 +48,7 @@ const titled = (harness: Harness, title: string) =>
 /** Delivery passes, as the bot's timer runs them, until the row is sent (fails if it never is). */
 async function drainUntilSent(harness: Harness, key: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    await harness.services.digests.drain();
+    await harness.services.outboxSender.drain();
     if (outboxRow(harness.services, key).status === "sent") return;
     await delay(50);
   }
@@ -61,8 +61,8 @@ describe("Discord delivery from the outbox", () => {
     const key = queueNotice(h, "r1");
     h.fake.fault({ method: "POST", path: /^\/channels\/\d+\/messages$/, status: 429, retryAfter: 2 });
     const before = Date.now();
-    h.services.digests.registerPoster("discord", h.adapter.post);
-    await h.services.digests.drain();
+    h.services.outboxSender.register("discord", h.adapter.post);
+    await h.services.outboxSender.drain();
 
     expect(posts(h).map((c) => c.status)).toEqual([429]);
     const waiting = outboxRow(h.services, key);
@@ -88,7 +88,7 @@ describe("Discord delivery from the outbox", () => {
       const key = queueNotice(h, "r2");
       if (what === "deleted") h.fake.deleteChannel(h.fake.ids.channel);
       else h.fake.deny(h.fake.ids.channel, what);
-      h.services.digests.registerPoster("discord", h.adapter.post);
+      h.services.outboxSender.register("discord", h.adapter.post);
       await drainOverHours(h.services, (ms) => (clock += ms));
 
       expect(posts(h)).toHaveLength(1);
@@ -113,8 +113,8 @@ describe("Discord delivery from the outbox", () => {
     const key = queueNotice(h, "r3");
     // discord.js retries a 5xx itself (3 times): four in a row reach the outbox.
     h.fake.fault({ method: "POST", path: /^\/channels\/\d+\/messages$/, status: 502, times: 4 });
-    h.services.digests.registerPoster("discord", h.adapter.post);
-    await h.services.digests.drain();
+    h.services.outboxSender.register("discord", h.adapter.post);
+    await h.services.outboxSender.drain();
     expect(outboxRow(h.services, key)).toMatchObject({
       status: "pending",
       attempts: 1,
@@ -122,7 +122,7 @@ describe("Discord delivery from the outbox", () => {
       undeliverable: null,
     });
     clock += 2_000;
-    await h.services.digests.drain();
+    await h.services.outboxSender.drain();
     expect(outboxRow(h.services, key).status).toBe("sent");
     expect(posts(h).map((c) => c.status)).toEqual([502, 502, 502, 502, 200]);
     const nonces = new Set(posts(h).map((c) => (c.body as { nonce?: string }).nonce));

@@ -19,7 +19,7 @@ async function demo(): Promise<{
   stacks.push(stack);
   await stack.services.env.selectEnvironment(CONSOLE, "arithmetic");
   const posted: Array<{ thread?: string; reply: Reply }> = [];
-  stack.services.digests.registerPoster(
+  stack.services.outboxSender.register(
     "console",
     async (target, reply) => {
       posted.push({ thread: target.thread, reply });
@@ -28,6 +28,7 @@ async function demo(): Promise<{
     { threads: false },
   );
   stack.services.digests.start();
+  stack.services.outboxSender.start();
   return { stack, ctx: { channel: CONSOLE, user: { id: "local" }, via: "console", services: stack.services }, posted };
 }
 
@@ -83,7 +84,7 @@ describe("a sweep's comparison", () => {
     expect(asked.reply.title).toBe(`📊 Sweep ${sweepId} (arithmetic): 2 runs compared`);
     expect(asked.reply.blocks).toEqual(comparison!.blocks);
     await stack.services.manager.recover();
-    await stack.services.digests.drain();
+    await stack.services.outboxSender.drain();
     expect(posted.filter((p) => isComparison(p.reply))).toHaveLength(1);
   });
 

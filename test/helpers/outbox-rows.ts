@@ -17,9 +17,9 @@ export function outboxRow(services: Services, key: string): OutboxRow {
 
 /** A pass now, then `passes` more, each after moving the services' clock on by an hour (`advance`). */
 export async function drainOverHours(services: Services, advance: (ms: number) => void, passes = 3): Promise<void> {
-  await services.digests.drain();
+  await services.outboxSender.drain();
   for (let i = 0; i < passes; i++) {
     advance(60 * 60_000);
-    await services.digests.drain();
+    await services.outboxSender.drain();
   }
 }

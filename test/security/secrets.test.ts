@@ -112,7 +112,7 @@ beforeAll(async () => {
       "probe_env.py": probeEnvSource({ docstring: `Probe. Token: ${SLACK_TOKEN}`, labelDefault: `k-${TINKER}` }),
     },
   });
-  kit.services.digests.registerPoster("slack", async (_target, reply) => {
+  kit.services.outboxSender.register("slack", async (_target, reply) => {
     posted.push(reply);
     return { id: String(posted.length) };
   });
@@ -175,7 +175,7 @@ describe("secrets in every input path", () => {
     await run("logs json", { name: "rl_get_logs", args: { run: id, lines: 200 } }, { via: "chat" });
     // The start reply became the run's thread (as the platform adapters do), so its notice goes out at once.
     kit.services.runs.update(id, { thread: "1700000000.000200" });
-    await kit.services.digests.drain();
+    await kit.services.outboxSender.drain();
     expect(posted.length).toBeGreaterThan(0);
   });
 

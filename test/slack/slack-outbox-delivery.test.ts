@@ -43,8 +43,8 @@ describe("Slack delivery from the outbox", () => {
     h = await startSlackHarness({ now: () => clock });
     const key = queueNotice(h, "r1", clock);
     h.fake.failNext("chat.postMessage", { status: 429, retryAfter: 30 });
-    h.services.digests.registerPoster("slack", h.adapter.post);
-    await h.services.digests.drain();
+    h.services.outboxSender.register("slack", h.adapter.post);
+    await h.services.outboxSender.drain();
 
     expect(posts(h).map((c) => c.status)).toEqual([429]);
     expect(outboxRow(h.services, key)).toMatchObject({
@@ -53,11 +53,11 @@ describe("Slack delivery from the outbox", () => {
       attempts: 0,
     });
     clock += 29_000;
-    await h.services.digests.drain();
+    await h.services.outboxSender.drain();
     expect(posts(h)).toHaveLength(1);
 
     clock += 1_000;
-    await h.services.digests.drain();
+    await h.services.outboxSender.drain();
     expect(posts(h).map((c) => c.status)).toEqual([429, 200]);
     const sent = outboxRow(h.services, key);
     expect(sent.status).toBe("sent");
@@ -72,7 +72,7 @@ describe("Slack delivery from the outbox", () => {
     h = await startSlackHarness({ now: () => clock, log });
     const key = queueNotice(h, "r2", clock);
     h.fake.notMember(CHANNEL);
-    h.services.digests.registerPoster("slack", h.adapter.post);
+    h.services.outboxSender.register("slack", h.adapter.post);
     await drainOverHours(h.services, (ms) => (clock += ms));
 
     expect(posts(h)).toHaveLength(1);
@@ -97,10 +97,10 @@ describe("Slack delivery from the outbox", () => {
       h = await startSlackHarness({ now: () => clock });
       const key = queueNotice(h, "r3", clock);
       h.fake.failNext("chat.postMessage", { error });
-      h.services.digests.registerPoster("slack", h.adapter.post);
-      await h.services.digests.drain();
+      h.services.outboxSender.register("slack", h.adapter.post);
+      await h.services.outboxSender.drain();
       clock += 60 * 60_000;
-      await h.services.digests.drain();
+      await h.services.outboxSender.drain();
       expect(posts(h)).toHaveLength(1);
       expect(outboxRow(h.services, key)).toMatchObject({
         status: "dead",
@@ -114,8 +114,8 @@ describe("Slack delivery from the outbox", () => {
     h = await startSlackHarness({ now: () => clock });
     const key = queueNotice(h, "r4", clock);
     h.fake.failNext("chat.postMessage", { error: "internal_error" });
-    h.services.digests.registerPoster("slack", h.adapter.post);
-    await h.services.digests.drain();
+    h.services.outboxSender.register("slack", h.adapter.post);
+    await h.services.outboxSender.drain();
     expect(outboxRow(h.services, key)).toMatchObject({
       status: "pending",
       attempts: 1,
@@ -123,7 +123,7 @@ describe("Slack delivery from the outbox", () => {
       undeliverable: null,
     });
     clock += 2_000;
-    await h.services.digests.drain();
+    await h.services.outboxSender.drain();
     expect(outboxRow(h.services, key).status).toBe("sent");
     expect(posts(h).map((c) => c.ok)).toEqual([false, true]);
   });
