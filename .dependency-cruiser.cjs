@@ -23,7 +23,7 @@ const CORE_TIERS = [
     "zod-english.ts",
   ],
 ];
-const ROOT = "^src/(main|cli|scan-command)\\.ts$";
+const ROOT = "^src/((main|cli|scan-command)\\.ts$|cli/)";
 /** Leaves every layer may use: typed errors and the neutral reply. */
 const LEAVES = "^src/(errors|reply)\\.ts$";
 

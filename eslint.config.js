@@ -1,4 +1,5 @@
-// Lint rules: typescript-eslint's recommended set, plus no console outside the CLI and console adapter.
+// Lint rules: typescript-eslint's recommended set, with type information for the promise rules (a promise neither
+// awaited nor handled, or handed where a plain function is expected), and no console outside the CLI and console.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -43,5 +44,13 @@ export default tseslint.config(
   {
     files: ["**/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+    },
   },
 );

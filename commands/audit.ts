@@ -33,6 +33,7 @@ export default defineCommand({
   }),
   positional: ["n"],
   permission: "admin",
+  uses: ["audit"],
   examples: ["/rl audit", "/rl audit 100"],
   async run({ n }, ctx) {
     const rows = ctx.services.audit.latest(n ?? DEFAULT_AUDIT_ROWS);

@@ -22,6 +22,7 @@ export default defineCommand({
   positional: ["run"],
   restOfLine: true,
   permission: "operate",
+  uses: ["now", "report", "runs", "sweeps"],
   slow: true,
   examples: ["/rl compare s1a2b3c4", "/rl compare ab12cd34 ef56ab78"],
   async run({ run: text }, ctx) {

@@ -117,6 +117,7 @@ export default defineCommand({
   positional: ["filter"],
   restOfLine: true,
   permission: "read",
+  uses: ["catalog", "env", "lockedFields"],
   async run({ filter }, ctx) {
     const view = await ctx.services.env.getConfig(ctx.channel);
     const all = [...view.configurable_fields, ...view.locked_fields];

@@ -19,6 +19,7 @@ export default defineCommand({
   }),
   positional: ["action", "run"],
   permission: "operate",
+  uses: ["digests", "report"],
   mutates: true,
   async run({ action, run: id }, ctx) {
     const { report, digests } = ctx.services;

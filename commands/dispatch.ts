@@ -10,7 +10,7 @@ import { checkInputSize } from "../src/values/check-input-size.ts";
 import { usageOf } from "./arg-specs.ts";
 import { COMMANDS } from "./index.ts";
 import { parseCommandText } from "./parse-command-text.ts";
-import type { AnyCommand, CommandContext } from "./types.ts";
+import { contextFor, type AnyCommand, type CommandContext } from "./types.ts";
 
 /** An answer to a confirmation prompt, by the id its Confirm and Cancel buttons carry. */
 export interface ConfirmationAnswerInput {
@@ -153,7 +153,9 @@ async function confirmation(
   parsed: Record<string, unknown>,
   ctx: CommandContext,
 ): Promise<Reply> {
-  const preview = command.preview ? await command.preview(parsed, ctx) : { title: `Run /rl ${command.name}?` };
+  const preview = command.preview
+    ? await command.preview(parsed, contextFor(command, ctx))
+    : { title: `Run /rl ${command.name}?` };
   const text = readableText(command, parsed);
   const record = ctx.services.confirmations.create({
     channel: ctx.channel,
@@ -225,7 +227,7 @@ async function attempt(
         needsConfirmation: true,
       };
     }
-    const reply = await command.run(parsed.data as Record<string, unknown>, ctx);
+    const reply = await command.run(parsed.data as Record<string, unknown>, contextFor(command, ctx));
     // A command can finish and still report a failure (a start whose run failed): that is not ok for the caller.
     if (command.mutates) audit(ctx, command.name, args, reply.error ? "failed" : "ok", reply.error?.message);
     return { reply, command, ok: reply.error === undefined };

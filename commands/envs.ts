@@ -10,6 +10,7 @@ export default defineCommand({
   toolName: "rl_list_environments",
   args: z.object({}),
   permission: "read",
+  uses: ["env"],
   async run(_args, ctx) {
     const result = await ctx.services.env.listEnvironments(ctx.channel);
     const lines = result.environments.map(

@@ -12,6 +12,7 @@ export function createHelpCommand(list: () => readonly AnyCommand[]): AnyCommand
     args: z.object({ command: z.string().max(50).optional().describe("A command name") }),
     positional: ["command"],
     permission: "read",
+    uses: [],
     async run({ command }) {
       const commands = list();
       const one = command ? commands.find((c) => c.name === command.toLowerCase()) : undefined;

@@ -10,6 +10,7 @@ export default defineCommand({
   toolName: "rl_check_api_keys",
   args: z.object({}),
   permission: "read",
+  uses: ["env"],
   async run(_args, ctx) {
     const r = ctx.services.env.missingKeys();
     const text = r.missing.length

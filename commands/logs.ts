@@ -14,6 +14,7 @@ export default defineCommand({
   }),
   positional: ["run", "component"],
   permission: "read",
+  uses: ["redact", "report"],
   async run({ run: id, component, lines }, ctx) {
     const run = ctx.services.report.find(id);
     const which = component ?? "trainer";

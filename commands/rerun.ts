@@ -19,7 +19,7 @@ const args = z.object({
 async function planRerun(
   command: AnyCommand,
   input: z.output<typeof args>,
-  ctx: CommandContext,
+  ctx: CommandContext<"report" | "env">,
 ): Promise<{ base: string; applied: AppliedChanges }> {
   const base = ctx.services.report.find(input.run);
   const applied = await ctx.services.env.applyChanges(
@@ -40,6 +40,7 @@ const rerun: AnyCommand = defineCommand({
   positional: ["run", "changes"],
   restOfLine: true,
   permission: "operate",
+  uses: ["env", "manager", "redact", "report"],
   slow: true,
   confirm: true,
   mutates: true,

@@ -12,6 +12,7 @@ export default defineCommand({
   args: z.object({ field: z.string().min(1).max(200).optional().describe("Field name; omit to reset every field") }),
   positional: ["field"],
   permission: "operate",
+  uses: ["env"],
   mutates: true,
   async run({ field }, ctx) {
     const r = await ctx.services.env.resetConfig(ctx.channel, field);

@@ -12,6 +12,7 @@ export default defineCommand({
   args: z.object({ run: z.string().min(1).max(64).optional().describe("Run id (default: this channel's latest run)") }),
   positional: ["run"],
   permission: "read",
+  uses: ["redact", "report"],
   slow: true,
   async run({ run: id }, ctx) {
     const { report } = ctx.services;

@@ -15,6 +15,7 @@ export default defineCommand({
     limit: z.number().int().min(1).max(100).optional().describe("How many (default 20)"),
   }),
   permission: "read",
+  uses: ["report"],
   async run({ all, limit }, ctx) {
     const rows = ctx.services.report.list(all ? undefined : ctx.channel, limit ?? 20);
     const runs = rows.map((r) => ({

@@ -11,6 +11,7 @@ export default defineCommand({
   args: z.object({ name: z.string().min(1).max(200).describe("Environment name, from /rl envs") }),
   positional: ["name"],
   permission: "operate",
+  uses: ["env"],
   mutates: true,
   async run({ name }, ctx) {
     const r = await ctx.services.env.selectEnvironment(ctx.channel, name);

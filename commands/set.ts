@@ -16,6 +16,7 @@ export default defineCommand({
   positional: ["field", "value"],
   restOfLine: true,
   permission: "operate",
+  uses: ["env"],
   mutates: true,
   examples: ["/rl set group_size 8", "/rl set wandb_name my-run"],
   async run({ field, value }, ctx) {

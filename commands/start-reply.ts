@@ -4,7 +4,7 @@ import type { Reply } from "../src/reply.ts";
 import { runButtons, statusLine } from "./run-reply.ts";
 import type { CommandContext } from "./types.ts";
 
-export async function startReply(run: RunRow, ctx: CommandContext): Promise<Reply> {
+export async function startReply(run: RunRow, ctx: CommandContext<"report" | "redact">): Promise<Reply> {
   const data = {
     run_id: run.id,
     status: run.status,

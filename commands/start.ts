@@ -12,6 +12,7 @@ export default defineCommand({
   toolName: "rl_start_training",
   args: z.object({}),
   permission: "operate",
+  uses: ["env", "manager", "redact", "report"],
   slow: true,
   confirm: true,
   mutates: true,

@@ -16,6 +16,7 @@ export default defineCommand({
   args: z.object({ run: z.string().min(1).max(64).optional().describe("Run id (default: this channel's latest run)") }),
   positional: ["run"],
   permission: "read",
+  uses: ["now", "rateLimits", "report"],
   async run({ run: id }, ctx) {
     const { report, rateLimits } = ctx.services;
     // Find the run first, so a mistyped id is "not found" and never uses up the limit.

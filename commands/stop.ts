@@ -11,7 +11,11 @@ import { defineCommand, type CommandContext } from "./types.ts";
  * The same check for every route (typed, a Stop or Confirm button, a chat tool call): all reach preview or run.
  * User ids are per platform, so the starter is the same id on the same platform.
  */
-function checkOwnership(run: Pick<RunRow, "id" | "createdBy" | "channel">, ctx: CommandContext, noun = "Run"): void {
+function checkOwnership(
+  run: Pick<RunRow, "id" | "createdBy" | "channel">,
+  ctx: CommandContext<"config">,
+  noun = "Run",
+): void {
   const { policy } = ctx.services.config;
   const access = accessOf(policy, ctx.channel, ctx.user);
   if (access.role === "admin") return;
@@ -37,6 +41,7 @@ export default defineCommand({
   args: z.object({ run: z.string().min(1).max(64).describe("Run id, or a sweep id to stop all its runs") }),
   positional: ["run"],
   permission: "operate",
+  uses: ["config", "manager", "report", "runs", "sweeps"],
   confirm: true,
   mutates: true,
   async preview({ run: id }, ctx) {

@@ -36,7 +36,11 @@ const describeCombo = (combo: Record<string, unknown>): string =>
     .join(" ");
 
 /** The grid checked field by field and value by value as /rl set would, and sized against the cap before anything is built. */
-async function planSweep(command: AnyCommand, input: z.output<typeof args>, ctx: CommandContext): Promise<SweepPlan> {
+async function planSweep(
+  command: AnyCommand,
+  input: z.output<typeof args>,
+  ctx: CommandContext<"config" | "env">,
+): Promise<SweepPlan> {
   const usage = usageOf(command);
   const raw = parseSweepGrid(input.grid, usage);
   const limit = ctx.services.config.sweepMaxRuns;
@@ -85,6 +89,7 @@ const sweep: AnyCommand = defineCommand({
   positional: ["grid"],
   restOfLine: true,
   permission: "operate",
+  uses: ["config", "env", "manager"],
   slow: true,
   confirm: true,
   mutates: true,

@@ -41,6 +41,7 @@ export default defineCommand({
       ),
   }),
   permission: "operate",
+  uses: ["config", "env", "inferenceTests", "log", "now", "redact"],
   slow: true,
   // It spends API credits: the person confirms, seeing the models and the number of completions.
   confirm: true,

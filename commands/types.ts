@@ -59,21 +59,24 @@ export interface Caller {
   roleNames?: string[];
 }
 
-export interface CommandContext {
+export type ServiceName = keyof CommandServices;
+
+/** The context a command runs in; `U` names the services it declared in `uses`, the only ones it is handed. */
+export interface CommandContext<U extends ServiceName = ServiceName> {
   channel: ChannelKey;
   /** The thread the command came from (Slack thread ts, Discord thread id), where later notices go. */
   thread?: string;
   user: Caller;
   /** How the command arrived: typed, a button click, the LLM in chat mode, or the command line. */
   via: "slash" | "button" | "chat" | "cli" | "console";
-  services: CommandServices;
+  services: Pick<CommandServices, U>;
   /** Show progress on long work (an edited message, a console line). */
   progress?: (text: string) => Promise<void>;
 }
 
 export type ArgsSchema = z.ZodObject<z.ZodRawShape>;
 
-export interface CommandDefinition<S extends ArgsSchema = ArgsSchema> {
+export interface CommandDefinition<S extends ArgsSchema = ArgsSchema, U extends ServiceName = ServiceName> {
   name: string;
   /** One line for help and Discord. */
   summary: string;
@@ -87,6 +90,8 @@ export interface CommandDefinition<S extends ArgsSchema = ArgsSchema> {
   /** The last positional takes the rest of the line verbatim (values with spaces or JSON). */
   restOfLine?: boolean;
   permission: Permission;
+  /** The services run() and preview() use: the dispatcher hands them these and no others. */
+  uses: readonly U[];
   /** Takes long enough that platforms should show progress (defer, "working..."). */
   slow?: boolean;
   /** Spends or ends training: platforms ask the person to confirm first. */
@@ -95,8 +100,8 @@ export interface CommandDefinition<S extends ArgsSchema = ArgsSchema> {
   mutates?: boolean;
   examples?: string[];
   /** For confirm commands: what will happen (environment, changed fields, steps), shown before the person confirms. */
-  preview?(args: z.output<S>, ctx: CommandContext): Promise<Reply>;
-  run(args: z.output<S>, ctx: CommandContext): Promise<Reply>;
+  preview?(args: z.output<S>, ctx: CommandContext<U>): Promise<Reply>;
+  run(args: z.output<S>, ctx: CommandContext<U>): Promise<Reply>;
 }
 
 /** A definition with its argument type erased, as the registry holds it. */
@@ -106,6 +111,14 @@ export interface AnyCommand extends Omit<CommandDefinition, "run" | "positional"
   run(args: Record<string, unknown>, ctx: CommandContext): Promise<Reply>;
 }
 
-export function defineCommand<S extends ArgsSchema>(definition: CommandDefinition<S>): AnyCommand {
+export function defineCommand<S extends ArgsSchema, U extends ServiceName>(
+  definition: CommandDefinition<S, U>,
+): AnyCommand {
   return definition as unknown as AnyCommand;
+}
+
+/** The context `command` runs in: the caller's, with only the services the command declared it uses. */
+export function contextFor(command: Pick<AnyCommand, "uses">, ctx: CommandContext): CommandContext {
+  const services = Object.fromEntries(command.uses.map((name) => [name, ctx.services[name]]));
+  return { ...ctx, services: services as unknown as CommandServices };
 }

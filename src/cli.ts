@@ -8,6 +8,7 @@ import type { BotRequest, BotResponse } from "./lease/ask-bot.ts";
 import type { LeaseHolder } from "./lease/lease-holder.ts";
 import type { Bot } from "./main.ts";
 import type * as ScanCommandModule from "./scan-command.ts";
+import { parseCommandLine, UsageError, type CommandLine } from "./cli/parse-command-line.ts";
 
 type ScanCommand = typeof ScanCommandModule;
 
@@ -30,30 +31,6 @@ const USAGE = `Usage:
                                                 run one /rl command (by the running bot when one owns the data folder)
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
   rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
-
-interface Flags {
-  positional: string[];
-  options: Record<string, string | true>;
-}
-
-function parseArgv(argv: string[]): Flags {
-  const flags: Flags = { positional: [], options: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith("--")) {
-      const name = a.slice(2);
-      if (name === "json" || name === "console" || name === "help") flags.options[name] = true;
-      else {
-        const value = argv[++i];
-        if (value === undefined) throw new UsageError(`--${name} needs a value.`);
-        flags.options[name] = value;
-      }
-    } else flags.positional.push(a);
-  }
-  return flags;
-}
-
-class UsageError extends Error {}
 
 /**
  * SIGINT/SIGTERM: the first shuts down in order (`onFirst`), a second quits at once with 128 + the signal's number
@@ -134,8 +111,8 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
   }
 }
 
-async function exec(flags: Flags): Promise<number> {
-  const text = flags.positional[1];
+async function exec(line: CommandLine): Promise<number> {
+  const text = line.args[0];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
   const [{ loadConfig }, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
     import("./config.ts"),
@@ -145,9 +122,9 @@ async function exec(flags: Flags): Promise<number> {
   const config = loadConfig();
   const request: BotRequest = {
     text,
-    channel: typeof flags.options.channel === "string" ? flags.options.channel : undefined,
-    user: typeof flags.options.user === "string" ? flags.options.user : (process.env.USER ?? "local"),
-    json: flags.options.json === true,
+    channel: line.options.channel,
+    user: line.options.user ?? process.env.USER ?? "local",
+    json: line.options.json === true,
   };
   // Winning the lease means no bot runs; losing it means one does, and it answers for the folder.
   const attempt = tryAcquireLease(config.dataDir, "exec");
@@ -159,14 +136,14 @@ async function exec(flags: Flags): Promise<number> {
   return exitCodeOf(response);
 }
 
-async function scan(flags: Flags): Promise<number> {
-  const dir = flags.positional[1];
+async function scan(line: CommandLine): Promise<number> {
+  const dir = line.args[0];
   if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
   const { runScan } = (await import(SCAN_COMMAND)) as ScanCommand;
-  return runScan(dir, { json: flags.options.json === true });
+  return runScan(dir, { json: line.options.json === true });
 }
 
-async function backup(flags: Flags): Promise<number> {
+async function backup(line: CommandLine): Promise<number> {
   const [{ existsSync }, { loadConfig }, { openDatabase }, { backupDatabase }] = await Promise.all([
     import("node:fs"),
     import("./config.ts"),
@@ -178,7 +155,7 @@ async function backup(flags: Flags): Promise<number> {
   if (!existsSync(config.databasePath))
     throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const file = flags.positional[1] ?? path.join(config.backupsDir, `rl-chatops-${stamp}.db`);
+  const file = line.args[0] ?? path.join(config.backupsDir, `rl-chatops-${stamp}.db`);
   const db = openDatabase(config.databasePath);
   try {
     const written = await backupDatabase(db, file);
@@ -201,17 +178,15 @@ function endQuietlyOnClosedPipe(): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const flags = parseArgv(argv);
-  const verb = flags.positional[0];
-  if (verb !== undefined || flags.options.help) endQuietlyOnClosedPipe();
-  if (flags.options.help || verb === "help") {
+  const line = parseCommandLine(argv);
+  if (line.verb !== "run" || line.options.help) endQuietlyOnClosedPipe();
+  if (line.options.help || line.verb === "help") {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (verb === "exec") return exec(flags);
-  if (verb === "scan") return scan(flags);
-  if (verb === "backup") return backup(flags);
-  if (verb !== undefined) throw new UsageError(`Unknown command "${verb}".`);
+  if (line.verb === "exec") return exec(line);
+  if (line.verb === "scan") return scan(line);
+  if (line.verb === "backup") return backup(line);
   // Handlers go in before the bot starts serving: a signal during start-up still shuts down in order.
   const running: { bot?: Bot; signalled?: boolean } = {};
   onShutdownSignals(() => {
@@ -219,7 +194,7 @@ async function main(argv: string[]): Promise<number> {
     void running.bot?.stop();
   });
   const [{ loadConfig }, { createBot }] = await Promise.all([import("./config.ts"), import("./main.ts")]);
-  const bot = (running.bot = await createBot(loadConfig(), { console: flags.options.console === true }));
+  const bot = (running.bot = await createBot(loadConfig(), { console: line.options.console === true }));
   if (running.signalled) void bot.stop();
   await bot.done;
   return 0;

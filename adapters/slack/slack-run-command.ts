@@ -126,7 +126,13 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
     if (command?.slow && mayShow) await showWorking();
     // Any other command that turns out slow shows it too, once it has taken about a second.
     let late: Promise<void> | undefined;
-    const timer = !command?.slow && mayShow ? setTimeout(() => (late = showWorking()), SLOW_AFTER_MS) : undefined;
+    const timer =
+      !command?.slow && mayShow
+        ? setTimeout(() => {
+            // Kept, not awaited here: the answer waits for it before it edits the message.
+            late = showWorking();
+          }, SLOW_AFTER_MS)
+        : undefined;
     const progress = progressFor(
       () => label,
       () => working,

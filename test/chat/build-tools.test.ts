@@ -67,6 +67,7 @@ describe("tools from the command registry", () => {
       toolName: "rl_list_runs",
       args: z.object({}),
       permission: "read",
+      uses: [],
       run: async () => ({}),
     });
     expect(() => buildTools([...COMMANDS, twin])).toThrow(/used twice/);
@@ -77,6 +78,7 @@ describe("tools from the command registry", () => {
       toolName: "rl list",
       args: z.object({}),
       permission: "read",
+      uses: [],
       run: async () => ({}),
     });
     expect(() => buildTools([spaced])).toThrow(/must match/);

@@ -208,6 +208,7 @@ describe("answering a confirmation prompt", () => {
       args: z.object({ name: z.string() }),
       positional: ["name"],
       permission: "operate",
+      uses: [],
       confirm: true,
       run: async () => ({ title: "launched" }),
     });

@@ -79,6 +79,7 @@ describe("dispatch", () => {
       description: "b",
       args: z.object({}),
       permission: "read",
+      uses: [],
       run: async () => {
         throw new TypeError("cannot read x of undefined");
       },

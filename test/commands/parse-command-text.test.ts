@@ -18,6 +18,7 @@ const trial = defineCommand({
     models: z.array(z.string()).optional(),
   }),
   permission: "read",
+  uses: [],
   run: async () => ({}),
 });
 const commands = [...COMMANDS, trial];

@@ -9,6 +9,7 @@ export const slowpoke = defineCommand({
   description: "Reports progress, then answers; the reply anchors run slow-1.",
   args: z.object({}),
   permission: "read",
+  uses: [],
   slow: true,
   async run(_args, ctx) {
     await ctx.progress?.("halfway there");
@@ -22,6 +23,7 @@ export const launch = defineCommand({
   description: "Asks for confirmation, then answers with a run message carrying a Stop button.",
   args: z.object({ steps: z.number().int().min(1).optional().describe("Training steps") }),
   permission: "operate",
+  uses: [],
   confirm: true,
   slow: true,
   mutates: true,
@@ -49,6 +51,7 @@ export const halt = defineCommand({
   args: z.object({ run_id: z.string().min(1).describe("Run id") }),
   positional: ["run_id"],
   permission: "operate",
+  uses: [],
   async run({ run_id }) {
     return { title: `Stopped ${run_id}` };
   },
@@ -67,6 +70,7 @@ export const typed = defineCommand({
     mode: z.enum(["fast", "careful"]).describe("How"),
   }),
   permission: "read",
+  uses: [],
   async run(args) {
     return { title: "Typed", text: JSON.stringify(args), data: args };
   },
@@ -80,6 +84,7 @@ export const echo = defineCommand({
   positional: ["text"],
   restOfLine: true,
   permission: "read",
+  uses: [],
   async run({ text }, ctx) {
     return {
       title: `Echo from ${ctx.user.name ?? ctx.user.id}`,
@@ -104,6 +109,7 @@ export const gated = defineCommand({
   description: "Not marked slow, but takes as long as the test wants; answers privately.",
   args: z.object({}),
   permission: "read",
+  uses: [],
   async run() {
     await gate;
     return { title: "Gated done", ephemeral: true };
@@ -127,6 +133,7 @@ export const plot = defineCommand({
     private: z.boolean().optional().describe("Answer privately"),
   }),
   permission: "read",
+  uses: [],
   async run(args) {
     return {
       title: "Results",
@@ -143,6 +150,7 @@ export const plotslow = defineCommand({
   description: "Defers, reports progress, then answers with a chart.",
   args: z.object({}),
   permission: "read",
+  uses: [],
   slow: true,
   async run(_args, ctx) {
     await ctx.progress?.("reading the history");

@@ -35,6 +35,7 @@ export function createTestCommands(): TestCommands {
     positional: ["words"],
     restOfLine: true,
     permission: "read",
+    uses: [],
     async run({ words }, ctx) {
       return { title: "Echo", text: words, fields: [{ label: "Asked by", value: ctx.user.name ?? ctx.user.id }] };
     },
@@ -45,6 +46,7 @@ export function createTestCommands(): TestCommands {
     description: "Test command.",
     args: z.object({}),
     permission: "read",
+    uses: [],
     async run() {
       await gate.promise;
       return { title: "Waited", text: "The gate opened." };
@@ -57,6 +59,7 @@ export function createTestCommands(): TestCommands {
     args: z.object({ name: z.string().min(1).describe("Environment") }),
     positional: ["name"],
     permission: "operate",
+    uses: [],
     slow: true,
     confirm: true,
     mutates: true,
@@ -84,6 +87,7 @@ export function createTestCommands(): TestCommands {
     args: z.object({ id: z.string().min(1).describe("Run id") }),
     positional: ["id"],
     permission: "operate",
+    uses: [],
     confirm: true,
     mutates: true,
     async run({ id }) {
@@ -97,6 +101,7 @@ export function createTestCommands(): TestCommands {
     args: z.object({ what: z.string().min(1).describe("What to crunch") }),
     positional: ["what"],
     permission: "read",
+    uses: [],
     slow: true,
     async run({ what }, ctx) {
       // Not awaited on purpose: a late progress edit must not overwrite the answer.
@@ -112,6 +117,7 @@ export function createTestCommands(): TestCommands {
     description: "Test command.",
     args: z.object({}),
     permission: "read",
+    uses: [],
     async run() {
       return bigReply();
     },
@@ -122,6 +128,7 @@ export function createTestCommands(): TestCommands {
     description: "Test command.",
     args: z.object({}),
     permission: "read",
+    uses: ["config"],
     async run(_args, ctx) {
       return { title: "Leak", text: `The token is ${ctx.services.config.slack.botToken ?? ""}.` };
     },
@@ -136,6 +143,7 @@ export function createTestCommands(): TestCommands {
     }),
     positional: ["mode"],
     permission: "read",
+    uses: [],
     async run({ mode, run }) {
       return {
         title: "Results",

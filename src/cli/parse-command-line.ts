@@ -1,0 +1,85 @@
+// Reads rl-chatops's argv with Node's strict util.parseArgs: each verb accepts its own options and number of
+// arguments, and anything else is a usage error that names the option and what the verb takes.
+import { parseArgs } from "node:util";
+
+export type Verb = "run" | "exec" | "scan" | "backup" | "help";
+
+export interface CommandLine {
+  verb: Verb;
+  /** The verb's arguments, after the verb itself. */
+  args: string[];
+  options: { console?: boolean; help?: boolean; json?: boolean; channel?: string; user?: string };
+}
+
+/** A command line that cannot be run as written; the CLI prints it with the usage and exits 2. */
+export class UsageError extends Error {}
+
+interface OptionSpec {
+  type: "string" | "boolean";
+}
+
+const HELP: Record<string, OptionSpec> = { help: { type: "boolean" } };
+const JSON_OUTPUT: Record<string, OptionSpec> = { json: { type: "boolean" } };
+
+/** What each verb accepts: its options and at most how many arguments (cli.ts says what a missing one is). */
+const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; example: string }> = {
+  run: { options: { ...HELP, console: { type: "boolean" } }, most: 0, example: "rl-chatops --console" },
+  exec: {
+    options: { ...HELP, ...JSON_OUTPUT, channel: { type: "string" }, user: { type: "string" } },
+    most: 1,
+    example: 'rl-chatops exec "/rl envs" --channel C1',
+  },
+  scan: { options: { ...HELP, ...JSON_OUTPUT }, most: 1, example: "rl-chatops scan ./environments --json" },
+  backup: { options: HELP, most: 1, example: "rl-chatops backup data/backups/today.db" },
+  help: { options: HELP, most: 0, example: "rl-chatops --help" },
+};
+
+const isVerb = (word: string): word is Verb => Object.hasOwn(VERBS, word) && word !== "run";
+
+const optionsOf = (verb: Verb): string =>
+  Object.entries(VERBS[verb].options)
+    .map(([name, spec]) => (spec.type === "string" ? `--${name} VALUE` : `--${name}`))
+    .join(", ");
+
+/** Node's message for a refused option, in the CLI's words. */
+function explain(err: unknown, verb: Verb): UsageError {
+  const { code, message } = err as { code?: string; message: string };
+  const named = /'(--?[^' ]+)/.exec(message)?.[1];
+  const where = verb === "run" ? "Running the bot" : `"${verb}"`;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
+    return new UsageError(`Unknown option ${named ?? message}: ${where} takes ${optionsOf(verb)}.`);
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return new UsageError(
+      message.includes("argument missing")
+        ? `${named} needs a value, e.g. ${VERBS[verb].example}.`
+        : `${named} takes no value: write it alone, e.g. ${VERBS[verb].example}.`,
+    );
+  }
+  return new UsageError(message);
+}
+
+export function parseCommandLine(argv: string[]): CommandLine {
+  // The verb is the first word that is not an option or an option's value; every verb's options are known here so
+  // that `--channel C1` before the verb is read as an option with its value.
+  const everyOption = Object.assign({}, ...Object.values(VERBS).map((v) => v.options)) as Record<string, OptionSpec>;
+  const first = parseArgs({ args: argv, options: everyOption, strict: false, allowPositionals: true });
+  const word = first.positionals[0];
+  if (word !== undefined && !isVerb(word))
+    throw new UsageError(`Unknown command "${word}": the commands are exec, scan, backup and help.`);
+  const verb: Verb = word ?? "run";
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: VERBS[verb].options, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw explain(err, verb);
+  }
+  const args = word === undefined ? parsed.positionals : parsed.positionals.slice(1);
+  const { most, example } = VERBS[verb];
+  if (!parsed.values.help && args.length > most) {
+    const got = args.map((a) => JSON.stringify(a)).join(" ");
+    throw new UsageError(
+      `"${verb}" takes ${most === 0 ? "no arguments" : `one argument`}, got ${args.length}: ${got}. Quote one with spaces, e.g. ${example}.`,
+    );
+  }
+  return { verb, args, options: parsed.values as CommandLine["options"] };
+}
