@@ -174,6 +174,19 @@ export function embedsOf(call: RecordedCall): Array<Record<string, unknown>> {
   return (data?.["embeds"] ?? []) as Array<Record<string, unknown>>;
 }
 
+/**
+ * The call that carries an interaction's answer: its callback, or, when the bot deferred (type 5: "thinking...", which
+ * it does once an answer takes near Discord's 3 s, as on a loaded machine), the edit of @original that follows.
+ */
+export async function answerOf(
+  fake: { waitForCall(match: (c: RecordedCall) => boolean, what: string): Promise<RecordedCall> },
+  interaction: { token: string; callback(): Promise<RecordedCall> },
+): Promise<RecordedCall> {
+  const callback = await interaction.callback();
+  if (bodyOf(callback)["type"] !== 5) return callback;
+  return fake.waitForCall(isEditOriginal(interaction.token), "the answer after the deferral");
+}
+
 /** The buttons (custom_id, label) of a message body. */
 export function buttonsOf(call: RecordedCall): Array<{ custom_id: string; label: string; style: number }> {
   const body = bodyOf(call);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { writeBigEnvironment } from "../helpers/big-environment.ts";
-import { embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { answerOf, embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
 
 let h: Harness | undefined;
 
@@ -37,7 +37,7 @@ describe("untrusted text in Discord embeds", () => {
       ["config", { filter: "knob_00" }],
       ["envs", {}],
     ] as const) {
-      const text = renderedText(embedsOf(await h.fake.slash(sub, values).callback()));
+      const text = renderedText(embedsOf(await answerOf(h.fake, h.fake.slash(sub, values))));
       expect(text).toContain("click");
       // Each piece of markup is preceded by Discord's escape, so it shows as typed.
       expect(text).toContain("\\[click\\](https\\://evil.example)");
