@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../commands/index.ts";
@@ -47,5 +47,14 @@ describe("README", () => {
       expect(section, piece).toContain(piece);
     }
     expect(section).toContain("### What discovery cannot know without running the code");
+  });
+  it("names only files and folders of the project that exist (a moved file is renamed here too)", () => {
+    const named = [...readme.matchAll(/`((?:src|commands|adapters|db|test|bench|bin|examples|\.ci)\/[\w./-]*)`/g)];
+    // bench/results.json is what `npm run bench` writes (gitignored), not a file of the project's.
+    const written = ["bench/results.json"];
+    const missing = [...new Set(named.map((m) => m[1]!))]
+      .filter((p) => !written.includes(p))
+      .filter((p) => !existsSync(path.join(PACKAGE_ROOT, p)));
+    expect(missing).toEqual([]);
   });
 });
