@@ -1,26 +1,26 @@
 // Discovers Atropos environments in a folder without running them: list, read and parse (cached; a file that cannot
 // hold an environment only when a parsed file reaches it; on several threads when allowed), then resolve. Runs in
-// whatever thread calls it: the bot runs it in a worker (worker-scanner.ts), `rl-chatops scan` in its main thread.
+// whatever thread calls it: the bot runs it in a worker (threads/worker-scanner.ts), `rl-chatops scan` in its main thread.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { asRlError } from "../errors.ts";
-import { addDefinedNames } from "./add-defined-names.ts";
-import { addReferencedNames } from "./add-referenced-names.ts";
+import { addDefinedNames } from "./python/add-defined-names.ts";
+import { addReferencedNames } from "./python/add-referenced-names.ts";
 import { describeFsError } from "./describe-fs-error.ts";
 import { forEachLimited } from "./for-each-limited.ts";
-import { listPythonFiles, type PythonFileEntry } from "./list-python-files.ts";
-import { createParsePool, type ParsePool } from "./parse-pool.ts";
-import type { FileOutcome, FileSummary } from "./python-file-summary.ts";
-import type { BaseEnvConfigField } from "./base-env-config.ts";
-import { findAtroposlib, type AtroposlibLookup } from "./find-atroposlib.ts";
-import { readConfigClassFields } from "./read-config-class-fields.ts";
-import { resolveEnvironmentsStepwise } from "./resolve-environments.ts";
-import type { SummarizedFile } from "./resolve-symbols.ts";
-import { skimPythonFile } from "./skim-python-file.ts";
-import { createSummaryCache, type CachedOutcome, type FileStamp } from "./summary-cache.ts";
+import { listPythonFiles, type PythonFileEntry } from "./scanning/list-python-files.ts";
+import { createParsePool, type ParsePool } from "./threads/parse-pool.ts";
+import type { FileOutcome, FileSummary } from "./python/python-file-summary.ts";
+import type { BaseEnvConfigField } from "./resolution/base-env-config.ts";
+import { findAtroposlib, type AtroposlibLookup } from "./resolution/find-atroposlib.ts";
+import { readConfigClassFields } from "./resolution/read-config-class-fields.ts";
+import { resolveEnvironmentsStepwise } from "./resolution/resolve-environments.ts";
+import type { SummarizedFile } from "./resolution/resolve-symbols.ts";
+import { skimPythonFile } from "./python/skim-python-file.ts";
+import { createSummaryCache, type CachedOutcome, type FileStamp } from "./scanning/summary-cache.ts";
 import type { ScanResult, ScanWarning } from "./types.ts";
 
 export interface EnvironmentScannerOptions {
