@@ -14,6 +14,9 @@ export interface PythonFileEntry {
   mtimeMs: number;
 }
 
+/** What a file's module name is, as other files import it. */
+export const moduleNameOf = (entry: PythonFileEntry): string => path.posix.basename(entry.key, ".py");
+
 export interface PythonFileListing {
   files: PythonFileEntry[];
   warnings: ScanWarning[];
