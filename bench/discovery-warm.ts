@@ -1,7 +1,7 @@
 // Measurement 2: a rescan after a few files changed, ours (content cache, in the discovery worker as the bot runs it)
 // against the seed's full rescan.
 import { availableParallelism } from "node:os";
-import { createWorkerScanner } from "../src/environments/worker-scanner.ts";
+import { createWorkerScanner } from "../src/environments/threads/worker-scanner.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir } from "./cleanup.ts";

@@ -10,10 +10,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DIST = path.join(ROOT, "dist");
 
-/** dist/<name>.js for each program; src/environments/spawn-worker.ts finds the workers by these names. */
+/** dist/<name>.js for each program; src/environments/threads/spawn-worker.ts finds the workers by these names. */
 export const ENTRIES = {
   cli: "src/cli.ts",
-  "scan-worker": "src/environments/scan-worker.ts",
+  "scan-worker": "src/environments/threads/scan-worker.ts",
 };
 /**
  * Programs built as one file each, with everything they use and nothing else (no shared chunks): one-shot work whose
@@ -23,7 +23,7 @@ export const ENTRIES = {
  */
 export const STANDALONE = {
   "scan-command": "src/scan-command.ts",
-  "parse-worker": "src/environments/parse-worker.ts",
+  "parse-worker": "src/environments/threads/parse-worker.ts",
 };
 
 /**

@@ -1,6 +1,6 @@
 // /rl config [filter | field]: the selected environment's fields grouped (changed here, its own, base, locked, trainer), a filtered list, or one field whole.
 import { z } from "zod";
-import { BASE_ENV_CONFIG_FIELDS } from "../src/environments/base-env-config.ts";
+import { BASE_ENV_CONFIG_FIELDS } from "../src/environments/resolution/base-env-config.ts";
 import type { ConfigField } from "../src/environments/types.ts";
 import { TRAINER_PREFIX, trainerFields } from "../src/training/trainer-fields.ts";
 import type { ConfigView, FieldView } from "../src/environment-ops.ts";

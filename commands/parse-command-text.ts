@@ -1,6 +1,6 @@
 // Turns "/rl set group_size 8" style text into a command and raw arguments, or a usage error.
 import { RlError } from "../src/errors.ts";
-import { nearestName } from "../src/environments/nearest-name.ts";
+import { nearestName } from "../src/environments/resolution/nearest-name.ts";
 import { argSpecs, usageOf, type ArgSpec } from "./arg-specs.ts";
 import type { AnyCommand } from "./types.ts";
 

@@ -12,7 +12,7 @@ import type { SweepsRepo } from "../db/sweeps.ts";
 import type { Config } from "../src/config.ts";
 import type { Digests } from "../src/digests/digests.ts";
 import type { EnvironmentOps } from "../src/environment-ops.ts";
-import type { EnvironmentCatalog } from "../src/environments/catalog.ts";
+import type { EnvironmentCatalog } from "../src/environments/resolution/catalog.ts";
 import type { LockedFields } from "../src/locked-fields.ts";
 import type { Logger } from "../src/log.ts";
 import type { Redactor } from "../src/redact.ts";

@@ -1,10 +1,10 @@
 // The environment and config operations: list, select, show config, edit, reset, and the missing-keys check.
 import type { ChannelKey } from "../db/channel-key.ts";
 import type { ChannelsRepo, ConfigValues } from "../db/channels.ts";
-import type { EnvironmentCatalog } from "./environments/catalog.ts";
+import type { EnvironmentCatalog } from "./environments/resolution/catalog.ts";
 import type { ConfigField, EnvironmentInfo, ScanWarning } from "./environments/types.ts";
 import { RlError } from "./errors.ts";
-import { nearestName } from "./environments/nearest-name.ts";
+import { nearestName } from "./environments/resolution/nearest-name.ts";
 import { parseFieldValue } from "./values/parse-field-value.ts";
 import type { LockedFields } from "./locked-fields.ts";
 import { BOT_SET_TRAINER_FIELDS, TRAINER_PREFIX, trainerFields } from "./training/trainer-fields.ts";

@@ -1,7 +1,7 @@
 // `rl-chatops scan DIR [--json]`: what discovery finds in a folder, without running any of it.
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { createParsePool } from "./environments/parse-pool.ts";
+import { createParsePool } from "./environments/threads/parse-pool.ts";
 import type { ScanResult } from "./environments/types.ts";
 
 export async function runScan(dir: string, options: { json: boolean }): Promise<number> {

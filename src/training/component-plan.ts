@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Component } from "../../db/run-processes.ts";
 import type { RunRow } from "../../db/runs.ts";
 import type { Config } from "../config.ts";
-import type { EnvironmentCatalog } from "../environments/catalog.ts";
+import type { EnvironmentCatalog } from "../environments/resolution/catalog.ts";
 import type { CommandHelp } from "./check-spawn-plan.ts";
 import { childEnv } from "../process/child-env.ts";
 import type { SpawnPlan } from "./local-supervisor.ts";

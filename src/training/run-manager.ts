@@ -9,7 +9,7 @@ import type { Component, RunProcessesRepo } from "../../db/run-processes.ts";
 import type { RunPatch, RunRow, RunsRepo } from "../../db/runs.ts";
 import type { SweepRow, SweepsRepo } from "../../db/sweeps.ts";
 import type { Config } from "../config.ts";
-import type { EnvironmentCatalog } from "../environments/catalog.ts";
+import type { EnvironmentCatalog } from "../environments/resolution/catalog.ts";
 import { RlError } from "../errors.ts";
 import type { LockedFields } from "../locked-fields.ts";
 import type { Logger } from "../log.ts";

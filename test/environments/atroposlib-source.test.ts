@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { ConfigView } from "../../src/environment-ops.ts";
-import { BASE_ENV_CONFIG_FIELDS } from "../../src/environments/base-env-config.ts";
+import { BASE_ENV_CONFIG_FIELDS } from "../../src/environments/resolution/base-env-config.ts";
 import { createEnvironmentScanner } from "../../src/environments/scanner.ts";
 import type { Services } from "../../src/services.ts";
 import { delay } from "../../src/training/wait-until.ts";

@@ -1,7 +1,7 @@
 // BASE_ENV_CONFIG_FIELDS: atroposlib's BaseEnvConfig as REFERENCE.md section 2 lists it.
 import { describe, expect, it } from "vitest";
-import { BASE_ENV_CONFIG_FIELDS } from "../../src/environments/base-env-config.ts";
-import { parseAnnotation } from "../../src/environments/parse-annotation.ts";
+import { BASE_ENV_CONFIG_FIELDS } from "../../src/environments/resolution/base-env-config.ts";
+import { parseAnnotation } from "../../src/environments/python/parse-annotation.ts";
 
 describe("BASE_ENV_CONFIG_FIELDS", () => {
   const byName = new Map(BASE_ENV_CONFIG_FIELDS.map((field) => [field.name, field]));

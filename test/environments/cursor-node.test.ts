@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import Parser from "tree-sitter";
 import Python from "tree-sitter-python";
 import { describe, expect, it } from "vitest";
-import { readSyntaxTree, type PyNode } from "../../src/environments/cursor-node.ts";
+import { readSyntaxTree, type PyNode } from "../../src/environments/python/cursor-node.ts";
 
 const parser = new Parser();
 parser.setLanguage(Python as Parser.Language);

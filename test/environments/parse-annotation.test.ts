@@ -1,6 +1,6 @@
 // parseAnnotation: Python annotations as written in config classes -> FieldType.
 import { describe, expect, it } from "vitest";
-import { parseAnnotation } from "../../src/environments/parse-annotation.ts";
+import { parseAnnotation } from "../../src/environments/python/parse-annotation.ts";
 
 describe("parseAnnotation", () => {
   it("reads the scalar types, with or without a module prefix", () => {

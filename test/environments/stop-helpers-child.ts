@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { createParsePool } from "../../src/environments/parse-pool.ts";
-import { createWorkerScanner } from "../../src/environments/worker-scanner.ts";
+import { createParsePool } from "../../src/environments/threads/parse-pool.ts";
+import { createWorkerScanner } from "../../src/environments/threads/worker-scanner.ts";
 
 const source = (name: string): string => {
   const methods = Array.from(

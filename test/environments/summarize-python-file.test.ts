@@ -2,8 +2,8 @@
 import Parser from "tree-sitter";
 import Python from "tree-sitter-python";
 import { describe, expect, it } from "vitest";
-import type { Binding, FileSummary, PyValue } from "../../src/environments/python-file-summary.ts";
-import { summarizePythonFile } from "../../src/environments/summarize-python-file.ts";
+import type { Binding, FileSummary, PyValue } from "../../src/environments/python/python-file-summary.ts";
+import { summarizePythonFile } from "../../src/environments/python/summarize-python-file.ts";
 
 const parser = new Parser();
 parser.setLanguage(Python as Parser.Language);

@@ -6,10 +6,10 @@ import path from "node:path";
 import Parser from "tree-sitter";
 import Python from "tree-sitter-python";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveEnvironments } from "../../src/environments/resolve-environments.ts";
-import type { SummarizedFile } from "../../src/environments/resolve-symbols.ts";
+import { resolveEnvironments } from "../../src/environments/resolution/resolve-environments.ts";
+import type { SummarizedFile } from "../../src/environments/resolution/resolve-symbols.ts";
 import { createEnvironmentScanner } from "../../src/environments/scanner.ts";
-import { summarizePythonFile } from "../../src/environments/summarize-python-file.ts";
+import { summarizePythonFile } from "../../src/environments/python/summarize-python-file.ts";
 import type { ScanResult } from "../../src/environments/types.ts";
 
 const parser = new Parser();

@@ -6,9 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { HELPER_MIN_BYTES } from "../../src/environments/parse-pool.ts";
+import { HELPER_MIN_BYTES } from "../../src/environments/threads/parse-pool.ts";
 import { createEnvironmentScanner, type EnvironmentScanner } from "../../src/environments/scanner.ts";
-import { createWorkerScanner } from "../../src/environments/worker-scanner.ts";
+import { createWorkerScanner } from "../../src/environments/threads/worker-scanner.ts";
 import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/envs/", import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigField, FieldType } from "../../src/environments/types.ts";
 import { parseFieldValue } from "../../src/values/parse-field-value.ts";
-import { nearestName } from "../../src/environments/nearest-name.ts";
+import { nearestName } from "../../src/environments/resolution/nearest-name.ts";
 
 const field = (fieldType: FieldType, extra: Partial<ConfigField> = {}): ConfigField => ({
   name: "f",

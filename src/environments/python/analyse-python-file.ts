@@ -1,6 +1,6 @@
 // One file's bytes to its cached outcome: decoded as UTF-8, parsed and summarised, or refused with the reason.
 import type Parser from "tree-sitter";
-import { describeFsError } from "./describe-fs-error.ts";
+import { describeFsError } from "../describe-fs-error.ts";
 import type { FileOutcome } from "./python-file-summary.ts";
 import { summarizePythonFile } from "./summarize-python-file.ts";
 

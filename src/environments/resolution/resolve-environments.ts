@@ -1,12 +1,12 @@
 // The cheap, pure step after parsing: decides which classes are environments across all files and describes them.
 import path from "node:path";
 import type { BaseEnvConfigField } from "./base-env-config.ts";
-import type { ClassDecl, ConfigInitDecl } from "./python-file-summary.ts";
+import type { ClassDecl, ConfigInitDecl } from "../python/python-file-summary.ts";
 import { resolveConfigClass, type ClassRef } from "./resolve-config-class.ts";
 import { resolveConfigFields } from "./resolve-config-fields.ts";
 import { createSymbolResolver, isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 import { createValueResolver } from "./resolve-values.ts";
-import type { EnvironmentInfo, ScanResult, ScanWarning } from "./types.ts";
+import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
 
 export interface ResolveEnvironmentsInput {
   /** Every successfully summarized file of the folder, sorted by key; "_" files included, as bases. */

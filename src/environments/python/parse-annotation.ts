@@ -1,5 +1,5 @@
 // Turns a Python type annotation, as written in an environment's config class, into a FieldType.
-import type { FieldType } from "./types.ts";
+import type { FieldType } from "../types.ts";
 
 /** Values of an Enum class named in an annotation, or undefined when it is not a resolvable Enum. */
 export type EnumResolver = (name: string) => Array<string | number | boolean> | undefined;

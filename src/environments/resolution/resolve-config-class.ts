@@ -1,5 +1,5 @@
 // Decides an environment's config class as atroposlib's CLI does: the type of what config_init() builds.
-import type { ClassDecl } from "./python-file-summary.ts";
+import type { ClassDecl } from "../python/python-file-summary.ts";
 import { isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 
 export interface ClassRef {

@@ -1,8 +1,8 @@
 // The cheap look at a file before parsing it: a file with a `class` statement that mentions BaseEnv may hold an
 // environment whatever the other files say, so it is parsed at once. Any other is left unparsed until a parsed file
-// reaches it (scanner.ts): by its module name, by one of its class names, or because it mentions a name a parsed file
-// binds (a base it may derive from, or re-export under another name). What that needs is kept here. Conservative:
-// words in strings and comments count as much as code.
+// reaches it (../scanning/parse-reached-files.ts): by its module name, by one of its class names, or because it
+// mentions a name a parsed file binds (a base it may derive from, or re-export under another name). What that needs
+// is kept here. Conservative: words in strings and comments count as much as code.
 
 /** A file that can wait: its class names, and every identifier it mentions. */
 export interface Skimmed {

@@ -8,7 +8,7 @@ let parser: Parser | undefined;
  * Both packages are CommonJS: require() loads them in about 12 ms, where import() took 40 (Node's ES module loader
  * lexes and wraps each CommonJS file first). The grammar's node-type table is dropped before the language is set:
  * tree-sitter would spend about 25 ms building a node class with field getters for each named type, and discovery reads
- * trees through cursors (cursor-node.ts), never through those getters. Fields stay readable with childForFieldName.
+ * trees through cursors (../python/cursor-node.ts), never through those getters. Fields stay readable with childForFieldName.
  */
 export function pythonParser(): Parser {
   if (!parser) {

@@ -1,6 +1,6 @@
 // Turns summarized Python values into JS values, following names to module constants and Enum members.
 import { EVAL_HANDLING_VALUES } from "./base-env-config.ts";
-import type { ClassDecl, PyValue } from "./python-file-summary.ts";
+import type { ClassDecl, PyValue } from "../python/python-file-summary.ts";
 import { isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 
 type EnumValue = string | number | boolean;

@@ -1,6 +1,6 @@
 // Follows a name used in one file to what it means: a class in the scanned folder, a value, or an outside module's name.
 import path from "node:path";
-import type { Binding, ClassDecl, FileSummary, PyValue } from "./python-file-summary.ts";
+import type { Binding, ClassDecl, FileSummary, PyValue } from "../python/python-file-summary.ts";
 
 export interface SummarizedFile {
   key: string;

@@ -1,6 +1,6 @@
 // Copies a field declaration's Field(ge=, gt=, le=, lt=, min_length=, max_length=) onto the field as shown and checked.
-import type { FieldDecl } from "./python-file-summary.ts";
-import type { ConfigField } from "./types.ts";
+import type { FieldDecl } from "../python/python-file-summary.ts";
+import type { ConfigField } from "../types.ts";
 
 type Bounds = Pick<ConfigField, "min" | "max" | "minExclusive" | "maxExclusive" | "minLength" | "maxLength">;
 

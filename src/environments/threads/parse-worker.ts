@@ -1,6 +1,6 @@
 // A helper thread of discovery: parses the files a scanner hands it, so a large folder is parsed on several cores.
 import { parentPort } from "node:worker_threads";
-import { analysePythonFile } from "./analyse-python-file.ts";
+import { analysePythonFile } from "../python/analyse-python-file.ts";
 import { pythonParser } from "./load-python-parser.ts";
 import type { ParseRequest, ParseResponse } from "./parse-pool.ts";
 import { isStopRequest, type StopRequest } from "./spawn-worker.ts";

@@ -1,5 +1,5 @@
 // The fields every Atropos environment inherits from atroposlib's BaseEnvConfig, written down so nothing is imported.
-import type { ConfigField, FieldType } from "./types.ts";
+import type { ConfigField, FieldType } from "../types.ts";
 
 /** A BaseEnvConfig field before the locked fields file is applied. */
 export type BaseEnvConfigField = Omit<ConfigField, "locked" | "lockedValue">;

@@ -1,6 +1,6 @@
 // How the scan thread is to find atroposlib, from the settings: RL_ATROPOSLIB_DIR, or the training Python to ask.
-import type { Config } from "../config.ts";
-import { childEnv } from "../process/child-env.ts";
+import type { Config } from "../../config.ts";
+import { childEnv } from "../../process/child-env.ts";
 import type { AtroposlibLookup } from "./find-atroposlib.ts";
 
 /** RL_ATROPOSLIB_DIR, else RL_PYTHON as it runs in the training root; none on the demo stack (its miniature is the bundled table's). */

@@ -2,8 +2,8 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { describeFsError } from "./describe-fs-error.ts";
-import type { ScanWarning } from "./types.ts";
+import { describeFsError } from "../describe-fs-error.ts";
+import type { ScanWarning } from "../types.ts";
 
 export interface PythonFileEntry {
   /** Path relative to the scanned folder, "/"-separated: the key modules are resolved by. */
@@ -13,6 +13,9 @@ export interface PythonFileEntry {
   size: number;
   mtimeMs: number;
 }
+
+/** What a file's module name is, as other files import it. */
+export const moduleNameOf = (entry: PythonFileEntry): string => path.posix.basename(entry.key, ".py");
 
 export interface PythonFileListing {
   files: PythonFileEntry[];

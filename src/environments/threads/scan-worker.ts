@@ -4,10 +4,10 @@ import { createHash } from "node:crypto";
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { createEnvironmentScanner, type ScanStats } from "./scanner.ts";
+import { createEnvironmentScanner, type ScanStats } from "../scanner.ts";
 import { isStopRequest, type StopRequest } from "./spawn-worker.ts";
 import type { ScanReply, ScanRequest, ScanWorkerData } from "./worker-scanner.ts";
-import type { EnvironmentInfo, ScanResult } from "./types.ts";
+import type { EnvironmentInfo, ScanResult } from "../types.ts";
 
 /**
  * Environments per message. The bot's thread decodes a message in one go (a thousand environments with their fields

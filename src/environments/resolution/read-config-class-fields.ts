@@ -2,8 +2,8 @@
 // names, types, defaults, bounds, descriptions verbatim.
 import type { BaseEnvConfigField } from "./base-env-config.ts";
 import { applyFieldBounds } from "./apply-field-bounds.ts";
-import { parseAnnotation } from "./parse-annotation.ts";
-import type { FileSummary } from "./python-file-summary.ts";
+import { parseAnnotation } from "../python/parse-annotation.ts";
+import type { FileSummary } from "../python/python-file-summary.ts";
 import { createSymbolResolver, type SummarizedFile } from "./resolve-symbols.ts";
 import { createValueResolver } from "./resolve-values.ts";
 

@@ -1,7 +1,7 @@
 // The environments of the configured folder, rescanned on demand (cheap: unchanged files come from the cache).
-import { RlError } from "../errors.ts";
+import { RlError } from "../../errors.ts";
 import { nearestName } from "./nearest-name.ts";
-import type { EnvironmentInfo, ScanResult } from "./types.ts";
+import type { EnvironmentInfo, ScanResult } from "../types.ts";
 
 export interface Scanner {
   scan(dir: string): Promise<ScanResult>;

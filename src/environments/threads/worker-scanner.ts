@@ -4,10 +4,10 @@
 // the others come a small batch per turn of its event loop. A worker that dies fails the scans it owed and is started
 // afresh by the next one.
 import type { Worker } from "node:worker_threads";
-import { RlError, type ErrorCode } from "../errors.ts";
-import type { EnvironmentScanner, EnvironmentScannerOptions, ScanStats } from "./scanner.ts";
+import { RlError, type ErrorCode } from "../../errors.ts";
+import type { EnvironmentScanner, EnvironmentScannerOptions, ScanStats } from "../scanner.ts";
 import { spawnWorker, stopWorker } from "./spawn-worker.ts";
-import type { EnvironmentInfo, ScanResult, ScanWarning } from "./types.ts";
+import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
 
 /** The options that cross to the worker: plain data, no functions. */
 export type WorkerScannerOptions = Pick<

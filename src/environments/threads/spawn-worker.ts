@@ -2,7 +2,7 @@
 // beside this file when running from the sources (tsx, vitest), through a small bootstrap that registers tsx first.
 import path from "node:path";
 import { Worker, type WorkerOptions } from "node:worker_threads";
-import { PACKAGE_ROOT } from "../package-root.ts";
+import { PACKAGE_ROOT } from "../../package-root.ts";
 
 export type WorkerName = "scan-worker" | "parse-worker";
 

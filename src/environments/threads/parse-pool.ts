@@ -2,9 +2,9 @@
 // threads too (parse-worker.ts): tree-sitter's parse and the summary walk are synchronous, so more threads is the only
 // way to use more cores. Helpers live for one scan and keep the process alive only while they owe an answer.
 import type { Worker } from "node:worker_threads";
-import { analysePythonFile } from "./analyse-python-file.ts";
+import { analysePythonFile } from "../python/analyse-python-file.ts";
 import { pythonParser } from "./load-python-parser.ts";
-import type { FileOutcome } from "./python-file-summary.ts";
+import type { FileOutcome } from "../python/python-file-summary.ts";
 import { spawnWorker, stopWorker } from "./spawn-worker.ts";
 
 export interface ParseRequest {

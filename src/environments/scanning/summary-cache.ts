@@ -1,7 +1,7 @@
 // Remembers each file's summary so a rescan skips unchanged files: by mtime+size without reading, else by sha1 without parsing.
 import path from "node:path";
-import type { FileOutcome } from "./python-file-summary.ts";
-import type { Skimmed } from "./skim-python-file.ts";
+import type { FileOutcome } from "../python/python-file-summary.ts";
+import type { Skimmed } from "../python/skim-python-file.ts";
 
 /** A file's analysis as cached: its outcome, or what skimming it found while no parsed file reached it. */
 export type CachedOutcome = FileOutcome | Skimmed;

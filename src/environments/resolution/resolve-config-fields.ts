@@ -1,11 +1,11 @@
 // Builds an environment's config fields: BaseEnvConfig's, then its config classes' own, then config_init() overrides and locks.
 import { BASE_ENV_CONFIG_FIELDS, type BaseEnvConfigField } from "./base-env-config.ts";
 import { applyFieldBounds } from "./apply-field-bounds.ts";
-import { parseAnnotation } from "./parse-annotation.ts";
-import type { ClassDecl, ConfigInitDecl, FieldDecl, PyValue } from "./python-file-summary.ts";
+import { parseAnnotation } from "../python/parse-annotation.ts";
+import type { ClassDecl, ConfigInitDecl, FieldDecl, PyValue } from "../python/python-file-summary.ts";
 import { isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 import type { ValueResolver } from "./resolve-values.ts";
-import type { ConfigField, FieldType } from "./types.ts";
+import type { ConfigField, FieldType } from "../types.ts";
 
 export interface ConfigFieldsRequest {
   /** Where `env_config_cls` was written and what it names; undefined means plain BaseEnvConfig. */

@@ -1,0 +1,57 @@
+// What both parse passes of a scan share: the cache, reading a listed file, and parsing it on the scan's threads.
+import { createHash } from "node:crypto";
+import { describeFsError } from "../describe-fs-error.ts";
+import type { FileOutcome } from "../python/python-file-summary.ts";
+import type { ParsePool } from "../threads/parse-pool.ts";
+import type { PythonFileEntry } from "./list-python-files.ts";
+import type { FileStamp, SummaryCache } from "./summary-cache.ts";
+import type { MaybeYield } from "./time-slicer.ts";
+
+/** One scanner's means of reading and parsing files, kept from one scan to the next. */
+export interface ScanFiles {
+  cache: SummaryCache;
+  pool: ParsePool;
+  read: (filePath: string) => Promise<Uint8Array>;
+  maxFileBytes: number;
+  /** Files read or parsed at once. */
+  concurrency: number;
+  maybeYield: MaybeYield;
+  /** The names each summary reaches, computed once per summary object (warm rescans reuse them). */
+  referencedBy: WeakMap<object, Set<string>>;
+}
+
+/** A file's bytes as read by this scan, and the stamp they are cached under. */
+export interface ReadFile {
+  bytes: Uint8Array;
+  stamp: FileStamp;
+}
+
+export function tooLarge(scan: ScanFiles, size: number): FileOutcome {
+  return { kind: "refused", message: `file is ${size} bytes, over the ${scan.maxFileBytes}-byte limit; skipped` };
+}
+
+/** The file's bytes and stamp, or the outcome that says why it cannot be analysed. */
+export async function readEntry(scan: ScanFiles, entry: PythonFileEntry): Promise<ReadFile | { outcome: FileOutcome }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await scan.read(entry.filePath);
+  } catch (err) {
+    return { outcome: { kind: "refused", message: `could not be read (${describeFsError(err)}); skipped` } };
+  }
+  // The file may have grown since it was listed.
+  if (bytes.byteLength > scan.maxFileBytes) return { outcome: tooLarge(scan, bytes.byteLength) };
+  return {
+    bytes,
+    stamp: { mtimeMs: entry.mtimeMs, size: entry.size, sha1: createHash("sha1").update(bytes).digest("hex") },
+  };
+}
+
+/**
+ * A parse in this thread holds it until done, so a used-up slice is given back first: the event loop then also
+ * takes in what the helper threads have answered and hands them more, instead of leaving them idle while this
+ * thread parses several files back to back.
+ */
+export async function parseNext(scan: ScanFiles, bytes: Uint8Array): Promise<FileOutcome> {
+  await scan.maybeYield();
+  return scan.pool.parse(bytes);
+}
