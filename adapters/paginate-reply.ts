@@ -71,8 +71,8 @@ function assemble(reply: Reply, units: readonly Unit[], index: number): Reply {
 export function pageView(pages: readonly Reply[], index: number, id: string): Reply {
   const page = pages[index] ?? pages[0] ?? {};
   const nav: ReplyButton[] = [];
-  if (index > 0) nav.push({ label: "◀ Previous", command: "", page: { id, index: index - 1 } });
-  if (index < pages.length - 1) nav.push({ label: "Next ▶", command: "", page: { id, index: index + 1 } });
+  if (index > 0) nav.push({ kind: "page", label: "◀ Previous", page: { id, index: index - 1 } });
+  if (index < pages.length - 1) nav.push({ kind: "page", label: "Next ▶", page: { id, index: index + 1 } });
   const where = `page ${index + 1} of ${pages.length}`;
   return {
     ...page,

@@ -25,7 +25,11 @@ export function mapReplyText(reply: Reply, r: (text: string) => string): Reply {
       title: b.title === undefined ? undefined : r(b.title),
     })),
     links: reply.links?.map((l) => ({ label: r(l.label), url: r(l.url) })),
-    buttons: reply.buttons?.map((b) => ({ ...b, label: r(b.label), command: r(b.command) })),
+    buttons: reply.buttons?.map((b) =>
+      b.kind === "command" || b.kind === "confirm"
+        ? { ...b, label: r(b.label), command: r(b.command) }
+        : { ...b, label: r(b.label) },
+    ),
     chart: reply.chart && { ...reply.chart, title: r(reply.chart.title) },
   };
 }

@@ -1,5 +1,5 @@
 // Renders a neutral reply as plain text, for the terminal console and the command line.
-import { showPeople, type Reply } from "../src/reply.ts";
+import { buttonCommand, showPeople, type Reply } from "../src/reply.ts";
 
 export function renderText(reply: Reply): string {
   return showPeople(renderParts(reply), (id) => id);
@@ -29,7 +29,7 @@ function renderParts(reply: Reply): string {
   if (reply.chart && reply.chart.points.length > 1)
     out.push(`${reply.chart.title}: ${sparkline(reply.chart.points.map((p) => p.y))}`);
   for (const l of reply.links ?? []) out.push(`${l.label}: ${l.url}`);
-  if (reply.buttons?.length) out.push(reply.buttons.map((b) => `[${b.label}: ${b.command}]`).join("  "));
+  if (reply.buttons?.length) out.push(reply.buttons.map((b) => `[${b.label}: ${buttonCommand(b)}]`).join("  "));
   return out.join("\n");
 }
 

@@ -59,8 +59,8 @@ export function wandbLinks(view: RunStatusView): ReplyLink[] {
 }
 
 export function runButtons(run: { id: string; status: RunRow["status"] }): ReplyButton[] {
-  const buttons: ReplyButton[] = [{ label: "Status", command: `/rl status ${run.id}` }];
+  const buttons: ReplyButton[] = [{ kind: "command", label: "Status", command: `/rl status ${run.id}` }];
   if (["queued", "starting", "running"].includes(run.status))
-    buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" });
+    buttons.push({ kind: "command", label: "Stop", command: `/rl stop ${run.id}`, style: "danger" });
   return buttons;
 }

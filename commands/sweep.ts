@@ -140,8 +140,8 @@ const sweep: AnyCommand = defineCommand({
         value: `${describeCombo(plan.combinations[i]!)} · ${run.status}`,
       })),
       buttons: [
-        { label: "Compare", command: `/rl compare ${row.id}` },
-        { label: "Stop sweep", command: `/rl stop ${row.id}`, style: "danger" },
+        { kind: "command", label: "Compare", command: `/rl compare ${row.id}` },
+        { kind: "command", label: "Stop sweep", command: `/rl stop ${row.id}`, style: "danger" },
       ],
       anchorRunId: runs[0]?.id,
       data: {

@@ -18,25 +18,50 @@ export interface ReplyLink {
   url: string;
 }
 
-export interface ReplyButton {
+/** What every button has: the words on it and how it stands out. */
+interface ButtonFace {
   label: string;
-  /**
-   * The command text the button stands for, e.g. "/rl stop ab12cd34"; authorised like that command. On a
-   * prompt's Confirm it is what will run (shown, never re-run from here: the stored confirmation is).
-   */
-  command: string;
   style?: "primary" | "danger";
-  /** The confirmation prompt this button answers (db/confirmations.ts), by id; set with action. */
-  confirmation?: string;
-  /** With confirmation: "confirm" runs the stored command once, "cancel" closes the prompt. Only its asker or an admin may. */
-  action?: "confirm" | "cancel";
-  /** Turns a paged message to another of its pages (db/reply-pages.ts), edited in place; command is then "". */
-  page?: { id: string; index: number };
+}
+
+/** Runs a command as the clicker, authorised like typing it, e.g. "/rl stop ab12cd34". */
+export interface CommandButton extends ButtonFace {
+  kind: "command";
+  command: string;
+}
+
+/**
+ * A prompt's Confirm: runs the stored command of the confirmation (db/confirmations.ts) once, as the clicker. Only its
+ * asker or an admin may. `command` is what will run, for showing: never re-run from here, the stored record is.
+ */
+export interface ConfirmButton extends ButtonFace {
+  kind: "confirm";
+  confirmation: string;
+  command: string;
+}
+
+/** A prompt's Cancel: closes the confirmation, nothing runs. Only its asker or an admin may. */
+export interface CancelButton extends ButtonFace {
+  kind: "cancel";
+  confirmation: string;
+}
+
+/** Turns a paged message to another of its pages (db/reply-pages.ts), edited in place. */
+export interface PageButton extends ButtonFace {
+  kind: "page";
+  page: { id: string; index: number };
+}
+
+export type ReplyButton = CommandButton | ConfirmButton | CancelButton | PageButton;
+
+/** The command text a button shows: what it runs or confirms; "" for a Cancel or a page turn. */
+export function buttonCommand(button: ReplyButton): string {
+  return button.kind === "command" || button.kind === "confirm" ? button.command : "";
 }
 
 /** The Confirm buttons of a reply (one per prompt it carries). */
-export function confirmButtons(reply: Pick<Reply, "buttons">): ReplyButton[] {
-  return (reply.buttons ?? []).filter((b) => b.action === "confirm" && b.confirmation !== undefined);
+export function confirmButtons(reply: Pick<Reply, "buttons">): ConfirmButton[] {
+  return (reply.buttons ?? []).filter((b): b is ConfirmButton => b.kind === "confirm");
 }
 
 export interface ReplyChartSeries {

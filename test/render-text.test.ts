@@ -27,7 +27,7 @@ describe("renderText", () => {
       fields: [{ label: "Step", value: "3 / 10" }],
       blocks: [{ kind: "code", title: "log", content: "a\nb" }],
       links: [{ label: "WandB", url: "http://127.0.0.1/x" }],
-      buttons: [{ label: "Stop", command: "/rl stop x" }],
+      buttons: [{ kind: "command", label: "Stop", command: "/rl stop x" }],
       chart: {
         title: "Reward",
         points: [

@@ -1,7 +1,8 @@
 // Words a finished turn as the neutral Reply the person sees: the answer, what ran, and any Confirm/Cancel buttons.
 import type { RlError } from "../../src/errors.ts";
 import type { Redactor } from "../../src/redact.ts";
-import { confirmButtons, type Reply, type ReplyButton, type ReplyField } from "../../src/reply.ts";
+import { promptButtons, type PromptButtons } from "../../commands/confirmation/prompt-buttons.ts";
+import type { Reply, ReplyButton, ReplyField } from "../../src/reply.ts";
 import type { TurnResult } from "./agent-loop.ts";
 import type { ToolOutcome } from "./run-tool-call.ts";
 
@@ -30,14 +31,11 @@ const ERROR_TITLES: Record<string, string> = {
  * carrying the id of the confirmation the dispatcher recorded for the asking person.
  */
 function confirmationParts(outcomes: readonly ToolOutcome[]): Pick<Reply, "title" | "fields" | "buttons"> {
-  const prompts = new Map<string, { prompt: Reply; confirm: ReplyButton; cancel?: ReplyButton }>();
+  const prompts = new Map<string, PromptButtons & { prompt: Reply }>();
   for (const o of outcomes) {
-    const confirm = o.confirmation ? confirmButtons(o.confirmation)[0] : undefined;
-    if (!o.confirmation || !confirm || prompts.has(confirm.command) || prompts.size >= MAX_CONFIRMATIONS) continue;
-    const cancel = o.confirmation.buttons?.find(
-      (b) => b.action === "cancel" && b.confirmation === confirm.confirmation,
-    );
-    prompts.set(confirm.command, { prompt: o.confirmation, confirm, cancel });
+    const pair = o.confirmation ? promptButtons(o.confirmation)[0] : undefined;
+    if (!o.confirmation || !pair || prompts.has(pair.confirm.command) || prompts.size >= MAX_CONFIRMATIONS) continue;
+    prompts.set(pair.confirm.command, { prompt: o.confirmation, ...pair });
   }
   if (prompts.size === 0) return {};
   const entries = [...prompts.entries()];

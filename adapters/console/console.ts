@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
-import { confirmButtons, type Reply, type ReplyButton } from "../../src/reply.ts";
+import { confirmButtons, type ConfirmButton, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { ChatAdapter, ChatHandler, MessageRef } from "../chat-adapter.ts";
 import { redactReply } from "../redact-reply.ts";
@@ -112,8 +112,8 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     return !stopped() && !answer.done && /^y(es)?$/i.test(answer.value.trim());
   };
   /** The person's y or N answers the prompt's record, as any Confirm or Cancel click would. */
-  const answer = async (button: ReplyButton, yes: boolean): Promise<void> => {
-    const result = await dispatch({ confirmation: button.confirmation ?? "", answer: yes ? "confirm" : "cancel" }, ctx);
+  const answer = async (button: ConfirmButton, yes: boolean): Promise<void> => {
+    const result = await dispatch({ confirmation: button.confirmation, answer: yes ? "confirm" : "cancel" }, ctx);
     output.write(result.answer?.outcome === "cancelled" ? "Cancelled.\n" : `${show(result.reply)}\n`);
   };
   for (;;) {

@@ -11,7 +11,7 @@ export type ButtonAction =
   | { kind: "expired" };
 
 export interface ButtonStore {
-  /** The custom_id for a button; "" when it cannot be one (a Cancel that answers no prompt). */
+  /** The custom_id for a button; "" when it cannot be one (a Confirm or Cancel that answers no prompt). */
   idFor(button: ReplyButton): string;
   /** What a clicked custom_id stands for; undefined when it is not one of ours. */
   resolve(customId: string): ButtonAction | undefined;
@@ -38,11 +38,12 @@ export function createButtonStore({ redact, max = 1000 }: ButtonStoreOptions): B
   return {
     idFor(button) {
       // Pages live in SQLite (db/reply-pages.ts), so these keep working after a restart.
-      if (button.page) return `${PREFIX}p:${button.page.index}:${button.page.id}`;
-      if (button.confirmation !== undefined && (button.action === "confirm" || button.action === "cancel")) {
-        return `${PREFIX}${button.action === "confirm" ? "y" : "n"}:${button.confirmation}`;
+      if (button.kind === "page") return `${PREFIX}p:${button.page.index}:${button.page.id}`;
+      if (button.kind === "confirm" || button.kind === "cancel") {
+        // An answer to no prompt cannot be a button.
+        if (button.confirmation === "") return "";
+        return `${PREFIX}${button.kind === "confirm" ? "y" : "n"}:${button.confirmation}`;
       }
-      if (button.action === "cancel") return "";
       // A command holding a secret stays server-side: custom_ids travel through Discord.
       const inline = `${PREFIX}r:${button.command}`;
       if (inline.length <= DISCORD.customId && redact(button.command) === button.command) return inline;

@@ -233,7 +233,7 @@ function fit(drafts: Draft[], trimmed: string[]): Fitted {
 }
 
 function styleOf(b: ReplyButton): APIButtonComponentWithCustomId["style"] {
-  if (b.action === "cancel") return ButtonStyle.Secondary;
+  if (b.kind === "cancel") return ButtonStyle.Secondary;
   if (b.style === "danger") return ButtonStyle.Danger;
   if (b.style === "primary") return ButtonStyle.Primary;
   return ButtonStyle.Secondary;
@@ -270,7 +270,7 @@ export function fitsDiscord(reply: Reply): boolean {
   return (
     renderDiscordReply(reply, {
       redact: (s) => s,
-      buttonId: (b) => (b.page ? `rl:p:${b.page.index}:${b.page.id}` : `rl:probe:${n++}`),
+      buttonId: (b) => (b.kind === "page" ? `rl:p:${b.page.index}:${b.page.id}` : `rl:probe:${n++}`),
     }).trimmed.length === 0
   );
 }

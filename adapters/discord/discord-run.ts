@@ -1,7 +1,14 @@
 // Runs a command for a Discord interaction as the person who acted, answers it in time, and anchors run replies.
 import { MessageFlags } from "discord.js";
 import type { BaseInteraction, ButtonInteraction, RepliableInteraction } from "discord.js";
-import { dispatch, type CommandInput, type ConfirmationAnswerInput } from "../../commands/dispatch.ts";
+import { answerConfirmation, type WonConfirmation } from "../../commands/confirmation/answer-once.ts";
+import { promptNotClosed, runAsAnswerer } from "../../commands/confirmation/run-as-answerer.ts";
+import {
+  dispatch,
+  type CommandInput,
+  type ConfirmationAnswerInput,
+  type DispatchResult,
+} from "../../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
@@ -137,6 +144,23 @@ export async function runAndAnswer(
   }
 }
 
+/** A won Confirm: the prompt loses its buttons at once (type 7), then the stored command runs as the clicker. */
+async function closeAndRun(
+  i: ButtonInteraction,
+  won: WonConfirmation,
+  ctx: CommandContext,
+  who: string,
+  deps: DiscordDeps,
+): Promise<{ result: DispatchResult; closed: boolean }> {
+  const text = won.confirmation.commandText;
+  try {
+    await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, deps.services.redact)], components: [] });
+  } catch (err) {
+    return { result: promptNotClosed(won, ctx, err), closed: false };
+  }
+  return { result: await runAsAnswerer(won, ctx, deps.commands), closed: true };
+}
+
 /**
  * Confirm or Cancel on a prompt, answered through its record as the clicker. Only a winning answer touches the prompt:
  * Confirm closes it at once (type 7), runs the stored command and posts the result as a follow-up; Cancel closes it.
@@ -151,21 +175,16 @@ export async function answerPrompt(
   const where = whereOfInteraction(i);
   const who = i.user.globalName ?? i.user.username;
   let progressed = false;
-  let closed = false;
-  let text = "";
   const ctx = contextFor(i, where, "button", deps, async (line) => {
     progressed = true;
     await i.editReply({ embeds: [statusEmbed(`⏳ ${line}`, redact)], components: [] });
   });
-  const result = await dispatch(input, ctx, {
-    commands: deps.commands,
-    onConfirmed: async (confirmation) => {
-      text = confirmation.commandText;
-      await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, redact)], components: [] });
-      closed = true;
-      return {};
-    },
-  });
+  const answered = await answerConfirmation(input, ctx, deps.commands);
+  const { result, closed } =
+    answered.kind === "won"
+      ? await closeAndRun(i, answered.won, ctx, who, deps)
+      : { result: answered.result, closed: false };
+  const text = answered.kind === "won" ? answered.won.confirmation.commandText : "";
   const outcome = result.answer?.outcome;
   if (outcome === "cancelled") {
     const what = result.answer?.confirmation?.commandText;

@@ -12,11 +12,13 @@ export type ButtonValue =
 
 /** The value string, or undefined when the command is too long to fit in a button. */
 export function encodeButtonValue(button: ReplyButton): string | undefined {
-  const value = button.page
-    ? JSON.stringify({ p: button.page.id, i: button.page.index })
-    : button.confirmation !== undefined && (button.action === "confirm" || button.action === "cancel")
-      ? JSON.stringify({ k: button.confirmation, a: button.action })
-      : JSON.stringify({ c: button.command });
+  // The same JSON shapes as ever: buttons already posted in channels are read back by decodeButtonValue.
+  const value =
+    button.kind === "page"
+      ? JSON.stringify({ p: button.page.id, i: button.page.index })
+      : button.kind === "command"
+        ? JSON.stringify({ c: button.command })
+        : JSON.stringify({ k: button.confirmation, a: button.kind });
   return value.length <= MAX_BUTTON_VALUE ? value : undefined;
 }
 

@@ -1,6 +1,8 @@
 // Runs one /rl command for Slack, typed or clicked: a progress message for slow work, dispatch, then the answer where it belongs.
 import type { RespondFn } from "@slack/bolt";
 import type { ChannelKey } from "../../db/channel-key.ts";
+import { answerConfirmation } from "../../commands/confirmation/answer-once.ts";
+import { promptNotClosed, runAsAnswerer } from "../../commands/confirmation/run-as-answerer.ts";
 import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../../commands/dispatch.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { parseCommandText } from "../../commands/parse-command-text.ts";
@@ -197,26 +199,23 @@ export async function answerSlackPrompt(
       services,
       progress: (line) => progress.show(line),
     };
-    const result = await dispatch(input, ctx, {
-      ...(deps.commands ? { commands: deps.commands } : {}),
-      onConfirmed: async (confirmation) => {
-        label = `/rl ${confirmation.command}`;
-        text = confirmation.commandText;
-        // The prompt loses its buttons at once: this answer won, and the prompt says what is happening.
-        if (replacePrompt)
-          await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact), { replace: true });
-        const command = (deps.commands ?? COMMANDS).find((c) => c.name === confirmation.command);
-        if (!command?.slow) return {};
-        const posted = await messenger.post(channelId, renderPlain(`Working on ${label}…`, redact));
-        if (posted.ok) {
-          working = posted.ts;
-          // The "Working on…" message becomes the answer, and the run's thread from the start.
-          return { thread: posted.ts };
-        }
-        if (!replacePrompt) await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact));
-        return {};
-      },
-    });
+    const commands = deps.commands ?? COMMANDS;
+    const answered = await answerConfirmation(input, ctx, commands);
+    let result: DispatchResult;
+    if (answered.kind === "won") {
+      const { won } = answered;
+      label = `/rl ${won.command.name}`;
+      text = won.confirmation.commandText;
+      const closing = await closePrompt(label, won.command.slow === true, source, deps).then(
+        (ts) => ({ closed: true as const, ts }),
+        (err: unknown) => ({ closed: false as const, err }),
+      );
+      if (closing.closed) {
+        working = closing.ts;
+        // The "Working on…" message becomes the answer, and the run's thread from the start.
+        result = await runAsAnswerer(won, working ? { ...ctx, thread: working } : ctx, commands);
+      } else result = promptNotClosed(won, ctx, closing.err);
+    } else result = answered.result;
     await progress.close();
     const outcome = result.answer?.outcome;
     if (outcome === "cancelled") {
@@ -240,6 +239,27 @@ export async function answerSlackPrompt(
       ephemeral: true,
     });
   }
+}
+
+/**
+ * A won Confirm's prompt loses its buttons at once and says what is happening; slow work gets a public "Working on…"
+ * message, whose ts is returned: it becomes the answer, and the run's thread.
+ */
+async function closePrompt(
+  label: string,
+  slow: boolean,
+  source: SlackCommandSource,
+  deps: SlackCommandDeps,
+): Promise<string | undefined> {
+  const { messenger, services } = deps;
+  const replacePrompt = source.fromEphemeral === true;
+  const working = renderPlain(`Working on ${label}…`, services.redact);
+  if (replacePrompt) await messenger.respond(source.respond, working, { replace: true });
+  if (!slow) return undefined;
+  const posted = await messenger.post(source.channel.channel, working);
+  if (posted.ok) return posted.ts;
+  if (!replacePrompt) await messenger.respond(source.respond, working);
+  return undefined;
 }
 
 /** The answer where it belongs: private for prompts and errors, else public (our "Working on…" message edited into it). */

@@ -158,7 +158,7 @@ export function createDigestCycle(deps: DigestCycleDeps) {
             reply: {
               title: `${ALERT_TITLES[alert.kind]}: run ${run.id} (${run.environment})`,
               text: alert.message,
-              buttons: [{ label: "Status", command: `/rl status ${run.id}` }],
+              buttons: [{ kind: "command", label: "Status", command: `/rl status ${run.id}` }],
             } satisfies Reply,
           },
           now,
@@ -218,7 +218,10 @@ export function createDigestCycle(deps: DigestCycleDeps) {
               points: chartSource.rewardHistory.map((h) => ({ x: h.step, y: h.value })),
             }
           : undefined,
-        buttons: list.length === 1 ? [{ label: "Status", command: `/rl status ${list[0]!.run.id}` }] : undefined,
+        buttons:
+          list.length === 1
+            ? [{ kind: "command", label: "Status", command: `/rl status ${list[0]!.run.id}` }]
+            : undefined,
       };
       // Into the thread the runs share (a single run's, or a sweep's); runs started apart share the channel.
       const threads = new Set(list.map((p) => p.run.thread));

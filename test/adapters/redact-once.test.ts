@@ -37,7 +37,7 @@ const leaky = (secret: string): Reply => ({
   fields: [{ label: "Key", value: secret }],
   blocks: [{ kind: "code", content: `export KEY=${secret}` }],
   links: [{ label: `Docs ${secret}`, url: "https://docs.example/" }],
-  buttons: [{ label: `Status ${secret}`, command: "/rl status r1" }],
+  buttons: [{ kind: "command", label: `Status ${secret}`, command: "/rl status r1" }],
 });
 
 /** Each text holding the secret went through the redactor once, and no redacted text went through it again. */

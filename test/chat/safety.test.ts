@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CONSOLE_CHANNEL, runConsole } from "../../adapters/console/console.ts";
 import { dispatch } from "../../commands/dispatch.ts";
 import { waitFor } from "../helpers/bot-process.ts";
-import { answer } from "../helpers/confirm.ts";
+import { answer, answeredBy } from "../helpers/confirm.ts";
 import { conversation, SLACK, startChatHarness, toolResult, type ChatHarness } from "./chat-harness.ts";
 
 let harness: ChatHarness | undefined;
@@ -51,10 +51,10 @@ describe("chat mode safety", () => {
     expect(reply.text).toBe("Press Confirm to start training arithmetic.");
     expect(reply.title).toBe("Start training arithmetic?");
     expect(reply.fields?.find((f) => f.label === "Environment")?.value).toBe("arithmetic");
-    const id = reply.buttons?.[0]?.confirmation;
+    const id = answeredBy(reply.buttons?.[0]);
     expect(reply.buttons).toEqual([
-      { label: "Confirm", command: "/rl start", style: "primary", action: "confirm", confirmation: id },
-      { label: "Cancel", command: "", action: "cancel", confirmation: id },
+      { kind: "confirm", label: "Confirm", command: "/rl start", style: "primary", confirmation: id },
+      { kind: "cancel", label: "Cancel", confirmation: id },
     ]);
     // The prompt is recorded for the person who asked, in their channel, and only their Confirm (or an admin's) runs it.
     expect(h.services.confirmations.get(id!)).toMatchObject({
@@ -91,9 +91,9 @@ describe("chat mode safety", () => {
       label: "Confirm",
       command: '/rl stop "feed0001"',
       style: "danger",
-      action: "confirm",
+      kind: "confirm",
     });
-    expect(reply.buttons?.[1]).toMatchObject({ action: "cancel", confirmation: reply.buttons?.[0]?.confirmation });
+    expect(reply.buttons?.[1]).toMatchObject({ kind: "cancel", confirmation: answeredBy(reply.buttons?.[0]) });
   });
 
   it("makes its prompts for the asking person: only they (or an admin) answer them, once", async () => {
@@ -144,21 +144,21 @@ describe("chat mode safety", () => {
       { text: "Confirm each." },
     );
     const reply = await h.chat("stop both", h.ctx());
-    expect(reply.buttons?.map((b) => [b.label, b.action])).toEqual([
+    expect(reply.buttons?.map((b) => [b.label, b.kind])).toEqual([
       ['Confirm /rl stop "feed0001"', "confirm"],
       ['Cancel /rl stop "feed0001"', "cancel"],
       ['Confirm /rl stop "feed0002"', "confirm"],
       ['Cancel /rl stop "feed0002"', "cancel"],
     ]);
     const [c1, x1, c2, x2] = reply.buttons!;
-    expect(x1!.confirmation).toBe(c1!.confirmation);
-    expect(x2!.confirmation).toBe(c2!.confirmation);
-    expect(c2!.confirmation).not.toBe(c1!.confirmation);
+    expect(answeredBy(x1)).toBe(answeredBy(c1));
+    expect(answeredBy(x2)).toBe(answeredBy(c2));
+    expect(answeredBy(c2)).not.toBe(answeredBy(c1));
     const ctx = { ...h.ctx(), via: "button" as const };
-    expect((await dispatch({ confirmation: x1!.confirmation!, answer: "cancel" }, ctx)).answer?.outcome).toBe(
+    expect((await dispatch({ confirmation: answeredBy(x1)!, answer: "cancel" }, ctx)).answer?.outcome).toBe(
       "cancelled",
     );
-    expect((await dispatch({ confirmation: c2!.confirmation!, answer: "confirm" }, ctx)).ok).toBe(true);
+    expect((await dispatch({ confirmation: answeredBy(c2)!, answer: "confirm" }, ctx)).ok).toBe(true);
     expect([h.services.runs.get("feed0001")?.status, h.services.runs.get("feed0002")?.status]).toEqual([
       "queued",
       "stopped",

@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { commandText, dispatch } from "../../commands/dispatch.ts";
+import { commandText } from "../../commands/confirmation/button-text.ts";
+import { dispatch } from "../../commands/dispatch.ts";
 import { parseCommandText } from "../../commands/parse-command-text.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { defineCommand, type CommandContext } from "../../commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
-import { dispatchConfirmed } from "../helpers/confirm.ts";
+import { answeredBy, dispatchConfirmed } from "../helpers/confirm.ts";
+import { buttonCommand } from "../../src/reply.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const opened: Services[] = [];
@@ -52,15 +54,15 @@ describe("dispatch", () => {
     expect(first.needsConfirmation).toBe(true);
     expect(first.reply.title).toBe("Start training arithmetic?");
     expect(first.reply.fields?.find((f) => f.label === "Changed fields")?.value).toBe("num_choices = 3");
-    expect(first.reply.buttons?.map((b) => [b.label, b.action, b.command])).toEqual([
+    expect(first.reply.buttons?.map((b) => [b.label, b.kind, buttonCommand(b)])).toEqual([
       ["Confirm", "confirm", "/rl start"],
       ["Cancel", "cancel", ""],
     ]);
     // Both buttons answer one recorded prompt, made for the asker.
     const [confirm, cancel] = first.reply.buttons!;
-    expect(confirm!.confirmation).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(cancel!.confirmation).toBe(confirm!.confirmation);
-    expect(s.confirmations.get(confirm!.confirmation!)).toMatchObject({
+    expect(answeredBy(confirm)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(answeredBy(cancel)).toBe(answeredBy(confirm));
+    expect(s.confirmations.get(answeredBy(confirm)!)).toMatchObject({
       askerId: "U1",
       command: "start",
       commandText: "/rl start",

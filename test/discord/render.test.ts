@@ -51,6 +51,7 @@ describe("renderDiscordReply", () => {
     const m = render({
       title: "Runs",
       buttons: Array.from({ length: 40 }, (_, i) => ({
+        kind: "command" as const,
         label: `Stop run ${i} ${"!".repeat(100)}`,
         command: `/rl stop run-${i}`,
       })),
@@ -78,6 +79,7 @@ describe("renderDiscordReply", () => {
         url: `https://wandb.example/runs/${i}?q=(a b)`,
       })),
       buttons: Array.from({ length: 40 }, (_, i) => ({
+        kind: "command" as const,
         label: `b${i}`,
         command: `/rl set field_${i} ${"y".repeat(200)}`,
       })),
@@ -119,7 +121,7 @@ describe("renderDiscordReply", () => {
       fields: [{ label: SECRET, value: SECRET }],
       blocks: [{ kind: "code", title: SECRET, content: SECRET }],
       links: [{ label: SECRET, url: `https://x.example/${SECRET}` }],
-      buttons: [{ label: SECRET, command: `/rl set api_key ${SECRET}` }],
+      buttons: [{ kind: "command", label: SECRET, command: `/rl set api_key ${SECRET}` }],
     });
     expect(JSON.stringify(m)).not.toContain(SECRET);
     const id = m.components[0]!.components[0]!.custom_id;
@@ -141,10 +143,10 @@ describe("renderDiscordReply", () => {
 
 describe("button ids", () => {
   it("inlines short commands, keeps long commands server-side, and gives Confirm / Cancel their prompt's confirmation id", () => {
-    expect(store.idFor({ label: "Stop", command: "/rl stop r1" })).toBe("rl:r:/rl stop r1");
+    expect(store.idFor({ kind: "command", label: "Stop", command: "/rl stop r1" })).toBe("rl:r:/rl stop r1");
     const id = "AbCdEfGhIjKlMnOpQrSt_-";
     // The prompt's record is in the database: the id is all a custom_id carries, and it means the same after a restart.
-    const confirm = store.idFor({ label: "Confirm", command: "/rl start", action: "confirm", confirmation: id });
+    const confirm = store.idFor({ kind: "confirm", label: "Confirm", command: "/rl start", confirmation: id });
     expect(confirm).toBe(`rl:y:${id}`);
     expect(createButtonStore({ redact }).resolve(confirm)).toEqual({
       kind: "answer",
@@ -152,15 +154,15 @@ describe("button ids", () => {
       answer: "confirm",
     });
     expect(store.resolve(confirm)).toEqual({ kind: "answer", confirmation: id, answer: "confirm" });
-    expect(store.resolve(store.idFor({ label: "Cancel", command: "", action: "cancel", confirmation: id }))).toEqual({
+    expect(store.resolve(store.idFor({ kind: "cancel", label: "Cancel", confirmation: id }))).toEqual({
       kind: "answer",
       confirmation: id,
       answer: "cancel",
     });
     // A Cancel that answers no prompt is no button at all.
-    expect(store.idFor({ label: "Cancel", command: "", action: "cancel" })).toBe("");
+    expect(store.idFor({ kind: "cancel", label: "Cancel", confirmation: "" })).toBe("");
     const long = `/rl set wandb_name ${"n".repeat(200)}`;
-    const longId = store.idFor({ label: "Set", command: long });
+    const longId = store.idFor({ kind: "command", label: "Set", command: long });
     expect(longId.length).toBeLessThanOrEqual(100);
     expect(store.resolve(longId)).toEqual({ kind: "run", command: long });
     expect(store.resolve(longId)).toEqual({ kind: "run", command: long });
@@ -171,9 +173,9 @@ describe("button ids", () => {
   it("forgets the oldest long commands past its size", () => {
     const small = createButtonStore({ redact, max: 2 });
     const long = (c: string) => `/rl echo ${c.repeat(120)}`;
-    const first = small.idFor({ label: "A", command: long("a") });
-    small.idFor({ label: "B", command: long("b") });
-    small.idFor({ label: "C", command: long("c") });
+    const first = small.idFor({ kind: "command", label: "A", command: long("a") });
+    small.idFor({ kind: "command", label: "B", command: long("b") });
+    small.idFor({ kind: "command", label: "C", command: long("c") });
     expect(small.resolve(first)).toEqual({ kind: "expired" });
   });
 });

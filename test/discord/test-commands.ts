@@ -36,8 +36,8 @@ export const launch = defineCommand({
       title: "Launched run r1",
       fields: [{ label: "Steps", value: String(steps ?? 10) }],
       buttons: [
-        { label: "Stop", command: "/rl halt r1", style: "danger" },
-        { label: "Status", command: "/rl help" },
+        { kind: "command", label: "Stop", command: "/rl halt r1", style: "danger" },
+        { kind: "command", label: "Status", command: "/rl help" },
       ],
       anchorRunId: "r1",
     };

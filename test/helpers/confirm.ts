@@ -1,13 +1,18 @@
 // Answering confirmation prompts in tests the way a click does: through the prompt's record, by its id.
 import { dispatch, type CommandInput, type DispatchOptions, type DispatchResult } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
-import { confirmButtons, type Reply } from "../../src/reply.ts";
+import { confirmButtons, type Reply, type ReplyButton } from "../../src/reply.ts";
 
 /** The confirmation id a prompt's Confirm button carries; throws when the reply is not a prompt. */
 export function confirmationOf(reply: Reply): string {
   const id = confirmButtons(reply)[0]?.confirmation;
   if (!id) throw new Error(`not a confirmation prompt: ${JSON.stringify(reply).slice(0, 300)}`);
   return id;
+}
+
+/** The confirmation a Confirm or Cancel button answers; undefined for any other button (or none). */
+export function answeredBy(button: ReplyButton | undefined): string | undefined {
+  return button?.kind === "confirm" || button?.kind === "cancel" ? button.confirmation : undefined;
 }
 
 /** Confirm (or cancel) a prompt as the person in `ctx`, as their click would. */

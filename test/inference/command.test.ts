@@ -40,7 +40,7 @@ describe("/rl test", () => {
     expect(out.reply.fields).toEqual(
       expect.arrayContaining([{ label: "Completions", value: "2 steps × 4 per model = 16 in all" }]),
     );
-    expect(out.reply.buttons?.[0]).toMatchObject({ label: "Confirm", action: "confirm" });
+    expect(out.reply.buttons?.[0]).toMatchObject({ label: "Confirm", kind: "confirm" });
     expect(h.fake.requests).toEqual([]);
     expect(h.services.inferenceTests.listByChannel(CHANNEL, 5)).toEqual([]);
     // The Confirm button's prompt holds the same request.

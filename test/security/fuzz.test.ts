@@ -1,7 +1,8 @@
 // Seeded fuzzing of the command parser, the dispatcher (typed and JSON), field names, value parsing and button text.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify } from "yaml";
-import { commandText, dispatch } from "../../commands/dispatch.ts";
+import { commandText } from "../../commands/confirmation/button-text.ts";
+import { dispatch } from "../../commands/dispatch.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { parseCommandText } from "../../commands/parse-command-text.ts";
 import type { ConfigField, FieldType } from "../../src/environments/types.ts";

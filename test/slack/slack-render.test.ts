@@ -22,7 +22,7 @@ describe("renderSlack", () => {
       text: "Run ab12 is training <gsm8k> & friends.",
       fields: [{ label: "Environment", value: "gsm8k" }],
       links: [{ label: "WandB", url: "https://wandb.example/r/ab12" }],
-      buttons: [{ label: "Stop", command: "/rl stop ab12", style: "danger" }],
+      buttons: [{ kind: "command", label: "Stop", command: "/rl stop ab12", style: "danger" }],
     });
     expect(blockKitProblems(message.blocks)).toEqual([]);
     expect(message.text).toBe("Run started\nRun ab12 is training &lt;gsm8k&gt; &amp; friends.");
@@ -61,7 +61,7 @@ describe("renderSlack", () => {
     const message = renderSlack({
       title: "Many parts",
       blocks: Array.from({ length: 80 }, (_, i) => ({ kind: "text" as const, content: `part ${i}` })),
-      buttons: Array.from({ length: 30 }, (_, i) => ({ label: `b${i}`, command: `/rl echo ${i}` })),
+      buttons: Array.from({ length: 30 }, (_, i) => ({ kind: "command", label: `b${i}`, command: `/rl echo ${i}` })),
     });
     const blocks = message.blocks as AnyBlock[];
     expect(blocks).toHaveLength(SLACK_LIMITS.blocks);
@@ -105,8 +105,8 @@ describe("renderSlack", () => {
     const message = renderSlack({
       title: "Start?",
       buttons: [
-        { label: "Confirm", command: '/rl start "gsm8k"', action: "confirm", confirmation: id, style: "primary" },
-        { label: "Cancel", command: "", action: "cancel", confirmation: id },
+        { kind: "confirm", label: "Confirm", command: '/rl start "gsm8k"', confirmation: id, style: "primary" },
+        { kind: "cancel", label: "Cancel", confirmation: id },
       ],
     });
     const values = buttonsOf(message.blocks).map((b) => b.value);
@@ -121,7 +121,9 @@ describe("renderSlack", () => {
   });
 
   it("leaves out (and says so) a button whose command cannot fit in a button value", () => {
-    const message = renderSlack({ buttons: [{ label: "Set", command: `/rl set prompt ${"p".repeat(3000)}` }] });
+    const message = renderSlack({
+      buttons: [{ kind: "command", label: "Set", command: `/rl set prompt ${"p".repeat(3000)}` }],
+    });
     expect(buttonsOf(message.blocks)).toHaveLength(0);
     expect(textOf(message.blocks)).toContain("too long for a button");
     expect(blockKitProblems(message.blocks)).toEqual([]);
@@ -157,7 +159,7 @@ describe("renderSlack", () => {
         text: `x ${secret}`,
         fields: [{ label: secret, value: secret }],
         blocks: [{ kind: "code", content: secret }],
-        buttons: [{ label: secret, command: `/rl echo ${secret}` }],
+        buttons: [{ kind: "command", label: secret, command: `/rl echo ${secret}` }],
       },
       { redact },
     );

@@ -74,8 +74,8 @@ export function createTestCommands(): TestCommands {
         text: "Run run-42 is training.",
         anchorRunId: "run-42",
         buttons: [
-          { label: "Status", command: "/rl echo status of run-42" },
-          { label: "Stop", command: "/rl halt run-42", style: "danger" },
+          { kind: "command", label: "Status", command: "/rl echo status of run-42" },
+          { kind: "command", label: "Stop", command: "/rl halt run-42", style: "danger" },
         ],
       };
     },
@@ -179,6 +179,7 @@ export function bigReply() {
       },
     ],
     buttons: Array.from({ length: 40 }, (_, i) => ({
+      kind: "command" as const,
       label: `Button ${i} ${"long label ".repeat(10)}`,
       command: `/rl echo ${i}`,
     })),

@@ -2,7 +2,7 @@
 import { formatDuration } from "../../values/format-value.ts";
 import { prepareChartPoints } from "../../metrics/render-chart-points.ts";
 import { wandbGroupLink, type WandbPages } from "../../metrics/wandb-group-link.ts";
-import { personRef, type Reply, type ReplyChart } from "../../reply.ts";
+import { personRef, type Reply, type ReplyButton, type ReplyChart } from "../../reply.ts";
 import type { RunEvent } from "../run-events.ts";
 
 const TITLES: Record<RunEvent["kind"], string> = {
@@ -52,11 +52,11 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
   if (event.exitCode !== undefined || event.signal)
     fields.push({ label: "Exit", value: event.signal ?? String(event.exitCode) });
   if (event.kind === "stopped" && run.stoppedBy) fields.push({ label: "Stopped by", value: personRef(run.stoppedBy) });
-  const buttons = [{ label: "Status", command: `/rl status ${run.id}` }];
+  const buttons: ReplyButton[] = [{ kind: "command", label: "Status", command: `/rl status ${run.id}` }];
   if (event.kind === "started" || event.kind === "queued")
-    buttons.push({ label: "Stop", command: `/rl stop ${run.id}`, style: "danger" } as never);
+    buttons.push({ kind: "command", label: "Stop", command: `/rl stop ${run.id}`, style: "danger" });
   if (event.kind === "completed" || event.kind === "failed")
-    buttons.push({ label: "Results", command: `/rl results ${run.id}` });
+    buttons.push({ kind: "command", label: "Results", command: `/rl results ${run.id}` });
   const link = wandbGroupLink(run, wandb);
   const chart = rewardChart(event);
   return {
