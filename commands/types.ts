@@ -1,51 +1,11 @@
 // What a /rl subcommand is: a name, zod arguments, a permission level, and run() returning a neutral Reply.
 import type { z } from "zod";
 import type { ChannelKey } from "../db/channel-key.ts";
-import type { AuditRepo } from "../db/audit.ts";
-import type { ChannelsRepo } from "../db/channels.ts";
-import type { ConfirmationsRepo } from "../db/confirmations.ts";
-import type { InferenceTestsRepo } from "../db/inference-tests.ts";
-import type { RateLimitsRepo } from "../db/rate-limits.ts";
-import type { ReplyPagesRepo } from "../db/reply-pages.ts";
-import type { RunsRepo } from "../db/runs.ts";
-import type { SweepsRepo } from "../db/sweeps.ts";
-import type { Config } from "../src/config.ts";
-import type { Digests } from "../src/digests/digests.ts";
-import type { EnvironmentOps } from "../src/environment-ops.ts";
-import type { EnvironmentCatalog } from "../src/environments/resolution/catalog.ts";
-import type { LockedFields } from "../src/locked-fields.ts";
-import type { Logger } from "../src/log.ts";
-import type { Redactor } from "../src/redact.ts";
+import type { Operations } from "../src/operations.ts";
 import type { Reply } from "../src/reply.ts";
-import type { RunManager } from "../src/training/run-manager.ts";
-import type { RunReport } from "../src/training/run-report.ts";
 
-/**
- * The part of the core a command may use: operations and repositories, never the database handle, the process table
- * or the outbox (the lifecycle and the digests own those). src/services.ts builds it; tests may hand a smaller one.
- */
-export interface CommandServices {
-  config: Config;
-  log: Logger;
-  redact: Redactor;
-  now: () => number;
-  lockedFields: LockedFields;
-  channels: ChannelsRepo;
-  audit: AuditRepo;
-  catalog: EnvironmentCatalog;
-  env: EnvironmentOps;
-  runs: RunsRepo;
-  sweeps: SweepsRepo;
-  rateLimits: RateLimitsRepo;
-  manager: RunManager;
-  report: RunReport;
-  digests: Digests;
-  inferenceTests: InferenceTestsRepo;
-  /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
-  confirmations: ConfirmationsRepo;
-  /** Pages of replies too long for one message (Next / Previous). */
-  pages: ReplyPagesRepo;
-}
+/** The part of the core a command may use (src/operations.ts): operations and repositories, never the database. */
+export type CommandServices = Operations;
 
 export type Permission = "read" | "operate" | "admin";
 

@@ -1,62 +1,44 @@
 // Builds the core from a Config: database, repositories, discovery, operations, logger. Knows no chat platform.
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { createAuditRepo, type AuditRepo } from "../db/audit.ts";
-import { createChannelsRepo, type ChannelsRepo } from "../db/channels.ts";
-import { createConfirmationsRepo, type ConfirmationsRepo } from "../db/confirmations.ts";
-import { createReplyPagesRepo, type ReplyPagesRepo } from "../db/reply-pages.ts";
+import { createAuditRepo } from "../db/audit.ts";
+import { createChannelsRepo } from "../db/channels.ts";
+import { createConfirmationsRepo } from "../db/confirmations.ts";
+import { createReplyPagesRepo } from "../db/reply-pages.ts";
 import { createDigestStateRepo } from "../db/digest-state.ts";
-import { createInferenceTestsRepo, type InferenceTestsRepo } from "../db/inference-tests.ts";
+import { createInferenceTestsRepo } from "../db/inference-tests.ts";
 import { createOutboxRepo, type OutboxRepo } from "../db/outbox.ts";
-import { createRateLimitsRepo, type RateLimitsRepo } from "../db/rate-limits.ts";
+import { createRateLimitsRepo } from "../db/rate-limits.ts";
 import { createRunActionsRepo } from "../db/run-actions.ts";
 import { createRunProcessesRepo, type RunProcessesRepo } from "../db/run-processes.ts";
-import { createRunsRepo, type RunsRepo } from "../db/runs.ts";
-import { createSweepsRepo, type SweepsRepo } from "../db/sweeps.ts";
+import { createRunsRepo } from "../db/runs.ts";
+import { createSweepsRepo } from "../db/sweeps.ts";
 import { openDatabase, type Db } from "../db/open-database.ts";
 import type { Config } from "./config.ts";
-import { createDigests, type Digests } from "./digests/digests.ts";
-import { createEnvironmentCatalog, type EnvironmentCatalog } from "./environments/resolution/catalog.ts";
+import type { Operations } from "./operations.ts";
+import { createDigests } from "./digests/digests.ts";
+import { createEnvironmentCatalog } from "./environments/resolution/catalog.ts";
 import { createWorkerScanner } from "./environments/threads/worker-scanner.ts";
 import { atroposlibLookup } from "./environments/resolution/atroposlib-lookup.ts";
-import { createEnvironmentOps, type EnvironmentOps } from "./environment-ops.ts";
-import { loadLockedFields, type LockedFields } from "./locked-fields.ts";
+import { createEnvironmentOps } from "./environment-ops.ts";
+import { loadLockedFields } from "./locked-fields.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createWandbClient } from "./metrics/wandb-client.ts";
 import { createWandbLookup } from "./metrics/wandb-lookup.ts";
-import { createRedactor, type Redactor } from "./redact.ts";
+import { createRedactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
-import { createRunManager, type RunManager } from "./training/run-manager.ts";
-import { createRunReport, type RunReport } from "./training/run-report.ts";
+import { createRunManager } from "./training/run-manager.ts";
+import { createRunReport } from "./training/run-report.ts";
 import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
 import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts";
 
-export interface Services {
-  config: Config;
+/** The whole core: the operations, plus what only the wiring, the lifecycle and delivery touch. */
+export interface Services extends Operations {
   db: Db;
-  log: Logger;
-  redact: Redactor;
-  lockedFields: LockedFields;
-  channels: ChannelsRepo;
-  audit: AuditRepo;
-  catalog: EnvironmentCatalog;
-  env: EnvironmentOps;
-  runs: RunsRepo;
-  sweeps: SweepsRepo;
   processes: RunProcessesRepo;
-  rateLimits: RateLimitsRepo;
-  manager: RunManager;
-  report: RunReport;
   outbox: OutboxRepo;
   /** Delivers the outbox through the posters the platforms register; the bot starts it. */
   outboxSender: OutboxSender;
-  digests: Digests;
-  inferenceTests: InferenceTestsRepo;
-  /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
-  confirmations: ConfirmationsRepo;
-  /** Pages of replies too long for one message (Next / Previous). */
-  pages: ReplyPagesRepo;
-  now: () => number;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,43 @@
+// The operations and repositories the core offers to what sits above it (commands, chat mode, adapters): everything
+// but the database handle, the process table and the outbox, which the lifecycle and the delivery loop own.
+import type { AuditRepo } from "../db/audit.ts";
+import type { ChannelsRepo } from "../db/channels.ts";
+import type { ConfirmationsRepo } from "../db/confirmations.ts";
+import type { InferenceTestsRepo } from "../db/inference-tests.ts";
+import type { RateLimitsRepo } from "../db/rate-limits.ts";
+import type { ReplyPagesRepo } from "../db/reply-pages.ts";
+import type { RunsRepo } from "../db/runs.ts";
+import type { SweepsRepo } from "../db/sweeps.ts";
+import type { Config } from "./config.ts";
+import type { Digests } from "./digests/digests.ts";
+import type { EnvironmentOps } from "./environment-ops.ts";
+import type { EnvironmentCatalog } from "./environments/resolution/catalog.ts";
+import type { LockedFields } from "./locked-fields.ts";
+import type { Logger } from "./log.ts";
+import type { Redactor } from "./redact.ts";
+import type { RunManager } from "./training/run-manager.ts";
+import type { RunReport } from "./training/run-report.ts";
+
+/** src/services.ts builds it; tests may hand a smaller one. */
+export interface Operations {
+  config: Config;
+  log: Logger;
+  redact: Redactor;
+  now: () => number;
+  lockedFields: LockedFields;
+  channels: ChannelsRepo;
+  audit: AuditRepo;
+  catalog: EnvironmentCatalog;
+  env: EnvironmentOps;
+  runs: RunsRepo;
+  sweeps: SweepsRepo;
+  rateLimits: RateLimitsRepo;
+  manager: RunManager;
+  report: RunReport;
+  digests: Digests;
+  inferenceTests: InferenceTestsRepo;
+  /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
+  confirmations: ConfirmationsRepo;
+  /** Pages of replies too long for one message (Next / Previous). */
+  pages: ReplyPagesRepo;
+}
