@@ -9,6 +9,7 @@ import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
 import { checkSpawnPlan } from "../../check-spawn-plan.ts";
 import { commandHelpFor, type ComponentPlanner } from "../../component-plan.ts";
 import { crashPoint, type CrashPoint } from "../../lifecycle/crash-point.ts";
+import { finishStop } from "../../lifecycle/finish-stop.ts";
 import { STOP_ORDER, type Transitions } from "../../lifecycle/transitions.ts";
 import type { ExitInfo, LocalSupervisor } from "../../local-supervisor.ts";
 import { isSameProcess } from "../../../process/process-info.ts";
@@ -217,18 +218,7 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     const alive = processes.list(run.id).filter((p) => p.state !== "exited" && isSameProcess(p.pid, p.startTime));
     const isUp = (c: Component) => alive.some((p) => p.component === c);
     if (run.status === "stopping") {
-      transitions.move(
-        run.id,
-        ["stopping"],
-        { status: "stopped", endedAt: deps.now() },
-        {
-          notice: {
-            kind: "stopped",
-            message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.`,
-          },
-          owe: STOP_ORDER,
-        },
-      );
+      finishStop(transitions.move, run, deps.now(), STOP_ORDER);
       await deps.carryOut(run.id);
       return;
     }
