@@ -3,7 +3,7 @@ import type { Component } from "../../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
 import type { Logger } from "../../../log.ts";
-import type { SpawnPlan } from "../../local-supervisor.ts";
+import type { SpawnPlan } from "../../supervised-process.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import { createJobIdFinder } from "./find-job-id.ts";
 import { jobFiles } from "./job-spec.ts";

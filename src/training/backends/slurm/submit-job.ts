@@ -5,7 +5,7 @@ import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
 import { asRlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
-import type { SpawnPlan } from "../../local-supervisor.ts";
+import type { SpawnPlan } from "../../supervised-process.ts";
 import { delay } from "../../wait-until.ts";
 import { arrayOutputPattern, buildJobSpec, sbatchArgs, writeJobSpec, type JobFiles } from "./job-spec.ts";
 import type { JobSnapshots } from "./job-snapshots.ts";
