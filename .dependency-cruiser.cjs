@@ -5,7 +5,7 @@
 /** The core's groups, from the top tier down; a group is a folder under src/ or a file directly in it. */
 const CORE_TIERS = [
   ["services.ts"],
-  ["operations.ts", "digests", "experiments", "inference", "environment-ops.ts"],
+  ["operations.ts", "digests", "experiments", "inference", "environment-ops.ts", "environment-ops"],
   ["training"],
   ["outbox", "metrics", "values"],
   ["environments"],

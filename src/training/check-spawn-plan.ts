@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { RlError } from "../errors.ts";
 import { findCommand } from "./find-command.ts";
-import type { SpawnPlan } from "./local-supervisor.ts";
+import type { SpawnPlan } from "./supervised-process.ts";
 
 /** What a component's command is and how a person changes or installs it. */
 export interface CommandHelp {

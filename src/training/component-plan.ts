@@ -6,7 +6,7 @@ import type { Config } from "../config.ts";
 import type { EnvironmentCatalog } from "../environments/resolution/catalog.ts";
 import type { CommandHelp } from "./check-spawn-plan.ts";
 import { childEnv } from "../process/child-env.ts";
-import type { SpawnPlan } from "./local-supervisor.ts";
+import type { SpawnPlan } from "./supervised-process.ts";
 
 export function logPathOf(config: Config, runId: string, component: Component): string {
   return path.join(config.logsDir, `${component}_${runId}.log`);

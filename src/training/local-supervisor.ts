@@ -5,35 +5,10 @@ import { execa } from "execa";
 import type { Component, ProcessRow, RunProcessesRepo } from "../../db/run-processes.ts";
 import { RlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { isSameProcess, processStartTime, signalGroup } from "../process/process-info.ts";
-import { delay } from "./wait-until.ts";
-
-export interface ExitInfo {
-  /** undefined when the process was not our child (re-attached after a restart) so its code is unknown. */
-  exitCode?: number;
-  signal?: string;
-  /** The process never started (command not found, ...). */
-  spawnError?: string;
-}
-
-export interface SpawnPlan {
-  component: Component;
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  logPath: string;
-}
-
-interface Live {
-  pid?: number;
-  startTime?: string;
-  exited: Promise<ExitInfo>;
-  done: boolean;
-  /** Lets a re-attached watcher stop polling. */
-  stopWatching?: () => void;
-  unref?: () => void;
-}
+import { processStartTime } from "../process/process-info.ts";
+import { attachProcess } from "./attach-process.ts";
+import { stopProcess } from "./stop-process.ts";
+import type { ExitInfo, RecordExit, SpawnPlan, SupervisedProcess } from "./supervised-process.ts";
 
 export interface LocalSupervisorDeps {
   processes: RunProcessesRepo;
@@ -45,7 +20,7 @@ export interface LocalSupervisorDeps {
 }
 
 export function createLocalSupervisor(deps: LocalSupervisorDeps) {
-  const live = new Map<string, Map<Component, Live>>();
+  const live = new Map<string, Map<Component, SupervisedProcess>>();
   const pollMs = deps.pollMs ?? 500;
 
   const entry = (runId: string) => {
@@ -54,7 +29,7 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
     return m;
   };
 
-  const recordExit = (runId: string, component: Component, info: ExitInfo) => {
+  const recordExit: RecordExit = (runId, component, info) => {
     try {
       deps.processes.markExited(runId, component, info.exitCode, info.signal, deps.now());
     } catch (err) {
@@ -64,7 +39,7 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
   };
 
   /** Spawn one component; the returned promise of its exit resolves once it is reaped. */
-  function spawn(runId: string, plan: SpawnPlan): Live {
+  function spawn(runId: string, plan: SpawnPlan): SupervisedProcess {
     mkdirSync(path.dirname(plan.logPath), { recursive: true });
     const fd = openSync(plan.logPath, "a");
     // The log file's descriptor goes straight to the child (no pipe through the bot), so the process keeps
@@ -97,7 +72,7 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
       state: "starting",
       startedAt: deps.now(),
     });
-    const item: Live = {
+    const item: SupervisedProcess = {
       pid,
       startTime,
       done: false,
@@ -117,60 +92,19 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
   }
 
   /** Watch a process from an earlier bot by polling pid + start time (it is not our child). */
-  function attach(row: ProcessRow): Live {
-    let stop = () => {};
-    const item: Live = {
-      pid: row.pid,
-      startTime: row.startTime,
-      done: false,
-      exited: new Promise<ExitInfo>((resolve) => {
-        const timer = setInterval(() => {
-          if (isSameProcess(row.pid, row.startTime)) return;
-          clearInterval(timer);
-          item.done = true;
-          recordExit(row.runId, row.component, {});
-          resolve({});
-        }, pollMs);
-        // Watching must not keep a one-shot command (rl-chatops exec) alive.
-        timer.unref();
-        stop = () => clearInterval(timer);
-      }),
-    };
-    item.stopWatching = () => stop();
+  function attach(row: ProcessRow): SupervisedProcess {
+    const item = attachProcess(row, pollMs, recordExit);
     entry(row.runId).set(row.component, item);
     return item;
   }
 
-  /** Resolves when the process is gone: our child is reaped, an attached one no longer matches its pid + start time. */
-  async function gone(item: Live): Promise<void> {
-    if (!item.stopWatching) {
-      await item.exited;
-      return;
-    }
-    // Polled with referenced timers so a one-shot command waits for the stop to finish.
-    while (isSameProcess(item.pid, item.startTime)) await delay(50);
-  }
-
   async function stopComponent(runId: string, component: Component): Promise<void> {
-    const item = live.get(runId)?.get(component);
-    if (!item || item.done || item.pid === undefined) return;
-    // Never signal a pid that is no longer the process we started.
-    if (isSameProcess(item.pid, item.startTime)) {
-      signalGroup(item.pid, "SIGTERM");
-      const graceful = await Promise.race([gone(item).then(() => true), delay(deps.stopGraceMs).then(() => false)]);
-      if (!graceful && isSameProcess(item.pid, item.startTime)) {
-        deps.log.warn("component ignored SIGTERM; killing", { runId, component });
-        signalGroup(item.pid, "SIGKILL");
-      }
-      await gone(item);
-      // Children of the component share its group: make sure none outlived it.
-      signalGroup(item.pid, "SIGKILL");
-    }
-    if (item.stopWatching) {
-      item.stopWatching();
-      item.done = true;
-      recordExit(runId, component, {});
-    }
+    await stopProcess(
+      { log: deps.log, stopGraceMs: deps.stopGraceMs, recordExit },
+      runId,
+      component,
+      live.get(runId)?.get(component),
+    );
   }
 
   return {

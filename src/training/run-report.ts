@@ -10,7 +10,7 @@ import { readTrainerProgress } from "../metrics/trainer-progress.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "../process/process-info.ts";
 import type { RunManager } from "./run-manager.ts";
-import type { SlurmJobView } from "./backends/slurm/slurm-backend.ts";
+import type { SlurmJobView } from "./backends/slurm/job-view.ts";
 
 export interface RunStatusView {
   run_id: string;

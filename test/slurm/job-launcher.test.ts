@@ -7,7 +7,7 @@ import type { Component } from "../../db/run-processes.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
 import { loadLockedFields } from "../../src/locked-fields.ts";
 import { childEnv } from "../../src/process/child-env.ts";
-import type { SpawnPlan } from "../../src/training/local-supervisor.ts";
+import type { SpawnPlan } from "../../src/training/supervised-process.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
 import { buildRunConfig, stackAddresses, writeRunConfig } from "../../src/training/run-config.ts";
 import { JOB_LAUNCHER, buildJobSpec, jobFiles, writeJobSpec } from "../../src/training/backends/slurm/job-spec.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Component } from "../../../../db/run-processes.ts";
 import { PACKAGE_ROOT, type SlurmSettings } from "../../../config.ts";
 import { RlError } from "../../../errors.ts";
-import type { SpawnPlan } from "../../local-supervisor.ts";
+import type { SpawnPlan } from "../../supervised-process.ts";
 
 /** The in-job launcher; sbatch copies it into Slurm's spool, so the node needs only python3. */
 export const JOB_LAUNCHER = path.join(PACKAGE_ROOT, "src", "training", "backends", "slurm", "job-launcher.py");

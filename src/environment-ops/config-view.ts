@@ -1,0 +1,56 @@
+// A channel's config for an environment as /rl config shows it: every field with its default, current and locked value.
+import type { ConfigValues } from "../../db/channels.ts";
+import type { ConfigField, EnvironmentInfo } from "../environments/types.ts";
+import type { TrainerFieldList } from "./trainer-field-list.ts";
+
+export interface FieldView {
+  name: string;
+  type: string;
+  default: unknown;
+  /** Source text of a default only known when the environment starts; default is then null. */
+  default_expr?: string;
+  description: string;
+  locked: boolean;
+  current_value: unknown;
+  locked_value?: unknown;
+  changed: boolean;
+}
+
+export interface ConfigView {
+  environment: string;
+  file_path: string;
+  configurable_fields: FieldView[];
+  locked_fields: FieldView[];
+  /** Where BaseEnvConfig's fields came from: atroposlib's envs/base.py, or "bundled" (the bot's copy). */
+  base_config_source: string;
+}
+
+function fieldView(field: ConfigField, values: ConfigValues): FieldView {
+  const has = Object.hasOwn(values, field.name) && !field.locked;
+  return {
+    name: field.name,
+    type: field.type,
+    default: field.default ?? null,
+    ...(field.defaultExpr !== undefined ? { default_expr: field.defaultExpr } : {}),
+    description: field.description,
+    locked: field.locked,
+    current_value: field.locked ? field.lockedValue : has ? values[field.name] : (field.default ?? null),
+    ...(field.locked ? { locked_value: field.lockedValue } : {}),
+    changed: has,
+  };
+}
+
+export function createConfigView(deps: TrainerFieldList) {
+  return async function view(env: EnvironmentInfo, values: ConfigValues): Promise<ConfigView> {
+    const fields = [...env.fields, ...(await deps.trainerList())].map((f) => fieldView(f, values));
+    // The result the lookup of `env` just used, not a scan of its own.
+    const { baseConfigSource } = await deps.scanned();
+    return {
+      environment: env.name,
+      file_path: env.filePath,
+      configurable_fields: fields.filter((f) => !f.locked),
+      locked_fields: fields.filter((f) => f.locked),
+      base_config_source: baseConfigSource ?? "bundled",
+    };
+  };
+}

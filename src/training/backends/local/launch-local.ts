@@ -1,0 +1,79 @@
+// Starts a run's three processes in turn on this machine, each checked for a free port and waited for until ready.
+import { COMPONENTS, type Component, type RunProcessesRepo } from "../../../../db/run-processes.ts";
+import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
+import type { Config } from "../../../config.ts";
+import { asRlError } from "../../../errors.ts";
+import { checkSpawnPlan } from "../../check-spawn-plan.ts";
+import { commandHelpFor, type ComponentPlanner } from "../../component-plan.ts";
+import { crashPoint, type CrashPoint } from "../../../process/crash-point.ts";
+import type { Transitions } from "../../lifecycle/transitions.ts";
+import type { LocalSupervisor } from "../../local-supervisor.ts";
+import { waitUntil } from "../../wait-until.ts";
+import { ensurePortFree } from "./ensure-port-free.ts";
+import type { ExitWatcher } from "./exit-watcher.ts";
+import type { Launches } from "./launches.ts";
+import type { LocalOutcomes } from "./local-outcomes.ts";
+import type { Readiness } from "./readiness.ts";
+
+export interface LocalLauncherDeps {
+  config: Config;
+  runs: RunsRepo;
+  processes: RunProcessesRepo;
+  supervisor: LocalSupervisor;
+  transitions: Transitions;
+  plan: ComponentPlanner;
+  addresses: { apiPort: number; trainerPort: number };
+  launching: Launches;
+  readiness: Readiness["readiness"];
+  exits: ExitWatcher;
+  fail: LocalOutcomes["fail"];
+  now: () => number;
+}
+
+const PORT_NAMES: Partial<Record<Component, string>> = { api: "trajectory API", trainer: "trainer" };
+
+export function createLocalLauncher(deps: LocalLauncherDeps) {
+  const { config, runs, processes, supervisor, transitions, addresses, launching } = deps;
+
+  return async function launch(run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> {
+    const abort = new AbortController();
+    let settle!: () => void;
+    launching.set(run.id, { abort, done: new Promise<void>((r) => (settle = r)) });
+    let component: Component = "api";
+    try {
+      for (component of COMPONENTS) {
+        const port =
+          component === "api" ? addresses.apiPort : component === "trainer" ? addresses.trainerPort : undefined;
+        if (port !== undefined) await ensurePortFree(port, PORT_NAMES[component]!);
+        const plan = await deps.plan(run, component);
+        abort.signal.throwIfAborted();
+        checkSpawnPlan(plan, commandHelpFor(config, component));
+        const startedAt = deps.now();
+        supervisor.spawn(run.id, plan);
+        crashPoint(`spawned:${component}` as CrashPoint);
+        deps.exits.watch(run.id, component);
+        await waitUntil(deps.readiness(run.id, component, startedAt), {
+          what: `The ${component}`,
+          timeoutMs: config.readyTimeoutMs,
+          signal: abort.signal,
+        });
+        processes.markReady(run.id, component);
+        await progress?.(`${component} is ready`).catch(() => undefined);
+      }
+      transitions.move(
+        run.id,
+        ["starting"],
+        { status: "running", startedAt: deps.now() },
+        { notice: { kind: "started", message: `Run ${run.id} of ${run.environment} is running.` } },
+      );
+    } catch (thrown) {
+      const err = asRlError(thrown);
+      const failedComponent = (err.details.component as Component | undefined) ?? component;
+      await deps.fail(run.id, failedComponent, err.message);
+    } finally {
+      launching.delete(run.id);
+      settle();
+    }
+    return runs.get(run.id)!;
+  };
+}

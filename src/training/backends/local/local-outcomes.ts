@@ -1,0 +1,68 @@
+// A local run's endings: failed or completed, each committed with its notice and the stops it owes, then carried out.
+import type { Component } from "../../../../db/run-processes.ts";
+import type { Logger } from "../../../log.ts";
+import { readTailLines } from "../../../metrics/log-tail.ts";
+import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
+import { STOP_ORDER, type Transitions } from "../../lifecycle/transitions.ts";
+import type { ExitInfo } from "../../supervised-process.ts";
+
+export interface LocalOutcomesDeps {
+  transitions: Transitions;
+  logPath: (runId: string, component: Component) => string;
+  /** Do the process actions the run is owed (the lifecycle's executor). */
+  carryOut: (runId: string) => Promise<void>;
+  /** A run ended: start what is queued. */
+  onEnded: () => void;
+  log: Logger;
+  now: () => number;
+}
+
+const LOG_TAIL_LINES = 15;
+
+export function createLocalOutcomes(deps: LocalOutcomesDeps) {
+  const { transitions, log } = deps;
+
+  async function fail(
+    runId: string,
+    component: Component | undefined,
+    message: string,
+    info?: ExitInfo,
+  ): Promise<void> {
+    const logTail = component ? await readTailLines(deps.logPath(runId, component), LOG_TAIL_LINES) : undefined;
+    const run = transitions.move(
+      runId,
+      ["starting", "running"],
+      { status: "failed", error: message, failedComponent: component, endedAt: deps.now() },
+      {
+        notice: { kind: "failed", component, exitCode: info?.exitCode, signal: info?.signal, logTail, message },
+        owe: STOP_ORDER,
+      },
+    );
+    if (!run) return;
+    log.warn("run failed", { runId, component, message });
+    await deps.carryOut(runId);
+    deps.onEnded();
+  }
+
+  async function complete(runId: string, note = ""): Promise<void> {
+    const progress = await readTrainerProgress(deps.logPath(runId, "trainer"));
+    const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
+    const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}${note}`;
+    const run = transitions.move(
+      runId,
+      ["running"],
+      { status: "completed", endedAt: deps.now() },
+      {
+        notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } },
+        owe: STOP_ORDER,
+      },
+    );
+    if (!run) return;
+    await deps.carryOut(runId);
+    deps.onEnded();
+  }
+
+  return { fail, complete };
+}
+
+export type LocalOutcomes = ReturnType<typeof createLocalOutcomes>;

@@ -1,0 +1,165 @@
+// Submits a run's batch job (or a sweep's job array): writes the launcher's spec, calls sbatch, and reports the start.
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { COMPONENTS, type Component } from "../../../../db/run-processes.ts";
+import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
+import type { Config } from "../../../config.ts";
+import { asRlError } from "../../../errors.ts";
+import type { Logger } from "../../../log.ts";
+import type { SpawnPlan } from "../../supervised-process.ts";
+import { delay } from "../../wait-until.ts";
+import { arrayOutputPattern, buildJobSpec, sbatchArgs, writeJobSpec, type JobFiles } from "./job-spec.ts";
+import type { JobSnapshots } from "./job-snapshots.ts";
+import type { JobWatcher } from "./job-watcher.ts";
+import type { SlurmCommands } from "./slurm-commands.ts";
+import type { SlurmOutcomes } from "./slurm-outcomes.ts";
+
+export interface JobSubmitterDeps {
+  config: Config;
+  runs: RunsRepo;
+  log: Logger;
+  commands: SlurmCommands;
+  /** How a component would be started locally: the job starts the very same commands. */
+  plan: (run: RunRow, component: Component) => Promise<SpawnPlan>;
+  files: (runId: string) => JobFiles;
+  addresses: { apiUrl: string; trainerUrl: string };
+  envSettleMs: number;
+  /** Runs this process is submitting or stopping: no one else decides about them meanwhile. */
+  busy: Set<string>;
+  watcher: JobWatcher;
+  snapshots: JobSnapshots;
+  fail: SlurmOutcomes["fail"];
+}
+
+export function createJobSubmitter(deps: JobSubmitterDeps) {
+  const { config, runs, log, commands, files, busy, watcher } = deps;
+
+  /** The run's launcher spec written to its file; the job's environment (keys included) goes to sbatch, never to disk. */
+  async function writeSpec(run: RunRow): Promise<Record<string, string>> {
+    const plans = await Promise.all(COMPONENTS.map((c) => deps.plan(run, c)));
+    const { spec, env } = buildJobSpec({
+      runId: run.id,
+      configPath: run.configPath ?? "",
+      plans,
+      files: files(run.id),
+      stopGraceMs: config.stopGraceMs,
+      readyTimeoutMs: config.readyTimeoutMs,
+      envSettleMs: deps.envSettleMs,
+      apiUrl: deps.addresses.apiUrl,
+      trainerUrl: deps.addresses.trainerUrl,
+      secrets: config.secrets,
+    });
+    writeJobSpec(files(run.id).spec, spec);
+    // slurmd opens --output before the launcher runs: a missing folder fails the job at launch.
+    mkdirSync(config.logsDir, { recursive: true });
+    return env;
+  }
+
+  /** Tell each component's readiness as the watcher sees it, until the run leaves "starting" or waiting would be too long. */
+  async function followStart(
+    run: RunRow,
+    jobId: string,
+    progress: ((text: string) => Promise<void>) | undefined,
+  ): Promise<RunRow> {
+    const submittedAt = Date.now();
+    const told = new Set<string>();
+    for (;;) {
+      const row = runs.get(run.id)!;
+      const snap = deps.snapshots.latest(run.id);
+      for (const c of snap?.status?.ready ?? []) {
+        if (told.has(c)) continue;
+        told.add(c);
+        await progress?.(`${c} is ready`).catch(() => undefined);
+      }
+      if (row.status !== "starting" || !watcher.isWatching(run.id)) return row;
+      // A job that runs is waited for like a local start (its launcher bounds the readiness checks); one still in
+      // the queue, or a Slurm that does not answer, gets an answer after RL_SLURM_START_WAIT_SECONDS.
+      const job = snap?.job && snap.job !== "unknown" ? snap.job : undefined;
+      const waited = Date.now() - submittedAt;
+      const queued = !job || job.state === "PENDING";
+      if (
+        (queued && waited >= config.slurm.startWaitMs) ||
+        waited >= config.slurm.startWaitMs + 3 * config.readyTimeoutMs + 30_000
+      ) {
+        const where = job
+          ? `is ${job.state.toLowerCase()}${job.reason ? ` (${job.reason})` : ""}`
+          : "has not been seen running yet";
+        await progress?.(
+          `Slurm job ${jobId} ${where}; the run stays starting until it runs (/rl status ${run.id}).`,
+        ).catch(() => undefined);
+        return row;
+      }
+      await delay(200);
+    }
+  }
+
+  return {
+    /** Submit the run's job; resolves once the run is running or failed, or its job waits in the Slurm queue. */
+    async launch(run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> {
+      busy.add(run.id);
+      try {
+        let jobId: string;
+        try {
+          const f = files(run.id);
+          const env = await writeSpec(run);
+          jobId = await commands.submit(
+            sbatchArgs(config.slurm, { runId: run.id, files: f, chdir: config.trainingRoot }),
+            env,
+          );
+        } catch (thrown) {
+          await deps.fail(run, { message: asRlError(thrown).message });
+          return runs.get(run.id)!;
+        }
+        runs.update(run.id, { jobId });
+        log.info("submitted a Slurm job", { runId: run.id, jobId });
+        await progress?.(`Submitted Slurm job ${jobId}`).catch(() => undefined);
+        watcher.watch(run.id);
+        return await followStart(run, jobId, progress);
+      } finally {
+        busy.delete(run.id);
+      }
+    },
+
+    /**
+     * A sweep's runs (all "starting") as one job array, task i running run i with its own spec and run config, as many
+     * at once as RL_MAX_CONCURRENT_RUNS allows (the trainer's ports are fixed per node). Resolves once submitted.
+     */
+    async launchArray(sweepId: string, members: readonly RunRow[]): Promise<RunRow[]> {
+      for (const run of members) busy.add(run.id);
+      try {
+        let arrayId: string;
+        try {
+          const envs = await Promise.all(members.map((run) => writeSpec(run)));
+          const output = arrayOutputPattern(config.logsDir, sweepId);
+          // Each run's launcher output is where its task writes it, under the run's own name too.
+          members.forEach((run, i) => {
+            rmSync(files(run.id).output, { force: true });
+            symlinkSync(output.replace("%a", String(i)), files(run.id).output);
+          });
+          const array = {
+            name: sweepId,
+            specs: members.map((run) => files(run.id).spec),
+            output,
+            throttle: config.maxConcurrentRuns,
+          };
+          arrayId = await commands.submit(
+            sbatchArgs(config.slurm, { runId: sweepId, files: files(sweepId), chdir: config.trainingRoot, array }),
+            envs[0]!,
+          );
+        } catch (thrown) {
+          for (const run of members) await deps.fail(run, { message: asRlError(thrown).message });
+          return members.map((run) => runs.get(run.id)!);
+        }
+        log.info("submitted a Slurm job array", { sweepId, arrayId, tasks: members.length });
+        members.forEach((run, i) => {
+          runs.update(run.id, { jobId: `${arrayId}_${i}` });
+          watcher.watch(run.id);
+        });
+        return members.map((run) => runs.get(run.id)!);
+      } finally {
+        for (const run of members) busy.delete(run.id);
+      }
+    },
+  };
+}
+
+export type JobSubmitter = ReturnType<typeof createJobSubmitter>;

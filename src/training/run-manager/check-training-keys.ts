@@ -1,0 +1,15 @@
+// Refuses a training start when the trainer's key is missing (the bundled demo stack needs none).
+import type { Config } from "../../config.ts";
+import { RlError } from "../../errors.ts";
+
+export function checkTrainingKeys(config: Config): void {
+  if (!config.isDemoStack && !config.keys.tinker) {
+    throw new RlError(
+      "MISSING_KEYS",
+      "Training needs TINKER_API_KEY. Set it in the bot's environment and restart the bot.",
+      {
+        details: { missing: ["TINKER_API_KEY"] },
+      },
+    );
+  }
+}

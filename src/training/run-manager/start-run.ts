@@ -1,0 +1,66 @@
+// Starting one run: from the channel's selection and config (or a rerun's), launched now or queued behind live runs.
+import type { ChannelKey } from "../../../db/channel-key.ts";
+import type { ChannelsRepo, ConfigValues } from "../../../db/channels.ts";
+import type { RunRow, RunsRepo } from "../../../db/runs.ts";
+import type { Config } from "../../config.ts";
+import { LIVE_STATUSES, type Transitions } from "../lifecycle/transitions.ts";
+import { checkTrainingKeys } from "./check-training-keys.ts";
+import type { PrepareRun } from "./prepare-run.ts";
+
+export interface StartRequest {
+  channel: ChannelKey;
+  thread?: string;
+  userId: string;
+  progress?: (text: string) => Promise<void>;
+  /** A rerun's environment and values instead of the channel's selection and config (already checked by applyChanges). */
+  from?: { environment: string; values: ConfigValues };
+}
+
+export interface RunStarterDeps {
+  config: Config;
+  runs: RunsRepo;
+  channels: ChannelsRepo;
+  /** The environment a channel would start now (its selection, checked startable); errors say what to do. */
+  startableEnvironment(channel: ChannelKey): Promise<{ name: string }>;
+  transitions: Transitions;
+  prepare: PrepareRun;
+  launch: (run: RunRow, progress?: (text: string) => Promise<void>) => Promise<RunRow>;
+}
+
+export function createRunStarter(deps: RunStarterDeps) {
+  const { config, runs, transitions } = deps;
+
+  /** Create a run from the channel's selection and config; launch it now or queue it. Resolves once it is running, failed or queued. */
+  return async function start(request: StartRequest): Promise<RunRow> {
+    const environment = request.from
+      ? request.from.environment
+      : (await deps.startableEnvironment(request.channel)).name;
+    checkTrainingKeys(config);
+    const values = request.from?.values ?? deps.channels.configValues(request.channel, environment);
+    const prepared = deps.prepare(environment, values);
+    const queued = runs.countByStatus(LIVE_STATUSES) >= config.maxConcurrentRuns || runs.countByStatus(["queued"]) > 0;
+    const run = transitions.create(
+      {
+        id: prepared.id,
+        channel: request.channel,
+        thread: request.thread,
+        environment,
+        config: values,
+        status: queued ? "queued" : "starting",
+        createdBy: request.userId,
+        backend: config.backend,
+      },
+      prepared.patch,
+      queued
+        ? {
+            notice: {
+              kind: "queued",
+              message: `Run ${prepared.id} is queued: another run is using the training ports.`,
+            },
+          }
+        : {},
+    );
+    if (queued) return run;
+    return deps.launch(run, request.progress);
+  };
+}
