@@ -1,16 +1,15 @@
 // One digest pass: per channel, the active runs' progress, rate, ETA, reward changes and WandB links, coalesced.
 import { channelLabel, type ChannelKey } from "../../db/channel-key.ts";
-import type { DigestStateRepo, DigestState } from "../../db/digest-state.ts";
+import type { DigestStateRepo } from "../../db/digest-state.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
-import type { RunRow, RunsRepo } from "../../db/runs.ts";
-import { asRlError } from "../errors.ts";
+import type { RunsRepo } from "../../db/runs.ts";
 import type { Logger } from "../log.ts";
-import { readTrainerProgress } from "../metrics/trainer-progress.ts";
-import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
-import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
-import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
-import { personRef, type Reply, type ReplyField } from "../reply.ts";
+import type { WandbClient } from "../metrics/wandb-client.ts";
+import type { WandbPages } from "../metrics/wandb-group-link.ts";
+import type { Reply } from "../reply.ts";
 import { decideAlerts } from "./alerts.ts";
+import { digestReply, digestsPausedReply } from "./digest-reply.ts";
+import { findWandbRuns, readRunProgress, type RunProgress } from "./run-progress.ts";
 
 export interface DigestSettings {
   intervalMs: number;
@@ -48,82 +47,71 @@ export interface CycleResult {
   skippedChannels: number;
 }
 
-interface RunProgress {
-  run: RunRow;
-  state: DigestState;
-  step?: number;
-  total?: number;
-  reward?: number;
-  percentCorrect?: number;
-  evalPercentCorrect?: number;
-  url?: string;
-  rewardHistory: Array<{ step: number; value: number }>;
-}
-
-const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);
-const f3 = (v: number) => Number(v.toFixed(3)).toString();
-const change = (now: number | undefined, before: number | undefined) =>
-  now === undefined || before === undefined ? "" : ` (${now - before >= 0 ? "+" : ""}${f3(now - before)})`;
-
-function runLine(p: RunProgress, now: number): ReplyField {
-  const started = p.run.startedAt ?? p.run.createdAt;
-  const hours = Math.max((now - started) / 3_600_000, 1 / 3600);
-  const step = p.step ?? 0;
-  const rate = step / hours;
-  const parts = [`${p.run.status}, ${Math.round(hours * 60)} min`, `step ${step}/${p.total ?? "?"}`];
-  if (rate > 0) {
-    parts.push(`${rate >= 10 ? Math.round(rate) : f3(rate)} steps/h`);
-    if (p.total !== undefined && p.total > step) parts.push(`ETA ${Math.round(((p.total - step) / rate) * 60)} min`);
-  }
-  if (p.reward !== undefined) parts.push(`reward ${f3(p.reward)}${change(p.reward, p.state.lastReward)}`);
-  if (p.percentCorrect !== undefined)
-    parts.push(`correct ${f3(p.percentCorrect)}${change(p.percentCorrect, p.state.lastPercentCorrect)}`);
-  if (p.evalPercentCorrect !== undefined) parts.push(`eval ${f3(p.evalPercentCorrect)}`);
-  parts.push(`started by ${personRef(p.run.createdBy)}`, `logs: /rl logs ${p.run.id}`);
-  return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
-}
-
 const HOUR = 3_600_000;
 const ALERT_TITLES = { stall: "⚠️ Stalled", resumed: "▶️ Moving again", regression: "⚠️ Reward regression" } as const;
 
-export function createDigestCycle(deps: DigestCycleDeps) {
-  const { runs, states, outbox, settings } = deps;
-
-  /** One query per WandB project for all its runs (never one per run). */
-  async function wandbRuns(active: RunRow[]): Promise<Map<string, WandbRun>> {
-    const found = new Map<string, WandbRun>();
-    if (!deps.wandb) return found;
-    const byProject = new Map<string, string[]>();
-    for (const r of active)
-      if (r.wandbProject && r.wandbRunName)
-        byProject.set(r.wandbProject, [...(byProject.get(r.wandbProject) ?? []), r.wandbRunName]);
-    for (const [project, names] of byProject) {
-      try {
-        for (const [name, run] of await deps.wandb.findTrainerRuns(project, names))
-          found.set(`${project}/${name}`, run);
-      } catch (err) {
-        deps.log.warn("WandB unavailable for digests", { project, err: asRlError(err).message });
-      }
-    }
-    return found;
-  }
-
-  async function progressOf(run: RunRow, wandb: Map<string, WandbRun>): Promise<RunProgress> {
-    const trainer = await readTrainerProgress(deps.trainerLogPath(run.id));
-    const w = wandb.get(`${run.wandbProject}/${run.wandbRunName}`);
-    const metrics = w ? metricsFromSummary(w.summary) : undefined;
-    return {
-      run,
-      state: states.get(run.id),
-      step: trainer.step ?? num(metrics?.step),
-      total: run.totalSteps ?? trainer.totalSteps,
-      reward: trainer.rewardMean ?? num(metrics?.rewardMean),
-      percentCorrect: num(metrics?.percentCorrect),
-      evalPercentCorrect: num(metrics?.evalPercentCorrect),
-      url: w?.url,
-      rewardHistory: trainer.rewardHistory,
+/**
+ * Checks one run for stalls and regressions (on every pass, muted or not: they are about trouble, not routine),
+ * queues the alerts it owes and keeps the state they are judged from; returns how many were queued.
+ */
+function queueAlerts(p: RunProgress, now: number, deps: DigestCycleDeps): number {
+  const { run } = p;
+  const bestInLog = p.rewardHistory.length ? Math.max(...p.rewardHistory.map((h) => h.value)) : undefined;
+  const decision = decideAlerts({
+    state: p.state,
+    step: p.step,
+    rewardMean: p.reward,
+    bestInLog,
+    now,
+    stallMs: deps.settings.stallMs,
+    regressionFraction: deps.settings.regressionFraction,
+  });
+  if (run.status !== "running") return 0;
+  let queued = 0;
+  for (const alert of decision.alerts) {
+    const reply: Reply = {
+      title: `${ALERT_TITLES[alert.kind]}: run ${run.id} (${run.environment})`,
+      text: alert.message,
+      buttons: [{ kind: "command", label: "Status", command: `/rl status ${run.id}` }],
     };
+    const target = { channel: run.channel, thread: run.thread };
+    if (deps.outbox.enqueue({ dedupeKey: `alert:${alert.key}`, target, kind: "alert", runId: run.id, reply }, now))
+      queued++;
   }
+  const { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted } = decision.state;
+  deps.states.update(run.id, { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted });
+  return queued;
+}
+
+/** Queues one channel's digest, or, past its hourly cap, the note that digests are paused; false when capped. */
+function queueDigest(key: string, list: RunProgress[], now: number, deps: DigestCycleDeps): boolean | undefined {
+  const { outbox, settings } = deps;
+  const channel = list[0]!.run.channel;
+  if (outbox.countSince(channel, "digest", now - HOUR) >= settings.channelPostsPerHour) {
+    // Said once per full hour, so a quiet channel is never a mystery.
+    const windowStart = outbox.oldestSince(channel, "digest", now - HOUR) ?? now;
+    const reply = digestsPausedReply(settings.channelPostsPerHour, windowStart + HOUR);
+    outbox.enqueue({ dedupeKey: `digest-cap:${key}:${windowStart}`, target: { channel }, kind: "alert", reply }, now);
+    return false;
+  }
+  // Into the thread the runs share (a single run's, or a sweep's); runs started apart share the channel.
+  const threads = new Set(list.map((p) => p.run.thread));
+  const thread = threads.size === 1 ? list[0]!.run.thread : undefined;
+  const reply = digestReply(list, now, deps.wandbPages);
+  if (!outbox.enqueue({ dedupeKey: `digest:${key}:${now}`, target: { channel, thread }, kind: "digest", reply }, now))
+    return undefined;
+  for (const p of list) {
+    deps.states.update(p.run.id, {
+      lastDigestAt: now,
+      lastReward: p.reward ?? p.state.lastReward,
+      lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect,
+    });
+  }
+  return true;
+}
+
+export function createDigestCycle(deps: DigestCycleDeps) {
+  const { runs, states, settings } = deps;
 
   return async function runCycle(options: CycleOptions = {}): Promise<CycleResult> {
     const now = deps.now();
@@ -132,43 +120,12 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     if (options.runId) active = active.filter((r) => r.id === options.runId);
     const result: CycleResult = { runs: 0, messages: 0, alerts: 0, skippedChannels: 0 };
     if (active.length === 0) return result;
-    const wandb = await wandbRuns(active);
+    const wandb = await findWandbRuns(active, deps.wandb, deps.log);
 
     const byChannel = new Map<string, RunProgress[]>();
     for (const run of active) {
-      const p = await progressOf(run, wandb);
-      // Alerts are checked on every pass, muted or not: they are about trouble, not routine.
-      const bestInLog = p.rewardHistory.length ? Math.max(...p.rewardHistory.map((h) => h.value)) : undefined;
-      const decision = decideAlerts({
-        state: p.state,
-        step: p.step,
-        rewardMean: p.reward,
-        bestInLog,
-        now,
-        stallMs: settings.stallMs,
-        regressionFraction: settings.regressionFraction,
-      });
-      for (const alert of run.status === "running" ? decision.alerts : []) {
-        const queued = outbox.enqueue(
-          {
-            dedupeKey: `alert:${alert.key}`,
-            target: { channel: run.channel, thread: run.thread },
-            kind: "alert",
-            runId: run.id,
-            reply: {
-              title: `${ALERT_TITLES[alert.kind]}: run ${run.id} (${run.environment})`,
-              text: alert.message,
-              buttons: [{ kind: "command", label: "Status", command: `/rl status ${run.id}` }],
-            } satisfies Reply,
-          },
-          now,
-        );
-        if (queued) result.alerts++;
-      }
-      if (run.status === "running") {
-        const { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted } = decision.state;
-        states.update(run.id, { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted });
-      }
+      const p = await readRunProgress(run, wandb, deps);
+      result.alerts += queueAlerts(p, now, deps);
       if (options.alertsOnly) continue;
       const due =
         options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs;
@@ -179,67 +136,11 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     }
 
     for (const [key, list] of byChannel) {
-      const channel = list[0]!.run.channel;
-      if (outbox.countSince(channel, "digest", now - HOUR) >= settings.channelPostsPerHour) {
-        result.skippedChannels++;
-        // Said once per full hour, so a quiet channel is never a mystery.
-        const windowStart = outbox.oldestSince(channel, "digest", now - HOUR) ?? now;
-        const resumes = new Date(windowStart + HOUR).toISOString().slice(11, 16);
-        const reply: Reply = {
-          title: "📈 Digests paused in this channel",
-          text: `This channel had its ${settings.channelPostsPerHour} digests for the hour (RL_CHANNEL_POSTS_PER_HOUR); the next can go out after ${resumes} UTC. /rl status answers meanwhile.`,
-        };
-        outbox.enqueue(
-          { dedupeKey: `digest-cap:${key}:${windowStart}`, target: { channel }, kind: "alert", reply },
-          now,
-        );
-        continue;
-      }
-      const links = list.flatMap((p) => {
-        const url = p.url ?? wandbGroupLink(p.run, deps.wandbPages)?.url;
-        return url ? [{ label: `WandB ${p.run.id}`, url }] : [];
-      });
-      const chartSource = list.find((p) => p.rewardHistory.length > 1);
-      // The runs of one sweep (and nothing else) share its thread: one digest covers the sweep, there.
-      const sweepIds = new Set(list.map((p) => p.run.sweepId));
-      const sweepId = list.length > 1 && sweepIds.size === 1 ? list[0]!.run.sweepId : undefined;
-      const reply: Reply = {
-        title:
-          list.length === 1
-            ? `📈 Digest: run ${list[0]!.run.id}`
-            : sweepId
-              ? `📈 Digest: sweep ${sweepId}, ${list.length} runs`
-              : `📈 Digest: ${list.length} runs`,
-        fields: list.map((p) => runLine(p, now)),
-        links,
-        chart: chartSource
-          ? {
-              title: `Reward mean, run ${chartSource.run.id}`,
-              points: chartSource.rewardHistory.map((h) => ({ x: h.step, y: h.value })),
-            }
-          : undefined,
-        buttons:
-          list.length === 1
-            ? [{ kind: "command", label: "Status", command: `/rl status ${list[0]!.run.id}` }]
-            : undefined,
-      };
-      // Into the thread the runs share (a single run's, or a sweep's); runs started apart share the channel.
-      const threads = new Set(list.map((p) => p.run.thread));
-      const thread = threads.size === 1 ? list[0]!.run.thread : undefined;
-      const queued = outbox.enqueue(
-        { dedupeKey: `digest:${key}:${now}`, target: { channel, thread }, kind: "digest", reply },
-        now,
-      );
+      const queued = queueDigest(key, list, now, deps);
+      if (queued === false) result.skippedChannels++;
       if (!queued) continue;
       result.messages++;
-      for (const p of list) {
-        states.update(p.run.id, {
-          lastDigestAt: now,
-          lastReward: p.reward ?? p.state.lastReward,
-          lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect,
-        });
-        result.runs++;
-      }
+      result.runs += list.length;
     }
     return result;
   };

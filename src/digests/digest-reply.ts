@@ -1,0 +1,66 @@
+// What a digest says: one line per run (progress, rate, ETA, reward changes, who started it) and the channel's
+// message around them (title, WandB links, the reward chart, the Status button), or that the hour's digests are used up.
+import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
+import { personRef, type Reply, type ReplyField } from "../reply.ts";
+import type { RunProgress } from "./run-progress.ts";
+
+const f3 = (v: number) => Number(v.toFixed(3)).toString();
+const change = (now: number | undefined, before: number | undefined) =>
+  now === undefined || before === undefined ? "" : ` (${now - before >= 0 ? "+" : ""}${f3(now - before)})`;
+
+export function runLine(p: RunProgress, now: number): ReplyField {
+  const started = p.run.startedAt ?? p.run.createdAt;
+  const hours = Math.max((now - started) / 3_600_000, 1 / 3600);
+  const step = p.step ?? 0;
+  const rate = step / hours;
+  const parts = [`${p.run.status}, ${Math.round(hours * 60)} min`, `step ${step}/${p.total ?? "?"}`];
+  if (rate > 0) {
+    parts.push(`${rate >= 10 ? Math.round(rate) : f3(rate)} steps/h`);
+    if (p.total !== undefined && p.total > step) parts.push(`ETA ${Math.round(((p.total - step) / rate) * 60)} min`);
+  }
+  if (p.reward !== undefined) parts.push(`reward ${f3(p.reward)}${change(p.reward, p.state.lastReward)}`);
+  if (p.percentCorrect !== undefined)
+    parts.push(`correct ${f3(p.percentCorrect)}${change(p.percentCorrect, p.state.lastPercentCorrect)}`);
+  if (p.evalPercentCorrect !== undefined) parts.push(`eval ${f3(p.evalPercentCorrect)}`);
+  parts.push(`started by ${personRef(p.run.createdBy)}`, `logs: /rl logs ${p.run.id}`);
+  return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
+}
+
+/** One channel's digest of `list` (its due runs). */
+export function digestReply(list: RunProgress[], now: number, wandbPages?: WandbPages): Reply {
+  const links = list.flatMap((p) => {
+    const url = p.url ?? wandbGroupLink(p.run, wandbPages)?.url;
+    return url ? [{ label: `WandB ${p.run.id}`, url }] : [];
+  });
+  const chartSource = list.find((p) => p.rewardHistory.length > 1);
+  // The runs of one sweep (and nothing else) share its thread: one digest covers the sweep, there.
+  const sweepIds = new Set(list.map((p) => p.run.sweepId));
+  const sweepId = list.length > 1 && sweepIds.size === 1 ? list[0]!.run.sweepId : undefined;
+  return {
+    title:
+      list.length === 1
+        ? `📈 Digest: run ${list[0]!.run.id}`
+        : sweepId
+          ? `📈 Digest: sweep ${sweepId}, ${list.length} runs`
+          : `📈 Digest: ${list.length} runs`,
+    fields: list.map((p) => runLine(p, now)),
+    links,
+    chart: chartSource
+      ? {
+          title: `Reward mean, run ${chartSource.run.id}`,
+          points: chartSource.rewardHistory.map((h) => ({ x: h.step, y: h.value })),
+        }
+      : undefined,
+    buttons:
+      list.length === 1 ? [{ kind: "command", label: "Status", command: `/rl status ${list[0]!.run.id}` }] : undefined,
+  };
+}
+
+/** Said once per full hour when a channel has had its digests, so a quiet channel is never a mystery. */
+export function digestsPausedReply(postsPerHour: number, resumesAt: number): Reply {
+  const resumes = new Date(resumesAt).toISOString().slice(11, 16);
+  return {
+    title: "📈 Digests paused in this channel",
+    text: `This channel had its ${postsPerHour} digests for the hour (RL_CHANNEL_POSTS_PER_HOUR); the next can go out after ${resumes} UTC. /rl status answers meanwhile.`,
+  };
+}

@@ -1,0 +1,66 @@
+// A run's progress for its digest: the trainer's log first, WandB's summary where the log says nothing, fetched with
+// one query per WandB project for all of a pass's runs.
+import type { DigestState, DigestStateRepo } from "../../db/digest-state.ts";
+import type { RunRow } from "../../db/runs.ts";
+import { asRlError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { readTrainerProgress } from "../metrics/trainer-progress.ts";
+import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
+import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
+
+export interface RunProgress {
+  run: RunRow;
+  state: DigestState;
+  step?: number;
+  total?: number;
+  reward?: number;
+  percentCorrect?: number;
+  evalPercentCorrect?: number;
+  url?: string;
+  rewardHistory: Array<{ step: number; value: number }>;
+}
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);
+
+/** One query per WandB project for all its runs (never one per run). */
+export async function findWandbRuns(
+  active: RunRow[],
+  wandb: WandbClient | undefined,
+  log: Logger,
+): Promise<Map<string, WandbRun>> {
+  const found = new Map<string, WandbRun>();
+  if (!wandb) return found;
+  const byProject = new Map<string, string[]>();
+  for (const r of active)
+    if (r.wandbProject && r.wandbRunName)
+      byProject.set(r.wandbProject, [...(byProject.get(r.wandbProject) ?? []), r.wandbRunName]);
+  for (const [project, names] of byProject) {
+    try {
+      for (const [name, run] of await wandb.findTrainerRuns(project, names)) found.set(`${project}/${name}`, run);
+    } catch (err) {
+      log.warn("WandB unavailable for digests", { project, err: asRlError(err).message });
+    }
+  }
+  return found;
+}
+
+export async function readRunProgress(
+  run: RunRow,
+  wandb: Map<string, WandbRun>,
+  deps: { states: DigestStateRepo; trainerLogPath: (runId: string) => string },
+): Promise<RunProgress> {
+  const trainer = await readTrainerProgress(deps.trainerLogPath(run.id));
+  const w = wandb.get(`${run.wandbProject}/${run.wandbRunName}`);
+  const metrics = w ? metricsFromSummary(w.summary) : undefined;
+  return {
+    run,
+    state: deps.states.get(run.id),
+    step: trainer.step ?? num(metrics?.step),
+    total: run.totalSteps ?? trainer.totalSteps,
+    reward: trainer.rewardMean ?? num(metrics?.rewardMean),
+    percentCorrect: num(metrics?.percentCorrect),
+    evalPercentCorrect: num(metrics?.evalPercentCorrect),
+    url: w?.url,
+    rewardHistory: trainer.rewardHistory,
+  };
+}
