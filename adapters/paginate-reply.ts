@@ -1,7 +1,7 @@
 // Splits a reply too long for one message into pages that each fit, keeps them in SQLite, and shows one with Previous/Next.
 import type { ChannelKey } from "../db/channel-key.ts";
 import type { ReplyPagesRepo } from "../db/reply-pages.ts";
-import type { Reply, ReplyBlock, ReplyButton, ReplyField } from "../src/reply.ts";
+import type { Reply, ReplyBlock, ReplyButton, ReplyDelivery, ReplyField } from "../src/reply.ts";
 import { splitText } from "./split-text.ts";
 
 /** Whether a reply renders on the platform without anything cut. */
@@ -56,15 +56,24 @@ function assemble(reply: Reply, units: readonly Unit[], index: number): Reply {
     blocks.push({ kind: source.kind, content: u.text, ...(title !== undefined ? { title } : {}) });
     last = u.block;
   }
-  const { chart, anchorRunId, data: _data, ...rest } = reply;
+  const { chart, delivery, data: _data, ...rest } = reply;
+  const kept = pageDelivery(delivery, index === 0);
   return {
     ...rest,
     text: text.length ? text.join("\n") : undefined,
     fields: fields.length ? fields : undefined,
     blocks: blocks.length ? blocks : undefined,
     ...(index === 0 && chart ? { chart } : {}),
-    ...(index === 0 && anchorRunId ? { anchorRunId } : {}),
+    ...(kept ? { delivery: kept } : {}),
   };
+}
+
+/** Every page is shown as the reply was (privately, beside its run); only the first one anchors the run. */
+function pageDelivery(delivery: ReplyDelivery | undefined, first: boolean): ReplyDelivery | undefined {
+  if (!delivery) return undefined;
+  const { anchorRunId, ...rest } = delivery;
+  if (first && anchorRunId) return { ...rest, anchorRunId };
+  return Object.keys(rest).length ? rest : undefined;
 }
 
 /** Page `index` of `pages` as a message: its number in the title and the buttons that turn to the pages either side. */

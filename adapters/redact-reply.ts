@@ -1,14 +1,14 @@
 // Redacts a reply once, where an adapter turns it into what the platform is sent: every text a person can see.
 import type { Redactor } from "../src/redact.ts";
-import type { Reply } from "../src/reply.ts";
+import type { ReplyContent } from "../src/reply.ts";
 
 /** The reply with the bot's secrets taken out of its title, text, fields, blocks, links, buttons and chart title. */
-export function redactReply(reply: Reply, redact: Redactor): Reply {
+export function redactReply<R extends ReplyContent>(reply: R, redact: Redactor): R {
   return mapReplyText(reply, redact);
 }
 
 /** The reply with `r` applied to every text a person can see (the title, text, fields, blocks, links, buttons, chart title). */
-export function mapReplyText(reply: Reply, r: (text: string) => string): Reply {
+export function mapReplyText<R extends ReplyContent>(reply: R, r: (text: string) => string): R {
   return {
     ...reply,
     title: reply.title === undefined ? undefined : r(reply.title),

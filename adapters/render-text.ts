@@ -1,11 +1,11 @@
 // Renders a neutral reply as plain text, for the terminal console and the command line.
-import { buttonCommand, showPeople, type Reply } from "../src/reply.ts";
+import { buttonCommand, showPeople, type ReplyContent } from "../src/reply.ts";
 
-export function renderText(reply: Reply): string {
+export function renderText(reply: ReplyContent): string {
   return showPeople(renderParts(reply), (id) => id);
 }
 
-function renderParts(reply: Reply): string {
+function renderParts(reply: ReplyContent): string {
   const out: string[] = [];
   if (reply.title) out.push(reply.error ? `✗ ${reply.title}` : `■ ${reply.title}`);
   if (reply.text) out.push(reply.text);

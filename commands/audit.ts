@@ -52,7 +52,7 @@ export default defineCommand({
     return {
       title: `Audit log: latest ${rows.length}`,
       blocks: [{ kind: "code", content: rows.map(line).join("\n") || "(no entries yet)" }],
-      ephemeral: true,
+      delivery: { ephemeral: true },
       data: { entries, count: entries.length },
     };
   },

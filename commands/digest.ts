@@ -35,7 +35,7 @@ export default defineCommand({
       return {
         title: "Digest queued",
         text: `Covering ${result.runs} run(s); it will appear in the run's thread or this channel.`,
-        ephemeral: true,
+        delivery: { ephemeral: true },
         data: result,
       };
     }

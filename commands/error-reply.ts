@@ -8,7 +8,7 @@ export function errorReply(err: RlError): Reply {
   return {
     title,
     text: err.message,
-    ephemeral: true,
+    delivery: { ephemeral: true },
     error: {
       code: err.code,
       message: err.message,

@@ -20,13 +20,13 @@ export function createHelpCommand(list: () => readonly AnyCommand[]): AnyCommand
         return {
           title: `/rl ${one.name}`,
           text: `${one.summary}\nUsage: ${usageOf(one)}${one.examples ? `\nExamples:\n${one.examples.join("\n")}` : ""}`,
-          ephemeral: true,
+          delivery: { ephemeral: true },
         };
       }
       return {
         title: "rl-chatops commands",
         blocks: [{ kind: "code", content: commands.map((c) => `${usageOf(c).padEnd(44)} ${c.summary}`).join("\n") }],
-        ephemeral: true,
+        delivery: { ephemeral: true },
         data: { commands: commands.map((c) => ({ name: c.name, usage: usageOf(c), summary: c.summary })) },
       };
     },

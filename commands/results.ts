@@ -37,7 +37,7 @@ export default defineCommand({
           ? { title: "Reward mean by step", points: view.reward_history.map((p) => ({ x: p.step, y: p.value })) }
           : undefined,
       links: wandbLinks(view),
-      runId: view.run_id,
+      delivery: { runId: view.run_id },
       data: view,
     };
   },

@@ -24,7 +24,7 @@ export async function startReply(run: RunRow, ctx: CommandContext<"report" | "re
         ? [{ kind: "code", title: `${run.failedComponent} log`, content: ctx.services.redact(tail.join("\n")) }]
         : undefined,
       error: { code: "PROCESS_FAILED", message: run.error ?? "The run failed to start." },
-      anchorRunId: run.id,
+      delivery: { anchorRunId: run.id },
       data,
     };
   }
@@ -42,7 +42,7 @@ export async function startReply(run: RunRow, ctx: CommandContext<"report" | "re
       { label: "WandB run", value: run.wandbRunName ?? "–" },
     ],
     buttons: runButtons(run),
-    anchorRunId: run.id,
+    delivery: { anchorRunId: run.id },
     data,
   };
 }

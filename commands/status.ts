@@ -47,7 +47,7 @@ export default defineCommand({
         : undefined,
       links: wandbLinks(view),
       buttons: runButtons({ id: view.run_id, status: view.status }),
-      runId: view.run_id,
+      delivery: { runId: view.run_id },
       data: view,
     };
   },

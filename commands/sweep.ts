@@ -143,7 +143,7 @@ const sweep: AnyCommand = defineCommand({
         { kind: "command", label: "Compare", command: `/rl compare ${row.id}` },
         { kind: "command", label: "Stop sweep", command: `/rl stop ${row.id}`, style: "danger" },
       ],
-      anchorRunId: runs[0]?.id,
+      delivery: { anchorRunId: runs[0]?.id },
       data: {
         sweep_id: row.id,
         environment: row.environment,

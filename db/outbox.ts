@@ -1,6 +1,8 @@
 // The durable outbox: every notice and digest is written here before it is sent, and marked sent after.
 import type { ChannelKey } from "./channel-key.ts";
+import type { Reply } from "../src/reply.ts";
 import type { Db } from "./open-database.ts";
+import { readStoredReply } from "./stored-reply.ts";
 
 export type OutboxKind = "notice" | "digest" | "alert";
 
@@ -10,7 +12,7 @@ export interface OutboxMessage {
   target: { channel: ChannelKey; thread?: string };
   kind: OutboxKind;
   runId?: string;
-  reply: unknown;
+  reply: Reply;
   attempts: number;
   createdAt: number;
 }
@@ -21,7 +23,7 @@ export interface NewOutboxMessage {
   target: { channel: ChannelKey; thread?: string };
   kind: OutboxKind;
   runId?: string;
-  reply: unknown;
+  reply: Reply;
 }
 
 interface RawOutbox {
@@ -120,7 +122,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         },
         kind: r.kind,
         runId: r.run_id ?? undefined,
-        reply: JSON.parse(r.reply_json) as unknown,
+        reply: readStoredReply(JSON.parse(r.reply_json)),
         attempts: r.attempts,
         createdAt: r.created_at,
       })),

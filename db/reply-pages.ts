@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Reply } from "../src/reply.ts";
 import type { ChannelKey } from "./channel-key.ts";
 import type { Db } from "./open-database.ts";
+import { readStoredReply } from "./stored-reply.ts";
 
 export interface ReplyPagesRow {
   id: string;
@@ -56,7 +57,7 @@ export function createReplyPagesRepo(db: Db, now: () => number = Date.now): Repl
       return {
         id: r.id,
         channel: { platform: r.platform, workspace: r.workspace, channel: r.channel },
-        pages: JSON.parse(r.pages_json) as Reply[],
+        pages: (JSON.parse(r.pages_json) as unknown[]).map(readStoredReply),
         ...(r.footer !== null ? { footer: r.footer } : {}),
         createdAt: r.created_at,
       };

@@ -77,7 +77,8 @@ export interface ReplyChart {
   series?: ReplyChartSeries[];
 }
 
-export interface Reply {
+/** What a reply says: every renderer reads only this. */
+export interface ReplyContent {
   title?: string;
   text?: string;
   fields?: ReplyField[];
@@ -85,16 +86,39 @@ export interface Reply {
   links?: ReplyLink[];
   buttons?: ReplyButton[];
   chart?: ReplyChart;
-  /** Shown only to the person who asked (errors, usage). */
-  ephemeral?: boolean;
   /** Present when the command failed. */
   error?: { code: string; message: string; details?: Record<string, unknown> };
+  /** The typed result, for --json and the LLM. */
+  data?: unknown;
+}
+
+/** How and where a reply is delivered: only the adapters' sending code reads this. */
+export interface ReplyDelivery {
+  /** Shown only to the person who asked (errors, usage). */
+  ephemeral?: boolean;
   /** The message carrying this reply becomes the thread where later notices about this run go. */
   anchorRunId?: string;
   /** The run this reply is about: what goes beside the answer (the chart's picture) goes into the run's thread. */
   runId?: string;
-  /** The typed result, for --json and the LLM. */
-  data?: unknown;
+}
+
+export interface Reply extends ReplyContent {
+  delivery?: ReplyDelivery;
+  // Delivery fields written at the top level (as replies were shaped before `delivery`) fail to compile even where
+  // TypeScript checks no excess properties, e.g. an object returned from an async run().
+  ephemeral?: never;
+  anchorRunId?: never;
+  runId?: never;
+}
+
+/** True when the reply is shown only to the person who asked. */
+export function isEphemeral(reply: Reply): boolean {
+  return reply.delivery?.ephemeral === true;
+}
+
+/** The reply shown only to the person who asked, the rest of its delivery kept. */
+export function asEphemeral(reply: Reply): Reply {
+  return { ...reply, delivery: { ...reply.delivery, ephemeral: true } };
 }
 
 /** Private-use characters around a person's id in reply text; each adapter shows it as a mention that does not ping. */

@@ -121,7 +121,7 @@ export function chatErrorReply(err: RlError, redact: Redactor, ephemeral = false
   return {
     title: ERROR_TITLES[err.code] ?? "Chat request failed",
     text: message,
-    ...(ephemeral ? { ephemeral } : {}),
+    ...(ephemeral ? { delivery: { ephemeral } } : {}),
     error: {
       code: err.code,
       message,

@@ -3,7 +3,7 @@ import { ButtonStyle, ComponentType } from "discord.js";
 import type { APIActionRowComponent, APIButtonComponentWithCustomId, APIEmbed, APIEmbedField } from "discord.js";
 import { extent } from "../../src/metrics/render-chart-ticks.ts";
 import { REDACTED } from "../../src/redact.ts";
-import type { Reply, ReplyButton, ReplyChart } from "../../src/reply.ts";
+import { isEphemeral, type Reply, type ReplyButton, type ReplyChart, type ReplyContent } from "../../src/reply.ts";
 import { splitText } from "../split-text.ts";
 import { clip, DISCORD } from "./discord-limits.ts";
 import { escapeDiscord } from "./discord-markdown.ts";
@@ -129,7 +129,7 @@ function markdownLink(label: string, url: string): string {
   return `[${label || safeUrl}](${safeUrl})`;
 }
 
-function draftsOf(reply: Reply, redact: (s: string) => string): Draft[] {
+function draftsOf(reply: ReplyContent, redact: (s: string) => string): Draft[] {
   // Everything the reply says is text, never markup: redacted, then escaped. Code goes in fences, where only ``` counts.
   const r = (s: string): string => escapeRedacted(redact(s));
   const color = reply.error ? COLOR.error : COLOR.ok;
@@ -265,27 +265,26 @@ function rowsOf(buttons: readonly ReplyButton[], o: RenderOptions, trimmed: stri
 }
 
 /** True when the reply renders with nothing trimmed: a page of it may be this big. */
-export function fitsDiscord(reply: Reply): boolean {
+export function fitsDiscord(reply: ReplyContent): boolean {
   let n = 0;
   return (
-    renderDiscordReply(reply, {
+    renderDiscordContent(reply, {
       redact: (s) => s,
       buttonId: (b) => (b.kind === "page" ? `rl:p:${b.page.index}:${b.page.id}` : `rl:probe:${n++}`),
     }).trimmed.length === 0
   );
 }
 
+/** The reply as a Discord message: what it says rendered, shown to the asker alone when its delivery says so. */
 export function renderDiscordReply(reply: Reply, options: RenderOptions): DiscordMessage {
+  return { ...renderDiscordContent(reply, options), ephemeral: isEphemeral(reply) };
+}
+
+function renderDiscordContent(reply: ReplyContent, options: RenderOptions): Omit<DiscordMessage, "ephemeral"> {
   const trimmed: string[] = [];
   const { embeds, chartAt } = fit(draftsOf(reply, options.redact), trimmed);
   const components = rowsOf(reply.buttons ?? [], options, trimmed);
-  return {
-    embeds,
-    components,
-    ephemeral: reply.ephemeral === true,
-    trimmed,
-    ...(chartAt !== undefined ? { chartEmbed: chartAt } : {}),
-  };
+  return { embeds, components, trimmed, ...(chartAt !== undefined ? { chartEmbed: chartAt } : {}) };
 }
 
 /** A one-line status embed (progress, "Cancelled."), redacted and clipped. */

@@ -14,7 +14,7 @@ import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { AnchorHandler, ChatHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
-import type { Reply } from "../../src/reply.ts";
+import { asEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { ButtonStore } from "./discord-buttons.ts";
 import { attachChart, filesOption, sendWithChart } from "./discord-chart.ts";
@@ -84,13 +84,14 @@ export async function anchorReply(
   ephemeral: boolean,
   deps: DiscordDeps,
 ): Promise<void> {
-  if (!reply.anchorRunId || !deps.onAnchor) return;
+  const runId = reply.delivery?.anchorRunId;
+  if (!runId || !deps.onAnchor) return;
   const id = where.thread ?? (ephemeral ? undefined : messageId);
   if (!id) {
-    deps.services.log.warn("discord: no public message to anchor the run's notices to", { run: reply.anchorRunId });
+    deps.services.log.warn("discord: no public message to anchor the run's notices to", { run: runId });
     return;
   }
-  await recordAnchor(deps.onAnchor, deps.services.log, reply.anchorRunId, where.channel, id);
+  await recordAnchor(deps.onAnchor, deps.services.log, runId, where.channel, id);
 }
 
 /** Slow work (command.slow) defers at once; a confirmation prompt comes back fast, so those do not. */
@@ -192,7 +193,7 @@ export async function answerPrompt(
     return;
   }
   if (outcome !== "confirmed" || !closed) {
-    const message = renderFor({ ...result.reply, ephemeral: true }, deps);
+    const message = renderFor(asEphemeral(result.reply), deps);
     await i.reply({ embeds: message.embeds, components: message.components, flags: MessageFlags.Ephemeral });
     return;
   }

@@ -21,7 +21,7 @@ export interface DiscordAdapterOptions {
   commands?: readonly AnyCommand[];
   /** Chat mode for messages that mention the bot; without it they get a hint listing the /rl commands. */
   chat?: ChatHandler;
-  /** A reply with anchorRunId was posted: later notices about the run go to this message or thread. */
+  /** A reply whose delivery has an anchorRunId was posted: later notices about the run go to this message or thread. */
   onAnchor?: AnchorHandler;
   /** This channel's run ids, newest first, for autocomplete. */
   runIds?: (channel: ChannelKey) => readonly string[] | Promise<readonly string[]>;

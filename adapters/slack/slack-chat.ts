@@ -5,7 +5,7 @@ import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { asRlError } from "../../src/errors.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
-import type { Reply } from "../../src/reply.ts";
+import { isEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import type { SlackPeople } from "./slack-people.ts";
@@ -82,7 +82,7 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
   }
   await progress.close();
   const rendered = renderSlack(reply, { redact: services.redact, names: await deps.people?.namesIn(reply) });
-  if (reply.ephemeral) {
+  if (isEphemeral(reply)) {
     const sent = await messenger.ephemeral(channelId, message.userId, rendered, message.thread);
     if (sent.ok) {
       if (progressTs) await messenger.remove(channelId, progressTs);
@@ -93,7 +93,8 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
     ? await messenger.update(channelId, progressTs, rendered)
     : await messenger.post(channelId, rendered, message.thread);
   const ts = progressTs && posted.ok ? progressTs : posted.ok ? posted.ts : undefined;
-  if (ts && reply.anchorRunId) await recordAnchor(deps.onAnchor, services.log, reply.anchorRunId, message.channel, ts);
+  const anchorRunId = reply.delivery?.anchorRunId;
+  if (ts && anchorRunId) await recordAnchor(deps.onAnchor, services.log, anchorRunId, message.channel, ts);
   if (ts)
     await shareChart(
       reply.chart,

@@ -36,8 +36,9 @@ export function createSlackPosts(deps: SlackPostsDeps): Pick<ChatAdapter, "post"
       // here. The run's thread is recorded in the background (main.ts records it synchronously), the chart follows
       // next to the message (a run's chart with no run thread yet goes under the message itself), and a failure of
       // either is only logged. stop() still waits for both.
-      if (reply.anchorRunId) void track(recordAnchor(deps.onAnchor, log, reply.anchorRunId, target.channel, ts));
-      const thread = target.thread ?? (reply.runId ? ts : undefined);
+      const { anchorRunId, runId } = reply.delivery ?? {};
+      if (anchorRunId) void track(recordAnchor(deps.onAnchor, log, anchorRunId, target.channel, ts));
+      const thread = target.thread ?? (runId ? ts : undefined);
       if (reply.chart)
         void track(
           shareChart(

@@ -5,7 +5,7 @@ import type { Redactor } from "../../src/redact.ts";
 import { showPeople } from "../../src/reply.ts";
 import { mapReplyText, redactReply } from "../redact-reply.ts";
 import type { PeopleNames } from "./slack-people.ts";
-import type { Reply, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../../src/reply.ts";
+import type { ReplyContent, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../../src/reply.ts";
 import { sparkline } from "../render-text.ts";
 import { encodeButtonValue } from "./slack-button-value.ts";
 import { escapeMrkdwn, mrkdwnLink, splitText, truncate } from "./slack-mrkdwn.ts";
@@ -160,7 +160,7 @@ function actionBlocks(buttons: readonly ReplyButton[], notes: string[]): KnownBl
   return out;
 }
 
-function fallbackText(reply: Reply): string {
+function fallbackText(reply: ReplyContent): string {
   const firstField = reply.fields?.[0];
   const parts = [
     reply.title,
@@ -172,18 +172,18 @@ function fallbackText(reply: Reply): string {
   return truncate(escapeMrkdwn(text), SLACK_LIMITS.fallbackText);
 }
 
-export function renderSlack(reply: Reply, options: RenderOptions = {}): SlackMessage {
+export function renderSlack(reply: ReplyContent, options: RenderOptions = {}): SlackMessage {
   return renderMeasured(reply, options, []);
 }
 
 /** True when the reply renders with nothing cut (every part, every button): a page of it may be this big. */
-export function fitsSlack(reply: Reply, options: Pick<RenderOptions, "footer"> = {}): boolean {
+export function fitsSlack(reply: ReplyContent, options: Pick<RenderOptions, "footer"> = {}): boolean {
   const cuts: Cuts = [];
   const { blocks } = renderMeasured(reply, options, cuts);
   return cuts.length === 0 && JSON.stringify(blocks).length <= SLACK_PAGE_CHARS;
 }
 
-function renderMeasured(reply: Reply, options: RenderOptions, cuts: Cuts): SlackMessage {
+function renderMeasured(reply: ReplyContent, options: RenderOptions, cuts: Cuts): SlackMessage {
   const redacted = options.redact ? redactReply(reply, options.redact) : reply;
   const names = options.names;
   const r = mapReplyText(redacted, (s) => showPeople(s, (id) => names?.get(id) ?? id));

@@ -9,7 +9,7 @@ import { parseCommandText } from "../../commands/parse-command-text.ts";
 import type { AnyCommand, Caller, CommandContext } from "../../commands/types.ts";
 import { allows, roleOf } from "../../src/policy.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
-import type { Reply } from "../../src/reply.ts";
+import { asEphemeral, isEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { AnchorHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
@@ -163,7 +163,7 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
     await tellPrivately(source, deps, {
       title: "Could not do that",
       text: `Something went wrong running ${label}. The error is in the bot's log.`,
-      ephemeral: true,
+      delivery: { ephemeral: true },
     });
   }
 }
@@ -227,7 +227,7 @@ export async function answerSlackPrompt(
       return;
     }
     if (outcome !== "confirmed") {
-      await tellPrivately(source, deps, { ...result.reply, ephemeral: true });
+      await tellPrivately(source, deps, asEphemeral(result.reply));
       return;
     }
     await deliver(result, text, working, source, deps, replacePrompt);
@@ -236,7 +236,7 @@ export async function answerSlackPrompt(
     await tellPrivately(source, deps, {
       title: "Could not do that",
       text: `Something went wrong answering the prompt for ${label}. The error is in the bot's log.`,
-      ephemeral: true,
+      delivery: { ephemeral: true },
     });
   }
 }
@@ -275,7 +275,8 @@ async function deliver(
   const { redact, log } = services;
   const channelId = source.channel.channel;
   const { reply } = result;
-  if (result.needsConfirmation || reply.ephemeral) {
+  const { anchorRunId, runId } = reply.delivery ?? {};
+  if (result.needsConfirmation || isEphemeral(reply)) {
     if (working) await messenger.remove(channelId, working);
     await tellPrivately(source, deps, reply, replacePrompt);
     return;
@@ -304,11 +305,11 @@ async function deliver(
     if (working && ts) await messenger.remove(channelId, working);
   }
   if (ts) {
-    if (reply.anchorRunId) await recordAnchor(deps.onAnchor, log, reply.anchorRunId, source.channel, ts);
+    if (anchorRunId) await recordAnchor(deps.onAnchor, log, anchorRunId, source.channel, ts);
     if (replacePrompt) await messenger.dismiss(source.respond);
     // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. A run's
     // picture goes into the run's thread, with the rest of what is said about the run.
-    const run = reply.runId ? services.runs.get(reply.runId) : undefined;
+    const run = runId ? services.runs.get(runId) : undefined;
     const thread =
       run?.thread && run.channel.platform === "slack" && run.channel.channel === channelId ? run.thread : undefined;
     await shareChart(
@@ -322,9 +323,9 @@ async function deliver(
   const shown = await messenger.respond(source.respond, message, { visibility: "in_channel" });
   if (!shown.ok) await messenger.ephemeral(channelId, source.user.id, message);
   if (replacePrompt) await messenger.dismiss(source.respond);
-  if (reply.anchorRunId)
+  if (anchorRunId)
     log.warn("slack: run message has no thread; later notices go to the channel", {
-      runId: reply.anchorRunId,
+      runId: anchorRunId,
       channel: channelId,
       error: refusal,
     });
@@ -332,5 +333,5 @@ async function deliver(
     refusal && isSlackChannelRefusal(refusal)
       ? "I am not a member of this channel, so run updates cannot be posted here. Invite me with /invite."
       : `Slack did not accept my message (${refusal ?? "unknown error"}); later updates may be missing.`;
-  await tellPrivately(source, deps, { text: hint, ephemeral: true });
+  await tellPrivately(source, deps, { text: hint, delivery: { ephemeral: true } });
 }

@@ -158,7 +158,7 @@ function claimAnswer(input: ConfirmationAnswerInput, ctx: CommandContext, comman
       reply: {
         title: "Cancelled",
         text: `Cancelled by ${nameOf(who.id, who.name)}: ${record.commandText}. Nothing ran.`,
-        ephemeral: true,
+        delivery: { ephemeral: true },
         data: { confirmation: record.id, state: "cancelled" },
       },
       command,

@@ -1,5 +1,5 @@
 // Asks a person to confirm a command: records the prompt for them and makes its preview with Confirm / Cancel buttons.
-import type { Reply } from "../../src/reply.ts";
+import { asEphemeral, type Reply } from "../../src/reply.ts";
 import { contextFor, type AnyCommand, type CommandContext } from "../types.ts";
 import { readableText } from "./button-text.ts";
 
@@ -26,8 +26,7 @@ export async function askConfirmation(
     args: rawArgs,
   });
   return {
-    ...preview,
-    ephemeral: true,
+    ...asEphemeral(preview),
     buttons: [
       {
         kind: "confirm",

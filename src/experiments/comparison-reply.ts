@@ -55,7 +55,7 @@ export function comparisonReply(comparison: Comparison, sweep?: SweepRow, finish
           },
         }
       : {}),
-    ...(runs[0] ? { runId: runs[0].run_id } : {}),
+    ...(runs[0] ? { delivery: { runId: runs[0].run_id } } : {}),
     data: { ...(sweep ? { sweep_id: sweep.id } : {}), ...comparison },
   };
 }

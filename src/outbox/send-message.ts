@@ -2,7 +2,6 @@
 import type { OutboxMessage, OutboxRepo } from "../../db/outbox.ts";
 import { asRlError, type RlError } from "../errors.ts";
 import { crashPoint } from "../process/crash-point.ts";
-import type { Reply } from "../reply.ts";
 import type { Poster } from "./poster.ts";
 
 export interface SendMessageDeps {
@@ -18,7 +17,7 @@ export async function sendMessage(message: OutboxMessage, poster: Poster, deps: 
   try {
     const thread = (message.runId && deps.currentThread?.(message.runId)) || message.target.thread;
     // The key lets a platform that can deduplicate (Discord's nonce) recognise a repeat of this message.
-    ({ id } = await poster({ channel: message.target.channel, thread }, message.reply as Reply, {
+    ({ id } = await poster({ channel: message.target.channel, thread }, message.reply, {
       key: message.dedupeKey,
     }));
   } catch (thrown) {

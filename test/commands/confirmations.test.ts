@@ -81,7 +81,7 @@ describe("answering a confirmation prompt", () => {
       expect(again).toMatchObject({
         ok: false,
         answer: { outcome: "answered" },
-        reply: { ephemeral: true, text: "This was already answered (confirmed by alice)." },
+        reply: { delivery: { ephemeral: true }, text: "This was already answered (confirmed by alice)." },
       });
     }
     expect(s.confirmations.get(confirmationOf(prompt))).toMatchObject({

@@ -69,7 +69,10 @@ describe("mentions", () => {
 describe("post", () => {
   it("posts a reply to a channel and anchors a run reply to the new message", async () => {
     h = await startHarness();
-    const { id } = await h.adapter.post({ channel: h.channel }, { title: "Run r7 started", anchorRunId: "r7" });
+    const { id } = await h.adapter.post(
+      { channel: h.channel },
+      { title: "Run r7 started", delivery: { anchorRunId: "r7" } },
+    );
     expect(h.fake.message(id)?.["channel_id"]).toBe(IDS.channel);
     expect(embedsOf(h.fake.calls.at(-1)!)[0]?.["title"]).toBe("Run r7 started");
     expect(await h.anchored("r7")).toEqual({ runId: "r7", channel: h.channel, id });

@@ -84,7 +84,7 @@ describe("renderDiscordReply", () => {
         command: `/rl set field_${i} ${"y".repeat(200)}`,
       })),
       chart: { title: "reward", points: Array.from({ length: 10_000 }, (_, i) => ({ x: i, y: Math.sin(i / 100) })) },
-      ephemeral: true,
+      delivery: { ephemeral: true },
     };
     const m = render(huge);
     expectValid(m);

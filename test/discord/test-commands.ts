@@ -13,7 +13,7 @@ export const slowpoke = defineCommand({
   slow: true,
   async run(_args, ctx) {
     await ctx.progress?.("halfway there");
-    return { title: "Slow done", text: "All finished.", anchorRunId: "slow-1" };
+    return { title: "Slow done", text: "All finished.", delivery: { anchorRunId: "slow-1" } };
   },
 });
 
@@ -39,7 +39,7 @@ export const launch = defineCommand({
         { kind: "command", label: "Stop", command: "/rl halt r1", style: "danger" },
         { kind: "command", label: "Status", command: "/rl help" },
       ],
-      anchorRunId: "r1",
+      delivery: { anchorRunId: "r1" },
     };
   },
 });
@@ -112,7 +112,7 @@ export const gated = defineCommand({
   uses: [],
   async run() {
     await gate;
-    return { title: "Gated done", ephemeral: true };
+    return { title: "Gated done", delivery: { ephemeral: true } };
   },
 });
 
@@ -139,7 +139,7 @@ export const plot = defineCommand({
       title: "Results",
       text: "Reward so far.",
       chart: rewardChart(args.points ?? 40),
-      ...(args.private ? { ephemeral: true } : {}),
+      ...(args.private ? { delivery: { ephemeral: true } } : {}),
     };
   },
 });

@@ -84,8 +84,8 @@ describe("/rl sweep", () => {
     const { stack, ctx } = await demo({ totalSteps: 400, stepSeconds: 0.1 });
     const done = await dispatch({ text: "/rl sweep temperature=0.3,0.9" }, ctx, { confirmed: true });
     const { sweep_id: sweepId } = done.reply.data as { sweep_id: string };
-    expect(done.reply.anchorRunId).toBe(sweepRuns(stack, sweepId)[0]!.id);
-    stack.services.runs.update(done.reply.anchorRunId!, { thread: "1700000000.000100" });
+    expect(done.reply.delivery?.anchorRunId).toBe(sweepRuns(stack, sweepId)[0]!.id);
+    stack.services.runs.update(done.reply.delivery!.anchorRunId!, { thread: "1700000000.000100" });
     expect(sweepRuns(stack, sweepId).map((r) => r.thread)).toEqual(["1700000000.000100", "1700000000.000100"]);
     // Runs outside the sweep keep their own threads.
     const other = await stack.services.manager.start({ channel: CONSOLE, userId: "local" });

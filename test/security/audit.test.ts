@@ -70,7 +70,7 @@ describe("the audit log", () => {
 
     const first = await dispatch({ text: "/rl audit" }, admin);
     expect(first.ok).toBe(true);
-    expect(first.reply.ephemeral).toBe(true);
+    expect(first.reply.delivery?.ephemeral).toBe(true);
     const data = first.reply.data as { entries: Entry[]; count: number };
     expect(data.count).toBe(DEFAULT_AUDIT_ROWS);
     expect(data.entries[0]).toMatchObject({

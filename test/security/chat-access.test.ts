@@ -28,7 +28,7 @@ describe("chat access", () => {
     const { k, fake, chat } = await start({ RL_CHANNEL_ALLOWLIST: "slack:C-ALLOWED" });
     const reply = await chat("list the environments", k.ctx(USERS.operator, { via: "chat" }));
     expect(reply.title).toBe("Not allowed");
-    expect(reply.ephemeral).toBe(true);
+    expect(reply.delivery?.ephemeral).toBe(true);
     expect(reply.error).toMatchObject({ code: "FORBIDDEN", details: { needed: "read", role: "none" } });
     expect(reply.text).toContain("Asking me in plain words needs the read permission; you have none in this channel");
     expect(reply.text).toContain("RL_CHANNEL_ALLOWLIST (slack:C-ALLOWED)");

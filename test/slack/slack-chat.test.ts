@@ -72,7 +72,7 @@ describe("Slack mentions and direct messages", () => {
       chat: async (text, ctx) => {
         seen.push({ text, ctx });
         await ctx.progress?.("thinking…");
-        return { title: "Training", text: `You asked: ${text}`, anchorRunId: "run-7" };
+        return { title: "Training", text: `You asked: ${text}`, delivery: { anchorRunId: "run-7" } };
       },
     });
     await h.event(mention("<@U0BOT> start gsm8k with <@U0CAROL>"));

@@ -132,10 +132,39 @@ describe("Slack delivery from the outbox", () => {
     let release!: () => void;
     const recorded = new Promise<void>((resolve) => (release = resolve));
     h = await startSlackHarness({ onAnchor: () => recorded });
-    const posted = await h.adapter.post({ channel: CHANNEL_KEY }, { title: "Run r5 started", anchorRunId: "r5" });
+    const posted = await h.adapter.post(
+      { channel: CHANNEL_KEY },
+      { title: "Run r5 started", delivery: { anchorRunId: "r5" } },
+    );
     expect(h.fake.messages.get(`${CHANNEL}:${posted.id}`)?.text).toBe("Run r5 started");
     expect(h.anchors.items).toHaveLength(0);
     release();
     await h.anchors.waitFor((a) => a.runId === "r5");
+  });
+
+  it("a row queued by the previous version (anchorRunId at the reply's top level) still anchors the run when posted", async () => {
+    h = await startSlackHarness();
+    h.services.db
+      .prepare(
+        `INSERT INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, reply_json, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        "notice:r8:started",
+        "slack",
+        TEAM,
+        CHANNEL,
+        null,
+        "notice",
+        "r8",
+        '{"title":"Run r8 started","anchorRunId":"r8"}',
+        0,
+        0,
+      );
+    h.services.outboxSender.register("slack", h.adapter.post);
+    await h.services.outboxSender.drain();
+    expect(outboxRow(h.services, "notice:r8:started").status).toBe("sent");
+    const anchor = await h.anchors.waitFor((a) => a.runId === "r8");
+    expect(h.fake.messages.get(`${CHANNEL}:${anchor.ts}`)?.text).toBe("Run r8 started");
   });
 });

@@ -100,7 +100,7 @@ describe("Slack Web API failures", () => {
     const posted = fake.messages.get(`${CHANNEL}:${ts}`);
     expect(posted).toMatchObject({ thread_ts: "1700000000.000009", text: "Digest\nstep 40" });
     // The message went out, so a failing onAnchor is logged rather than making the caller post it again.
-    const anchored = await adapter.post({ channel: CHANNEL_KEY }, { title: "Run", anchorRunId: "run-1" });
+    const anchored = await adapter.post({ channel: CHANNEL_KEY }, { title: "Run", delivery: { anchorRunId: "run-1" } });
     expect(fake.messages.get(`${CHANNEL}:${anchored.id}`)?.text).toBe("Run");
     expect(log.lines.find((l) => l.message === "slack: recording the run's thread failed")?.context).toMatchObject({
       runId: "run-1",

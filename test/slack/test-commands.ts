@@ -72,7 +72,7 @@ export function createTestCommands(): TestCommands {
       return {
         title: `Launched ${name}`,
         text: "Run run-42 is training.",
-        anchorRunId: "run-42",
+        delivery: { anchorRunId: "run-42" },
         buttons: [
           { kind: "command", label: "Status", command: "/rl echo status of run-42" },
           { kind: "command", label: "Stop", command: "/rl halt run-42", style: "danger" },
@@ -148,8 +148,7 @@ export function createTestCommands(): TestCommands {
       return {
         title: "Results",
         chart: rewardChart(),
-        ...(mode === "private" ? { ephemeral: true } : {}),
-        ...(run ? { runId: run } : {}),
+        delivery: { ...(mode === "private" ? { ephemeral: true } : {}), ...(run ? { runId: run } : {}) },
       };
     },
   });

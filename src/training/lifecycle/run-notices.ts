@@ -69,6 +69,6 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
     buttons,
     ...(link ? { links: [link] } : {}),
     // The chart's picture goes where the notice goes: the run's thread.
-    ...(chart ? { chart, runId: run.id } : {}),
+    ...(chart ? { chart, delivery: { runId: run.id } } : {}),
   };
 }
