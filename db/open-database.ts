@@ -1,8 +1,9 @@
-// Opens the SQLite file (WAL, secure delete) and brings its schema up to date; an existing file that is not a database is never touched.
+// Opens the SQLite file (WAL, secure delete), creating the first one whole, and brings its schema up to date; an existing file that is not a database is never touched.
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { isRlError, RlError } from "../src/errors.ts";
+import { createDatabaseFile, removeBuildLeftovers } from "./create-database-file.ts";
 import { describeDbError } from "./describe-db-error.ts";
 import { MIGRATIONS, type Migration } from "./migrations.ts";
 
@@ -11,13 +12,35 @@ export type Db = Database.Database;
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const WHAT_TO_DO = "It was left as it is. Move it aside (or restore a backup: see README, Backups), then start again.";
 
+/** A write-ahead log or rollback journal beside the file: possibly the last copy of its data. */
+function journalBeside(file: string): { name: string; size: number } | undefined {
+  for (const name of [`${file}-wal`, `${file}-journal`]) {
+    if (existsSync(name)) return { name, size: statSync(name).size };
+  }
+  return undefined;
+}
+
+function keepBoth(what: string, file: string, journal: { name: string; size: number }): RlError {
+  const backups = path.join(path.dirname(file), "backups");
+  return new RlError(
+    "DATABASE",
+    `${what} ${journal.name} beside it holds ${journal.size} bytes (possibly the last copy of its data). Both were left as they are: restore a backup from ${backups} (see README, The database file and backups) or move both aside, then start again.`,
+    { details: { file, journal: journal.name } },
+  );
+}
+
 /** An existing file must already be a database: an empty or foreign file is data someone may need, never re-created. */
 function checkExistingFile(file: string): void {
-  if (!existsSync(file)) return;
+  const journal = journalBeside(file);
+  if (!existsSync(file)) {
+    // SQLite would replay a log with no database of its own onto a new one: it may be all that is left.
+    if (journal && journal.size > 0) throw keepBoth(`There is no database ${file} but`, file, journal);
+    return;
+  }
   const { size } = statSync(file);
-  // A database whose first pages are still in its write-ahead log is empty on disk but whole.
-  const wal = `${file}-wal`;
-  if (size === 0 && existsSync(wal) && statSync(wal).size > 0) return;
+  // Opening would delete the log beside an empty file: the last copy of the data.
+  if (size === 0 && journal && journal.size > 0)
+    throw keepBoth(`The database ${file} is empty (0 bytes) but`, file, journal);
   if (size === 0)
     throw new RlError(
       "DATABASE",
@@ -37,14 +60,35 @@ function checkExistingFile(file: string): void {
     });
 }
 
-export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+export interface OpenDatabaseOptions {
+  /** Called when a new database is built under its temporary name, just before it takes its own (a crash point). */
+  beforePublish?: () => void;
+}
+
+export function openDatabase(
+  file: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  options: OpenDatabaseOptions = {},
+): Db {
   let db: Db | undefined;
   try {
     if (file !== ":memory:") {
       checkExistingFile(file);
-      mkdirSync(path.dirname(file), { recursive: true });
+      removeBuildLeftovers(file);
+      if (!existsSync(file)) {
+        mkdirSync(path.dirname(file), { recursive: true });
+        // Built whole under another name first: a kill during the very first start never leaves a 0-byte database.
+        createDatabaseFile(
+          file,
+          (fresh) => {
+            fresh.pragma("journal_mode = WAL");
+            migrate(fresh, migrations);
+          },
+          options,
+        );
+      }
     }
-    db = new Database(file);
+    db = new Database(file, { fileMustExist: file !== ":memory:" });
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");

@@ -22,6 +22,7 @@ import { createWorkerScanner } from "./environments/threads/worker-scanner.ts";
 import { atroposlibLookup } from "./environments/resolution/atroposlib-lookup.ts";
 import { createEnvironmentOps } from "./environment-ops.ts";
 import { loadLockedFields } from "./locked-fields.ts";
+import { crashPoint } from "./process/crash-point.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createWandbClient } from "./metrics/wandb-client.ts";
 import { createWandbLookup } from "./metrics/wandb-lookup.ts";
@@ -57,7 +58,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const redact = createRedactor(config.secrets);
   const log = options.log ?? createLogger(config.logLevel, redact);
   const lockedFields = loadLockedFields(config.lockedFieldsPath);
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.databasePath, undefined, { beforePublish: () => crashPoint("database-built") });
   const channels = createChannelsRepo(db, now);
   const audit = createAuditRepo(db, now);
   // Discovery parses in a worker thread (and, on a machine with cores to spare, in helpers), one core left to the bot.

@@ -1,10 +1,12 @@
 // The database file as data: an empty, foreign, damaged or locked file is refused with one line and left exactly as it was.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { backUpToday } from "../../db/daily-backups.ts";
+import { MIGRATIONS } from "../../db/migrations.ts";
 import { openDatabase } from "../../db/open-database.ts";
 import { createChannelsRepo } from "../../db/channels.ts";
 import { runCli } from "../helpers/run-cli.ts";
@@ -33,6 +35,54 @@ describe("the database file", () => {
     expectOneLine(await runCli([], { cwd, input: "/rl envs\n" }), file, /empty \(0 bytes\).*Move it aside/);
     expectOneLine(await runCli(["exec", "/rl envs"], { cwd }), file, /empty/);
     expect(readFileSync(file).length).toBe(0);
+    // Nothing was made beside it: no log, no second database.
+    expect(readdirSync(path.join(cwd, "data")).filter((name) => name.startsWith("rl-chatops"))).toEqual([
+      "rl-chatops.db",
+    ]);
+  });
+
+  it("refuses an empty file with a write-ahead log or journal beside it, and keeps both byte for byte", async () => {
+    for (const side of ["-wal", "-journal"]) {
+      const { cwd, file } = dataFolder();
+      // A real log: a database's last writes, not yet checkpointed into its (then lost) file.
+      const db = new Database(file);
+      db.pragma("journal_mode = WAL");
+      db.pragma("wal_autocheckpoint = 0");
+      db.exec("CREATE TABLE kept (x); INSERT INTO kept VALUES ('the only copy')");
+      const log = readFileSync(`${file}-wal`);
+      db.close();
+      writeFileSync(file, "");
+      rmSync(`${file}-wal`, { force: true });
+      writeFileSync(`${file}${side}`, log);
+      const expected = new RegExp(
+        `empty \\(0 bytes\\) but .*rl-chatops\\.db${side} beside it holds ${log.length} bytes.*move both aside`,
+      );
+      expectOneLine(await runCli([], { cwd, input: "/rl envs\n" }), file, expected);
+      expectOneLine(await runCli(["exec", "/rl envs"], { cwd }), file, expected);
+      expect(readFileSync(file).length).toBe(0);
+      expect(readFileSync(`${file}${side}`).equals(log)).toBe(true);
+    }
+  });
+
+  it("refuses to create a database where only its write-ahead log is left, and keeps the log", async () => {
+    const { cwd, file } = dataFolder();
+    writeFileSync(`${file}-wal`, "frames of a database that was deleted");
+    expectOneLine(await runCli(["exec", "/rl envs"], { cwd }), file, /no database .* beside it holds 37 bytes/);
+    expect(existsSync(file)).toBe(false);
+    expect(readFileSync(`${file}-wal`, "utf8")).toBe("frames of a database that was deleted");
+  });
+
+  it("creates the first database whole, and removes what a killed first start was building", () => {
+    const { cwd, file } = dataFolder();
+    // No process has this pid (above the kernel's maximum): the start that was building it is gone.
+    const leftover = `${file}.creating-99999999`;
+    writeFileSync(leftover, "half a database");
+    writeFileSync(`${leftover}-wal`, "its log");
+    const db = openDatabase(file);
+    expect(db.pragma("user_version", { simple: true })).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+    expect(readdirSync(path.join(cwd, "data")).filter((name) => name.includes(".creating-"))).toEqual([]);
   });
 
   it("refuses a file that is not a database and leaves its bytes as they were", async () => {

@@ -1,15 +1,20 @@
 // The crash-point suite: the real bot is SIGKILLed at each named point of a run's life, restarted, and checked whole.
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../db/migrations.ts";
 import { CRASH_POINTS, type CrashPoint } from "../../src/process/crash-point.ts";
 import { isSameProcess } from "../../src/process/process-info.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 import { readDb, spawnBot, waitFor, type BotProcess } from "../helpers/bot-process.ts";
 
-/** How the run is driven to reach the point: left to finish, failing by itself, or stopped by a person. */
-type Scenario = "complete" | "fail" | "stop" | "lost";
+/** How the run is driven to reach the point: left to finish, failing by itself, or stopped by a person; or the bot
+ * dies on its very first start, before any run, and the run is given to the restarted bot. */
+type Scenario = "complete" | "fail" | "stop" | "lost" | "first-start";
 
 const SCENARIOS: Record<CrashPoint, Scenario> = {
+  "database-built": "first-start",
   "run-created": "complete",
   "spawned:api": "complete",
   "spawned:trainer": "complete",
@@ -110,8 +115,9 @@ describe("crash points", () => {
       const { cwd, env } = await setup(scenario);
       const violations: string[] = [];
       const first = spawnBot(cwd, { ...env, RL_CRASH_AT: scenario === "lost" ? "spawned:trainer" : point });
-      first.write("/rl select arithmetic\n");
-      first.write("/rl start\n");
+      // The first-start bot dies before it reads a line: the restarted bot gets the run.
+      const commands = "/rl select arithmetic\n/rl start\n";
+      if (scenario !== "first-start") first.write(commands);
       if (scenario === "stop") {
         const run = await waitFor(() => runs(cwd, env).find((r) => r.status === "running"), "the run to be running");
         first.write(`/rl stop ${run.id}\n`);
@@ -124,9 +130,24 @@ describe("crash points", () => {
         if (again) violations.push(again);
       }
 
+      const dataDir = path.join(cwd, "data");
+      if (scenario === "first-start") {
+        if (existsSync(path.join(dataDir, "rl-chatops.db")))
+          violations.push("the database took its name before it was complete");
+        if (!readdirSync(dataDir).some((name) => name.includes(".creating-")))
+          violations.push("no database was being built when the bot was killed");
+      }
       const bot = spawnBot(cwd, env);
+      if (scenario === "first-start") bot.write(commands);
       try {
         const runId = (await waitFor(() => runs(cwd, env)[0], "the run's row")).id;
+        if (scenario === "first-start") {
+          const version = readDb(cwd, env, (db) => db.pragma("user_version", { simple: true }) as number);
+          if (version !== Math.max(...MIGRATIONS.map((m) => m.version)))
+            violations.push(`the restarted bot's database is at schema version ${version}`);
+          const leftovers = readdirSync(dataDir).filter((name) => name.includes(".creating-"));
+          if (leftovers.length) violations.push(`the unfinished database was left: ${leftovers.join(", ")}`);
+        }
         await waitFor(() => {
           const now = runs(cwd, env).find((r) => r.id === runId)!;
           return (
