@@ -111,15 +111,25 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
   }
 }
 
+/** The settings of a command that uses the data folder, which is checked before anything in it is opened or created. */
+async function loadDataConfig(): Promise<Config> {
+  const [{ loadConfig }, { checkDataDir }] = await Promise.all([
+    import("./config.ts"),
+    import("./lease/check-data-dir.ts"),
+  ]);
+  const config = loadConfig();
+  checkDataDir(config.dataDir);
+  return config;
+}
+
 async function exec(line: CommandLine): Promise<number> {
   const text = line.args[0];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
-  const [{ loadConfig }, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
-    import("./config.ts"),
+  const [config, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
+    loadDataConfig(),
     import("./lease/acquire-lease.ts"),
     import("../adapters/console/cli-command.ts"),
   ]);
-  const config = loadConfig();
   const request: BotRequest = {
     text,
     channel: line.options.channel,
@@ -144,13 +154,12 @@ async function scan(line: CommandLine): Promise<number> {
 }
 
 async function backup(line: CommandLine): Promise<number> {
-  const [{ existsSync }, { loadConfig }, { openDatabase }, { backupDatabase }] = await Promise.all([
+  const [{ existsSync }, config, { openDatabase }, { backupDatabase }] = await Promise.all([
     import("node:fs"),
-    import("./config.ts"),
+    loadDataConfig(),
     import("../db/open-database.ts"),
     import("../db/backup-database.ts"),
   ]);
-  const config = loadConfig();
   // A backup never creates the database it copies.
   if (!existsSync(config.databasePath))
     throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
@@ -193,8 +202,8 @@ async function main(argv: string[]): Promise<number> {
     running.signalled = true;
     void running.bot?.stop();
   });
-  const [{ loadConfig }, { createBot }] = await Promise.all([import("./config.ts"), import("./main.ts")]);
-  const bot = (running.bot = await createBot(loadConfig(), { console: line.options.console === true }));
+  const [config, { createBot }] = await Promise.all([loadDataConfig(), import("./main.ts")]);
+  const bot = (running.bot = await createBot(config, { console: line.options.console === true }));
   if (running.signalled) void bot.stop();
   await bot.done;
   return 0;
