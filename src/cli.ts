@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Config } from "./config.ts";
 import { isRlError, RlError } from "./errors.ts";
 import type { Lease } from "./lease/acquire-lease.ts";
-import type { BotRequest, BotResponse } from "./lease/ask-bot.ts";
+import type { BotRequest, BotResponse, BotState } from "./lease/ask-bot.ts";
 import type { LeaseHolder } from "./lease/lease-holder.ts";
 import type { Bot } from "./main.ts";
 import type * as ScanCommandModule from "./scan-command.ts";
@@ -27,8 +27,9 @@ const SCAN_COMMAND = new URL(
 
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
-  rl-chatops exec "<command>" [--channel ID] [--user ID] [--json]
-                                                run one /rl command (by the running bot when one owns the data folder)
+  rl-chatops exec "<command>" [--channel ID] [--user ID] [--json] [--timeout SECONDS]
+                                                run one /rl command (by the running bot when one owns the data folder;
+                                                give up when that bot does not take it within SECONDS, default 30)
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
   rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
 
@@ -80,8 +81,30 @@ async function holderOf(dataDir: string, known: LeaseHolder | undefined): Promis
   return known;
 }
 
-async function execInBot(config: Config, found: LeaseHolder | undefined, request: BotRequest): Promise<BotResponse> {
-  const [{ askBot }, { describeHolder }, { socketPathFor }, { isSameProcess }] = await Promise.all([
+/** Exec gives up on a bot that does not take its command, or stays stopped while working on it: what to do. */
+function botSilent(config: Config, holder: LeaseHolder | undefined, err: RlError, ackTimeoutMs: number): RlError {
+  const pid = holder ? String(holder.pid) : "<pid>";
+  const waited = `${ackTimeoutMs / 1000} s (--timeout)`;
+  const what = err.details.acknowledged
+    ? `took the command but has been stopped for ${waited}`
+    : `did not take the command within ${waited}`;
+  const fix = err.details.stopped
+    ? `It is stopped: resume it with kill -CONT ${pid}, or end it (kill ${pid}, then kill -CONT ${pid}).`
+    : `It may be hung: see its log in ${config.logsDir}, or restart it (kill ${pid}).`;
+  return new RlError(
+    "TIMEOUT",
+    `The bot${holder ? ` (pid ${pid})` : ""} that owns the data folder ${config.dataDir} ${what}. ${fix}`,
+    { cause: err, details: { ...err.details, pid: holder?.pid } },
+  );
+}
+
+async function execInBot(
+  config: Config,
+  found: LeaseHolder | undefined,
+  request: BotRequest,
+  ackTimeoutMs: number,
+): Promise<BotResponse> {
+  const [{ askBot }, { describeHolder }, { socketPathFor }, { isSameProcess, isStoppedProcess }] = await Promise.all([
     import("./lease/ask-bot.ts"),
     import("./lease/lease-holder.ts"),
     import("./lease/socket-path.ts"),
@@ -95,14 +118,15 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
     );
   }
   const socketPath = holder?.socket ?? socketPathFor(config.dataDir);
+  const botState = (): BotState => {
+    if (!holder) return "running";
+    if (!isSameProcess(holder.pid, holder.startTime)) return "gone";
+    return isStoppedProcess(holder.pid) ? "stopped" : "running";
+  };
   try {
-    return await askBot(
-      socketPath,
-      request,
-      5000,
-      () => holder === undefined || isSameProcess(holder.pid, holder.startTime),
-    );
+    return await askBot(socketPath, request, { connectWaitMs: 5000, ackTimeoutMs, botState });
   } catch (err) {
+    if (isRlError(err) && err.code === "TIMEOUT") throw botSilent(config, holder, err, ackTimeoutMs);
     throw new RlError(
       "UPSTREAM",
       `${describeHolder(holder)} owns the data folder ${config.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`,
@@ -111,15 +135,38 @@ async function execInBot(config: Config, found: LeaseHolder | undefined, request
   }
 }
 
+/** --timeout SECONDS: how long a running bot has to take the command (default 30). */
+function ackTimeoutOf(line: CommandLine): number {
+  const value = line.options.timeout;
+  if (value === undefined) return 30_000;
+  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  if (!(seconds > 0))
+    throw new UsageError(
+      `--timeout takes a number of seconds above 0, e.g. rl-chatops exec "/rl status" --timeout 10.`,
+    );
+  return seconds * 1000;
+}
+
+/** The settings of a command that uses the data folder, which is checked before anything in it is opened or created. */
+async function loadDataConfig(): Promise<Config> {
+  const [{ loadConfig }, { checkDataDir }] = await Promise.all([
+    import("./config.ts"),
+    import("./lease/check-data-dir.ts"),
+  ]);
+  const config = loadConfig();
+  checkDataDir(config.dataDir);
+  return config;
+}
+
 async function exec(line: CommandLine): Promise<number> {
   const text = line.args[0];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
-  const [{ loadConfig }, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
-    import("./config.ts"),
+  const ackTimeoutMs = ackTimeoutOf(line);
+  const [config, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
+    loadDataConfig(),
     import("./lease/acquire-lease.ts"),
     import("../adapters/console/cli-command.ts"),
   ]);
-  const config = loadConfig();
   const request: BotRequest = {
     text,
     channel: line.options.channel,
@@ -131,7 +178,7 @@ async function exec(line: CommandLine): Promise<number> {
   const response =
     "lease" in attempt
       ? await execHere(config, attempt.lease, request)
-      : await execInBot(config, attempt.holder, request);
+      : await execInBot(config, attempt.holder, request, ackTimeoutMs);
   (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
   return exitCodeOf(response);
 }
@@ -144,13 +191,12 @@ async function scan(line: CommandLine): Promise<number> {
 }
 
 async function backup(line: CommandLine): Promise<number> {
-  const [{ existsSync }, { loadConfig }, { openDatabase }, { backupDatabase }] = await Promise.all([
+  const [{ existsSync }, config, { openDatabase }, { backupDatabase }] = await Promise.all([
     import("node:fs"),
-    import("./config.ts"),
+    loadDataConfig(),
     import("../db/open-database.ts"),
     import("../db/backup-database.ts"),
   ]);
-  const config = loadConfig();
   // A backup never creates the database it copies.
   if (!existsSync(config.databasePath))
     throw new RlError("NOT_FOUND", `There is no database at ${config.databasePath} yet: nothing to back up.`);
@@ -193,8 +239,8 @@ async function main(argv: string[]): Promise<number> {
     running.signalled = true;
     void running.bot?.stop();
   });
-  const [{ loadConfig }, { createBot }] = await Promise.all([import("./config.ts"), import("./main.ts")]);
-  const bot = (running.bot = await createBot(loadConfig(), { console: line.options.console === true }));
+  const [config, { createBot }] = await Promise.all([loadDataConfig(), import("./main.ts")]);
+  const bot = (running.bot = await createBot(config, { console: line.options.console === true }));
   if (running.signalled) void bot.stop();
   await bot.done;
   return 0;

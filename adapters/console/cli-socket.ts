@@ -1,8 +1,8 @@
-// The bot's Unix socket for rl-chatops exec: newline-delimited JSON requests, answered by the same dispatcher.
+// The bot's Unix socket for rl-chatops exec: newline-delimited JSON requests, acknowledged at once, answered by the same dispatcher.
 import { chmodSync, rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { z } from "zod";
-import type { BotResponse } from "../../src/lease/ask-bot.ts";
+import { ACK_LINE, type BotResponse } from "../../src/lease/ask-bot.ts";
 import type { Services } from "../../src/services.ts";
 import { runCliCommand } from "./cli-command.ts";
 
@@ -62,6 +62,8 @@ export async function serveCliSocket(services: Services, socketPath: string): Pr
       const line = buffer.slice(0, end);
       // One request per connection: later bytes are ignored.
       socket.removeAllListeners("data");
+      // Taken at once, however long the command then takes: exec waits for the answer only from a bot that acknowledges.
+      socket.write(`${ACK_LINE}\n`);
       const work = answer(socket, line).finally(() => inFlight.delete(work));
       inFlight.add(work);
     });

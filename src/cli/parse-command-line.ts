@@ -8,7 +8,7 @@ export interface CommandLine {
   verb: Verb;
   /** The verb's arguments, after the verb itself. */
   args: string[];
-  options: { console?: boolean; help?: boolean; json?: boolean; channel?: string; user?: string };
+  options: { console?: boolean; help?: boolean; json?: boolean; channel?: string; user?: string; timeout?: string };
 }
 
 /** A command line that cannot be run as written; the CLI prints it with the usage and exits 2. */
@@ -25,7 +25,13 @@ const JSON_OUTPUT: Record<string, OptionSpec> = { json: { type: "boolean" } };
 const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; example: string }> = {
   run: { options: { ...HELP, console: { type: "boolean" } }, most: 0, example: "rl-chatops --console" },
   exec: {
-    options: { ...HELP, ...JSON_OUTPUT, channel: { type: "string" }, user: { type: "string" } },
+    options: {
+      ...HELP,
+      ...JSON_OUTPUT,
+      channel: { type: "string" },
+      user: { type: "string" },
+      timeout: { type: "string" },
+    },
     most: 1,
     example: 'rl-chatops exec "/rl envs" --channel C1',
   },

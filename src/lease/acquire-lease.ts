@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { RlError } from "../errors.ts";
 import { processStartTime } from "../process/process-info.ts";
+import { checkDataDir } from "./check-data-dir.ts";
 import {
   describeHolder,
   pidFileOf,
@@ -33,6 +34,8 @@ function isBusy(err: unknown): boolean {
 
 /** Take the lease if nobody holds it; otherwise say who does. Never waits. */
 export function tryAcquireLease(dataDir: string, mode: LeaseMode): LeaseAttempt {
+  // The command line checked it already; createBot's other callers (tests, benchmarks) are covered here.
+  checkDataDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
   const lock = new Database(lockFileOf(dataDir));
   try {
