@@ -55,11 +55,12 @@ function explain(err: unknown, verb: Verb): UsageError {
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
     return new UsageError(`Unknown option ${named ?? message}: ${where} takes ${optionsOf(verb)}.`);
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return new UsageError(
-      message.includes("argument missing")
-        ? `${named} needs a value, e.g. ${VERBS[verb].example}.`
-        : `${named} takes no value: write it alone, e.g. ${VERBS[verb].example}.`,
-    );
+    if (message.includes("argument missing"))
+      return new UsageError(`${named} needs a value, e.g. ${VERBS[verb].example}.`);
+    // Node reads "--timeout -1" as the option followed by another option, not as its value.
+    if (message.includes("ambiguous"))
+      return new UsageError(`${named} needs a value; one that starts with "-" is written ${named}=-VALUE.`);
+    return new UsageError(`${named} takes no value: write it alone, e.g. ${VERBS[verb].example}.`);
   }
   return new UsageError(message);
 }

@@ -36,6 +36,9 @@ describe("command line", () => {
     const missing = await runCli(["exec", "/rl envs", "--channel"], { cwd });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--channel needs a value");
+    const dashed = await runCli(["exec", "/rl envs", "--channel", "-x"], { cwd });
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toContain('--channel needs a value; one that starts with "-" is written --channel=-VALUE');
     const flag = await runCli(["scan", ENVS, "--json=yes"], { cwd });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("--json takes no value");
