@@ -6,35 +6,42 @@ import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 
 const CHILD = path.join(PACKAGE_ROOT, "test", "environments", "stop-helpers-child.ts");
+/** How long each mode's child may take before it counts as hung. */
+const CHILD_TIMEOUT_MS = { pool: 60_000, scanner: 120_000 };
+
+/** Runs the child in `mode` and checks it exited by itself, said nothing on stderr, and printed `expected`. */
+async function expectCleanRun(
+  mode: "pool" | "scanner",
+  expected: string,
+  env: Record<string, string> = {},
+): Promise<void> {
+  const child = await execa(process.execPath, ["--import", "tsx", CHILD, mode], {
+    cwd: PACKAGE_ROOT,
+    env,
+    reject: false,
+    timeout: CHILD_TIMEOUT_MS[mode],
+  });
+  expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({
+    exitCode: 0,
+    signal: undefined,
+    stderr: "",
+  });
+  expect(child.stdout).toBe(expected);
+}
 
 describe("stopping discovery's helper threads", () => {
   it("stops a helper that is parsing without aborting the process, and parses what it owed here", async () => {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const child = await execa(process.execPath, ["--import", "tsx", CHILD, "pool"], {
-        cwd: PACKAGE_ROOT,
-        reject: false,
-        timeout: 60_000,
-      });
-      expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({
-        exitCode: 0,
-        signal: undefined,
-        stderr: "",
-      });
-      expect(child.stdout).toBe("released; 4 of 4 parsed");
-    }
+    for (let attempt = 0; attempt < 2; attempt++) await expectCleanRun("pool", "released; 4 of 4 parsed");
   }, 180_000);
 
   it("closes the bot's discovery thread at any moment of a scan without aborting the process", async () => {
-    const child = await execa(process.execPath, ["--import", "tsx", CHILD, "scanner"], {
-      cwd: PACKAGE_ROOT,
-      reject: false,
-      timeout: 120_000,
-    });
-    expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({
-      exitCode: 0,
-      signal: undefined,
-      stderr: "",
-    });
-    expect(child.stdout).toBe("closed 7 scans");
+    await expectCleanRun("scanner", "closed 7 scans");
   }, 180_000);
+
+  it("terminates a thread past its grace period only once no thread of its tree is inside a parse", async () => {
+    // With no grace at all every stop reaches the terminate path while the threads (and a scan's helpers) are parsing.
+    const noGrace = { RL_STOP_GRACE_MS: "0" };
+    await expectCleanRun("pool", "released; 4 of 4 parsed", noGrace);
+    await expectCleanRun("scanner", "closed 7 scans", noGrace);
+  }, 240_000);
 });

@@ -1,5 +1,6 @@
 // Parses one Python file with tree-sitter and keeps only what discovery needs: classes, bindings, fields, config_init.
 import type Parser from "tree-sitter";
+import { withinParseGates } from "../threads/parse-gate.ts";
 import { readSyntaxTree, type PyNode } from "./cursor-node.ts";
 import type {
   Binding,
@@ -27,8 +28,16 @@ const TRANSPARENT = new Set([
   "block",
 ]);
 
-/** Parse source text; a file with any syntax error is refused, naming the first error's line. */
+/**
+ * Parse source text; a file with any syntax error is refused, naming the first error's line. In a discovery thread the
+ * parse and the reading of its tree (both in the native binding) count in the thread's parse gates, so the thread is
+ * never terminated in the middle of them.
+ */
 export function summarizePythonFile(parser: Parser, source: string): FileOutcome {
+  return withinParseGates(() => summarizeParsed(parser, source));
+}
+
+function summarizeParsed(parser: Parser, source: string): FileOutcome {
   const tree = parser.parse(source);
   const root = tree.rootNode;
   if (root.hasError) {

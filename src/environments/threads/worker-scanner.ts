@@ -106,7 +106,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
   }
 
   function start(): Worker {
-    const started = spawnWorker("scan-worker", { workerData: { options } satisfies ScanWorkerData });
+    const started = spawnWorker("scan-worker", { options } satisfies ScanWorkerData);
     started.on("message", onReply);
     const lost = (reason: string) => {
       if (worker !== started) return;
