@@ -40,7 +40,7 @@ describe("stopping discovery's helper threads", () => {
 
   it("terminates a thread past its grace period only once no thread of its tree is inside a parse", async () => {
     // With no grace at all every stop reaches the terminate path while the threads (and a scan's helpers) are parsing.
-    const noGrace = { RL_STOP_GRACE_MS: "0" };
+    const noGrace = { RL_THREAD_STOP_GRACE_MS: "0" };
     await expectCleanRun("pool", "released; 4 of 4 parsed", noGrace);
     await expectCleanRun("scanner", "closed 7 scans", noGrace);
   }, 240_000);
