@@ -1,8 +1,9 @@
 // A data folder the bot could not use (a file, a kernel filesystem, not writable) is refused at start by every command that uses it.
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.ts";
+import { execa } from "execa";
+import { CLI, runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const ENVS = path.resolve(import.meta.dirname, "../fixtures/envs");
@@ -14,9 +15,32 @@ const COMMANDS: Array<{ name: string; args: string[] }> = [
   { name: "backup", args: ["backup"] },
 ];
 
-async function expectRefused(cwd: string, dataDir: string, problem: RegExp): Promise<void> {
+type Run = typeof runCli;
+
+/**
+ * Root may write anywhere, whatever a folder's mode says: as root, the command runs as the unprivileged user nobody
+ * (util-linux's setpriv), for whom the folder is not writable.
+ */
+const AS_ROOT = process.getuid?.() === 0;
+const SETPRIV = "/usr/bin/setpriv";
+const runUnprivileged: Run = async (args, options) => {
+  if (!AS_ROOT) return runCli(args, options);
+  const result = await execa(
+    SETPRIV,
+    ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, ...args],
+    {
+      cwd: options.cwd,
+      env: { RL_LOG_LEVEL: "silent", HOME: options.cwd, ...options.env },
+      input: options.input,
+      reject: false,
+    },
+  );
+  return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+};
+
+async function expectRefused(cwd: string, dataDir: string, problem: RegExp, run: Run = runCli): Promise<void> {
   for (const { name, args } of COMMANDS) {
-    const out = await runCli(args, { cwd, env: { RL_DATA_DIR: dataDir }, input: "" });
+    const out = await run(args, { cwd, env: { RL_DATA_DIR: dataDir }, input: "" });
     expect({ name, code: out.code, stdout: out.stdout }).toEqual({ name, code: 1, stdout: "" });
     // One line naming the setting and what to do: no stack trace.
     expect(out.stderr.trimEnd().split("\n")).toHaveLength(1);
@@ -44,19 +68,25 @@ describe("the data folder is checked at start", () => {
     expect(readdirSync(cwd)).toEqual([]);
   }, 60_000);
 
-  it.skipIf(process.getuid?.() === 0)("refuses a folder that is not writable, or cannot be created", async () => {
-    const cwd = tempDir();
-    const locked = path.join(cwd, "locked");
-    mkdirSync(locked, { mode: 0o500 });
-    chmodSync(locked, 0o500);
-    try {
-      await expectRefused(cwd, locked, /which is not writable/);
-      await expectRefused(cwd, path.join(locked, "data"), new RegExp(`cannot be created: ${locked} is not writable`));
-      expect(readdirSync(locked)).toEqual([]);
-    } finally {
-      chmodSync(locked, 0o700);
-    }
-  });
+  it.skipIf(AS_ROOT && !existsSync(SETPRIV))(
+    "refuses a folder that is not writable, or cannot be created",
+    async () => {
+      const cwd = tempDir();
+      // Open to the unprivileged user the commands run as under root; the data folder itself is read and search only.
+      chmodSync(cwd, 0o755);
+      const locked = path.join(cwd, "locked");
+      mkdirSync(locked, { mode: 0o555 });
+      chmodSync(locked, 0o555);
+      try {
+        await expectRefused(cwd, locked, /which is not writable/, runUnprivileged);
+        const under = path.join(locked, "data");
+        await expectRefused(cwd, under, new RegExp(`cannot be created: ${locked} is not writable`), runUnprivileged);
+        expect(readdirSync(locked)).toEqual([]);
+      } finally {
+        chmodSync(locked, 0o700);
+      }
+    },
+  );
 
   it("is not checked by scan or --help, which do not use it", async () => {
     const cwd = tempDir();
