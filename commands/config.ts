@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { BASE_ENV_CONFIG_FIELDS } from "../src/environments/resolution/base-env-config.ts";
 import type { ConfigField } from "../src/environments/types.ts";
-import { TRAINER_PREFIX, trainerFields } from "../src/training/trainer-fields.ts";
+import { TRAINER_PREFIX, trainerFields } from "../src/stacks/atropos-tinker/trainer-fields.ts";
 import type { ConfigView, FieldView } from "../src/environment-ops.ts";
 import type { Reply, ReplyField } from "../src/reply.ts";
 import { formatValue } from "../src/values/format-value.ts";

@@ -236,4 +236,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox ADD COLUMN undeliverable TEXT;
     `,
   },
+  {
+    version: 9,
+    name: "the training stack each run belongs to",
+    sql: `
+      ALTER TABLE runs ADD COLUMN stack TEXT NOT NULL DEFAULT 'atropos-tinker';
+    `,
+  },
 ];

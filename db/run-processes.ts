@@ -1,8 +1,8 @@
 // The processes of each run: pid and its start time (so a reused pid is never mistaken), log file, exit.
 import type { Db } from "./open-database.ts";
 
-export const COMPONENTS = ["api", "trainer", "env"] as const;
-export type Component = (typeof COMPONENTS)[number];
+/** A process of a run, named by its training stack ("api", "trainer", "env" for atropos-tinker). */
+export type Component = string;
 export type ProcessState = "starting" | "ready" | "exited";
 
 export interface ProcessRow {

@@ -29,6 +29,8 @@ export interface RunRow {
   endedAt?: number;
   updatedAt: number;
   backend: "local" | "slurm";
+  /** The training stack that runs it ("atropos-tinker" for every run made before there were others). */
+  stack: string;
   configPath?: string;
   wandbProject?: string;
   wandbGroup?: string;
@@ -51,6 +53,7 @@ export interface NewRun {
   status: RunStatus;
   createdBy: string;
   backend?: "local" | "slurm";
+  stack?: string;
   sweepId?: string;
 }
 
@@ -86,6 +89,7 @@ interface RawRun {
   ended_at: number | null;
   updated_at: number;
   backend: "local" | "slurm";
+  stack: string;
   config_path: string | null;
   wandb_project: string | null;
   wandb_group: string | null;
@@ -129,6 +133,7 @@ function toRow(r: RawRun): RunRow {
     endedAt: r.ended_at ?? undefined,
     updatedAt: r.updated_at,
     backend: r.backend,
+    stack: r.stack,
     configPath: r.config_path ?? undefined,
     wandbProject: r.wandb_project ?? undefined,
     wandbGroup: r.wandb_group ?? undefined,
@@ -159,8 +164,8 @@ const COLUMNS: Record<keyof RunPatch, string> = {
 
 export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
   const insert = db.prepare(
-    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, sweep_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, stack, sweep_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const get = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE id = ?");
   const byChannel = db.prepare<[string, string, string, number], RawRun>(
@@ -192,6 +197,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
         t,
         t,
         run.backend ?? "local",
+        run.stack ?? "atropos-tinker",
         run.sweepId ?? null,
       );
       return repo.get(run.id)!;

@@ -10,6 +10,11 @@ import "./zod-english.ts";
 
 export { PACKAGE_ROOT };
 export const DEMO_STACK_ROOT = path.join(PACKAGE_ROOT, "examples", "demo-stack");
+/** The bundled miniature of tinker-cookbook: RL_STACK=tinker-cookbook runs it when no RL_TRAINING_ROOT is set. */
+export const COOKBOOK_DEMO_ROOT = path.join(PACKAGE_ROOT, "examples", "tinker-cookbook");
+/** The training stacks the bot can drive (src/stacks/). */
+export const STACKS = ["atropos-tinker", "tinker-cookbook"] as const;
+export type StackName = (typeof STACKS)[number];
 
 const TRUE_WORDS = ["1", "true", "yes", "on"];
 const BOOL_WORDS = [...TRUE_WORDS, "0", "false", "no", "off"];
@@ -49,6 +54,7 @@ const number = (pattern: RegExp, message: string) => z.pipe(trimmed(z.regex(patt
 
 /** Variable name -> schema and default. The names are the documented settings (see .env.example). */
 const settings = {
+  RL_STACK: z._default(z.enum(STACKS), "atropos-tinker"),
   RL_TRAINING_ROOT: z.optional(text),
   RL_ENVIRONMENTS_DIR: z.optional(text),
   RL_SCAN_RECURSIVE: z._default(bool, false),
@@ -93,7 +99,7 @@ const settings = {
   WANDB_BASE_URL: z._default(url, "https://api.wandb.ai"),
   WANDB_APP_URL: z.optional(url),
   WANDB_ENTITY: z.optional(text),
-  WANDB_PROJECT: z._default(text, "atropos-tinker"),
+  WANDB_PROJECT: z.optional(text),
   OPENROUTER_API_KEY: z.optional(text),
   RL_TEST_MODELS: z._default(
     z.pipe(
@@ -160,6 +166,8 @@ export interface SlurmSettings {
 }
 
 export interface Config {
+  /** The training stack new runs are started on (RL_STACK). */
+  stack: StackName;
   trainingRoot: string;
   isDemoStack: boolean;
   environmentsDir: string;
@@ -286,16 +294,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     raw[name] = result.data;
   }
   const r = raw as Raw;
-  const trainingRoot = path.resolve(cwd, r.RL_TRAINING_ROOT ?? DEMO_STACK_ROOT);
-  const isDemoStack = trainingRoot === DEMO_STACK_ROOT;
+  const cookbook = r.RL_STACK === "tinker-cookbook";
+  const demoRoot = cookbook ? COOKBOOK_DEMO_ROOT : DEMO_STACK_ROOT;
+  const trainingRoot = path.resolve(cwd, r.RL_TRAINING_ROOT ?? demoRoot);
+  const isDemoStack = trainingRoot === demoRoot;
   const dataDir = path.resolve(cwd, r.RL_DATA_DIR);
   const python = r.RL_PYTHON ?? (isDemoStack ? "python3" : "python");
-  const lockedDefault = isDemoStack ? path.join(DEMO_STACK_ROOT, "locked-fields.yaml") : undefined;
+  const lockedDefault = isDemoStack && !cookbook ? path.join(DEMO_STACK_ROOT, "locked-fields.yaml") : undefined;
+  const unitsDir = cookbook ? path.join("tinker_cookbook", "recipes") : path.join("tinker_atropos", "environments");
   const secrets = SECRET_SETTINGS.map((n) => r[n]).filter((v): v is string => typeof v === "string" && v.length > 0);
   return {
+    stack: r.RL_STACK,
     trainingRoot,
     isDemoStack,
-    environmentsDir: path.resolve(trainingRoot, r.RL_ENVIRONMENTS_DIR ?? path.join("tinker_atropos", "environments")),
+    environmentsDir: path.resolve(trainingRoot, r.RL_ENVIRONMENTS_DIR ?? unitsDir),
     scanRecursive: r.RL_SCAN_RECURSIVE,
     scanMaxFileBytes: r.RL_SCAN_MAX_FILE_BYTES,
     dataDir,
@@ -348,7 +360,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       concurrency: r.RL_TEST_CONCURRENCY,
       correctThreshold: r.RL_TEST_CORRECT_THRESHOLD,
     },
-    wandb: { baseUrl: r.WANDB_BASE_URL, appUrl: r.WANDB_APP_URL, entity: r.WANDB_ENTITY, project: r.WANDB_PROJECT },
+    wandb: {
+      baseUrl: r.WANDB_BASE_URL,
+      appUrl: r.WANDB_APP_URL,
+      entity: r.WANDB_ENTITY,
+      project: r.WANDB_PROJECT ?? r.RL_STACK,
+    },
     slack: {
       botToken: r.SLACK_BOT_TOKEN,
       appToken: r.SLACK_APP_TOKEN,

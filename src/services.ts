@@ -29,6 +29,8 @@ import { createWandbLookup } from "./metrics/wandb-lookup.ts";
 import { createRedactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager } from "./training/run-manager.ts";
+import { createAtroposStack } from "./stacks/atropos-tinker/atropos-stack.ts";
+import { createStackRegistry } from "./stacks/stack-registry.ts";
 import { createRunReport } from "./training/run-report.ts";
 import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
 import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts";
@@ -52,6 +54,9 @@ export interface ServiceOptions {
   /** Replaces node-cron for the digest schedules (tests fire them by hand). */
   schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
 }
+
+/** How long an environment must stay alive to count as ready when it shows no traffic yet. */
+const ENV_SETTLE_MS = 2000;
 
 export function createServices(config: Config, options: ServiceOptions = {}): Services {
   const now = options.now ?? Date.now;
@@ -87,7 +92,16 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const manager = createRunManager({
     config,
     db,
-    locked: lockedFields,
+    stacks: createStackRegistry(
+      createAtroposStack({
+        config,
+        locked: lockedFields,
+        catalog,
+        processEnv: options.processEnv,
+        envSettleMs: ENV_SETTLE_MS,
+      }),
+      [],
+    ),
     runs,
     sweeps,
     processes,
@@ -95,12 +109,10 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     outbox,
     channels,
     startableEnvironment: env.startableEnvironment,
-    catalog,
     supervisor,
     log,
     now,
     redact,
-    processEnv: options.processEnv,
   });
   const wandbClient = config.keys.wandb
     ? createWandbClient({

@@ -2,8 +2,9 @@
 import { channelLabel, type ChannelKey } from "../../db/channel-key.ts";
 import type { DigestStateRepo } from "../../db/digest-state.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
-import type { RunsRepo } from "../../db/runs.ts";
+import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import type { Logger } from "../log.ts";
+import type { TrainerProgress } from "../metrics/trainer-log.ts";
 import type { WandbClient } from "../metrics/wandb-client.ts";
 import type { WandbPages } from "../metrics/wandb-group-link.ts";
 import type { Reply } from "../reply.ts";
@@ -25,7 +26,8 @@ export interface DigestCycleDeps {
   wandb?: WandbClient;
   /** Where WandB pages live: a run's link is built from its names when WandB cannot be asked or did not answer. */
   wandbPages?: WandbPages;
-  trainerLogPath: (runId: string) => string;
+  /** A run's progress as its training stack writes it. */
+  progress: (run: RunRow) => Promise<TrainerProgress>;
   log: Logger;
   now: () => number;
   settings: DigestSettings;

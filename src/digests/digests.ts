@@ -40,7 +40,7 @@ export function createDigests(deps: DigestsDeps) {
     outbox: deps.outbox,
     wandb: deps.wandb,
     wandbPages: wandbPagesOf(deps.config),
-    trainerLogPath: (runId) => deps.manager.logPath(runId, "trainer"),
+    progress: (run) => deps.manager.progress(run),
     log: deps.log,
     now: deps.now,
     settings: deps.config.digests,

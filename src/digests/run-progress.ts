@@ -4,7 +4,7 @@ import type { DigestState, DigestStateRepo } from "../../db/digest-state.ts";
 import type { RunRow } from "../../db/runs.ts";
 import { asRlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { readTrainerProgress } from "../metrics/trainer-progress.ts";
+import type { TrainerProgress } from "../metrics/trainer-log.ts";
 import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
 import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
 
@@ -47,9 +47,9 @@ export async function findWandbRuns(
 export async function readRunProgress(
   run: RunRow,
   wandb: Map<string, WandbRun>,
-  deps: { states: DigestStateRepo; trainerLogPath: (runId: string) => string },
+  deps: { states: DigestStateRepo; progress: (run: RunRow) => Promise<TrainerProgress> },
 ): Promise<RunProgress> {
-  const trainer = await readTrainerProgress(deps.trainerLogPath(run.id));
+  const trainer = await deps.progress(run);
   const w = wandb.get(`${run.wandbProject}/${run.wandbRunName}`);
   const metrics = w ? metricsFromSummary(w.summary) : undefined;
   return {

@@ -2,7 +2,7 @@
 import type { ConfigField, EnvironmentInfo } from "../environments/types.ts";
 import { nearestName } from "../environments/resolution/nearest-name.ts";
 import { RlError } from "../errors.ts";
-import { TRAINER_PREFIX } from "../training/trainer-fields.ts";
+import { TRAINER_PREFIX } from "../stacks/atropos-tinker/trainer-fields.ts";
 import { quoteInput } from "../values/quote-input.ts";
 
 /** The sections of a run config that only the locked fields file sets (the trainer's `tinker:` has fields of its own). */

@@ -1,7 +1,7 @@
 // One field's value from what a person typed: the field found by name, refused when locked or holding a secret, parsed into its type.
 import type { ConfigField, EnvironmentInfo } from "../environments/types.ts";
 import { RlError } from "../errors.ts";
-import { BOT_SET_TRAINER_FIELDS, TRAINER_PREFIX } from "../training/trainer-fields.ts";
+import { BOT_SET_TRAINER_FIELDS, TRAINER_PREFIX } from "../stacks/atropos-tinker/trainer-fields.ts";
 import { parseFieldValue } from "../values/parse-field-value.ts";
 import { findField } from "./find-field.ts";
 

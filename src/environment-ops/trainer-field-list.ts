@@ -2,7 +2,7 @@
 import type { EnvironmentCatalog } from "../environments/resolution/catalog.ts";
 import type { ConfigField } from "../environments/types.ts";
 import type { LockedFields } from "../locked-fields.ts";
-import { trainerFields } from "../training/trainer-fields.ts";
+import { trainerFields } from "../stacks/atropos-tinker/trainer-fields.ts";
 
 export interface TrainerFieldListDeps {
   catalog: EnvironmentCatalog;

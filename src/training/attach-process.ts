@@ -1,7 +1,7 @@
 // Watches a process an earlier bot started by polling pid + start time: it is not our child, so its exit is not reported.
 import type { ProcessRow } from "../../db/run-processes.ts";
 import { isSameProcess } from "../process/process-info.ts";
-import type { ExitInfo, RecordExit, SupervisedProcess } from "./supervised-process.ts";
+import type { ExitInfo, RecordExit, SupervisedProcess } from "../process/supervised-process.ts";
 
 export function attachProcess(row: ProcessRow, pollMs: number, recordExit: RecordExit): SupervisedProcess {
   let stop = () => {};

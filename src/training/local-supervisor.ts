@@ -8,7 +8,7 @@ import type { Logger } from "../log.ts";
 import { processStartTime } from "../process/process-info.ts";
 import { attachProcess } from "./attach-process.ts";
 import { stopProcess } from "./stop-process.ts";
-import type { ExitInfo, RecordExit, SpawnPlan, SupervisedProcess } from "./supervised-process.ts";
+import type { ExitInfo, RecordExit, SpawnPlan, SupervisedProcess } from "../process/supervised-process.ts";
 
 export interface LocalSupervisorDeps {
   processes: RunProcessesRepo;

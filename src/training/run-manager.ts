@@ -8,19 +8,17 @@ import type { Component, RunProcessesRepo } from "../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import type { SweepsRepo } from "../../db/sweeps.ts";
 import type { Config } from "../config.ts";
-import type { EnvironmentCatalog } from "../environments/resolution/catalog.ts";
-import type { LockedFields } from "../locked-fields.ts";
 import type { Logger } from "../log.ts";
 import { wandbPagesOf } from "../metrics/wandb-group-link.ts";
 import { createLocalBackend } from "./backends/local/local-backend.ts";
 import type { RunBackend } from "./backends/run-backend.ts";
 import { createSlurmBackend } from "./backends/slurm/slurm-backend.ts";
-import { createComponentPlanner, logPathOf } from "./component-plan.ts";
 import { createOwedActions } from "./lifecycle/owed-actions.ts";
 import { createTransitions, LIVE_STATUSES } from "./lifecycle/transitions.ts";
 import type { LocalSupervisor } from "./local-supervisor.ts";
 import type { RunEventListener } from "./run-events.ts";
-import { stackAddresses } from "./run-config.ts";
+import { logPathOf } from "../stacks/log-path.ts";
+import type { StackRegistry } from "../stacks/stack-registry.ts";
 import { createRunPreparer } from "./run-manager/prepare-run.ts";
 import { createRecovery } from "./run-manager/recover-runs.ts";
 import { createShutdown } from "./run-manager/shut-down-runs.ts";
@@ -30,14 +28,14 @@ import { createRunStopper } from "./run-manager/stop-run.ts";
 import { createSweeps } from "./run-manager/sweeps.ts";
 import { delay } from "./wait-until.ts";
 
-export { logPathOf };
 export type { StartRequest } from "./run-manager/start-run.ts";
 export type { SweepRequest } from "./run-manager/sweeps.ts";
 
 export interface RunManagerDeps {
   config: Config;
   db: Db;
-  locked: LockedFields;
+  /** The bot's training stack, and the stack of each run. */
+  stacks: StackRegistry;
   runs: RunsRepo;
   sweeps: SweepsRepo;
   processes: RunProcessesRepo;
@@ -46,21 +44,15 @@ export interface RunManagerDeps {
   channels: ChannelsRepo;
   /** The environment a channel would start now (its selection, checked startable); errors say what to do. */
   startableEnvironment(channel: ChannelKey): Promise<{ name: string }>;
-  catalog: EnvironmentCatalog;
   supervisor: LocalSupervisor;
   log: Logger;
   now: () => number;
   redact: (text: string) => string;
-  processEnv?: NodeJS.ProcessEnv;
-  /** How long an environment must stay alive to count as ready when it shows no traffic yet. */
-  envSettleMs?: number;
 }
 
 export function createRunManager(deps: RunManagerDeps) {
-  const { config, runs, log } = deps;
-  const addresses = stackAddresses(deps.locked);
-  const settleMs = deps.envSettleMs ?? 2000;
-  const logPath = (runId: string, component: Component) => logPathOf(config, runId, component);
+  const { config, runs, log, stacks } = deps;
+  const logPath = (runId: string, component: Component) => logPathOf(config.logsDir, runId, component);
   const transitions = createTransitions({
     db: deps.db,
     runs,
@@ -70,12 +62,7 @@ export function createRunManager(deps: RunManagerDeps) {
     now: deps.now,
     redact: deps.redact,
     wandb: wandbPagesOf(config),
-  });
-  const plan = createComponentPlanner({
-    config,
-    catalog: deps.catalog,
-    apiPort: addresses.apiPort,
-    processEnv: deps.processEnv,
+    stopOrderOf: (run) => stacks.of(run).stopOrder,
   });
 
   const owed = createOwedActions({
@@ -91,26 +78,22 @@ export function createRunManager(deps: RunManagerDeps) {
     processes: deps.processes,
     supervisor: deps.supervisor,
     transitions,
-    plan,
-    addresses,
+    stacks,
     logPath,
     carryOut: (runId) => owed.carryOut(runId),
     onEnded: () => startQueued(),
     log,
     now: deps.now,
-    envSettleMs: settleMs,
   });
   const slurm = createSlurmBackend({
     config,
     runs,
     log,
     now: deps.now,
-    plan,
+    stacks,
     logPath,
     move: transitions.move,
     onEnded: () => startQueued(),
-    addresses,
-    envSettleMs: settleMs,
   });
 
   // A run stays on the backend recorded at its creation, whatever RL_BACKEND says now.
@@ -118,7 +101,7 @@ export function createRunManager(deps: RunManagerDeps) {
   const launch = (run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> =>
     backends[run.backend].launch(run, progress);
   const startQueued = createQueueStarter({ config, runs, transitions, launch, log });
-  const prepare = createRunPreparer({ config, runs, locked: deps.locked });
+  const prepare = createRunPreparer({ runs, stack: stacks.current });
   const stop = createRunStopper({ runs, transitions, backends, now: deps.now, startQueued });
   const sweeps = createSweeps({
     config,
@@ -158,8 +141,13 @@ export function createRunManager(deps: RunManagerDeps) {
     /** Bot shutdown: runs being started cannot finish without the bot and are stopped; running ones carry on. */
     shutdown: createShutdown({ local, transitions, owed, backends, now: deps.now }),
     isLive: (run: RunRow) => LIVE_STATUSES.includes(run.status),
-    apiStatus: () => local.apiStatus(),
+    /** A live run's trajectory API status, when its stack has one. */
+    apiStatus: (run: RunRow) => stacks.of(run).apiStatus?.(),
     logPath,
+    /** The training stack a run belongs to. */
+    stackOf: (run: Pick<RunRow, "id" | "stack">) => stacks.of(run),
+    /** A run's progress (steps, reward, loss, step errors), read where its stack writes it. */
+    progress: (run: RunRow) => stacks.of(run).readProgress(run),
     /** A slurm run's job (state, pending reason, node) and its components' states from the job's status file. */
     slurmView: (run: RunRow) => slurm.view(run),
     /** Resolves when nothing is starting or stopping any more (tests). */

@@ -2,11 +2,10 @@
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { DigestStateRepo } from "../../db/digest-state.ts";
 import type { OutboxKind, OutboxRepo } from "../../db/outbox.ts";
-import { COMPONENTS, type Component, type ProcessRow, type RunProcessesRepo } from "../../db/run-processes.ts";
+import type { Component, ProcessRow, RunProcessesRepo } from "../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import { RlError } from "../errors.ts";
 import { readTailLines } from "../metrics/log-tail.ts";
-import { readTrainerProgress } from "../metrics/trainer-progress.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "../process/process-info.ts";
 import type { RunManager } from "./run-manager.ts";
@@ -118,13 +117,14 @@ export function createRunReport(deps: RunReportDeps) {
     // A query never acts: the supervising process keeps the row up to date.
     const run = deps.runs.get(input.id) ?? input;
     const procs = deps.processes.list(run.id);
+    const components = manager.stackOf(run).components.map((c) => c.name);
     const byComponent = Object.fromEntries(
-      COMPONENTS.map((c) => [c, processState(procs.find((p) => p.component === c))]),
-    ) as Record<Component, string>;
+      components.map((c) => [c, processState(procs.find((p) => p.component === c))]),
+    );
     // A slurm run's processes live on a compute node: the job's status file knows them, not this machine's /proc.
     const slurm = run.backend === "slurm" ? await manager.slurmView(run) : undefined;
-    const trainer = await readTrainerProgress(manager.logPath(run.id, "trainer"));
-    const api = manager.isLive(run) ? await manager.apiStatus() : undefined;
+    const trainer = await manager.progress(run);
+    const api = manager.isLive(run) ? await manager.apiStatus(run) : undefined;
     const end = run.endedAt ?? deps.now();
     return {
       run_id: run.id,
@@ -148,7 +148,7 @@ export function createRunReport(deps: RunReportDeps) {
       wandb: await deps.wandb.view(run),
       wandb_project: run.wandbProject,
       wandb_run_name: run.wandbRunName,
-      logs: Object.fromEntries(COMPONENTS.map((c) => [c, manager.logPath(run.id, c)])) as Record<Component, string>,
+      logs: Object.fromEntries(components.map((c) => [c, manager.logPath(run.id, c)])),
       ...(slurm?.job ? { slurm: slurm.job } : {}),
       ...stallOf(run),
       ...undeliveredOf(run),
@@ -157,7 +157,7 @@ export function createRunReport(deps: RunReportDeps) {
 
   async function results(run: RunRow): Promise<RunResultsView> {
     const base = await status(run);
-    const trainer = await readTrainerProgress(manager.logPath(run.id, "trainer"));
+    const trainer = await manager.progress(run);
     const history = await deps.wandb.history(runs.get(run.id)!);
     const fromWandb = "reward" in history && history.reward.length > 0;
     return {

@@ -2,7 +2,7 @@
 import type { Component } from "../../db/run-processes.ts";
 import type { Logger } from "../log.ts";
 import { isSameProcess, signalGroup } from "../process/process-info.ts";
-import type { RecordExit, SupervisedProcess } from "./supervised-process.ts";
+import type { RecordExit, SupervisedProcess } from "../process/supervised-process.ts";
 import { delay } from "./wait-until.ts";
 
 export interface StopProcessDeps {

@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createChannelsRepo } from "../../db/channels.ts";
+import { createRunsRepo } from "../../db/runs.ts";
 import { MIGRATIONS, type Migration } from "../../db/migrations.ts";
 import { migrate, openDatabase } from "../../db/open-database.ts";
 
@@ -29,6 +30,43 @@ describe("migrations", () => {
     expect(migrate(db, [...MIGRATIONS, extra])).toEqual([...MIGRATIONS.slice(1).map((m) => m.version), 999]);
     expect(migrate(db, [...MIGRATIONS, extra])).toEqual([]);
     expect(createChannelsRepo(db).selectedEnvironment(key)).toBe("arithmetic");
+    db.close();
+  });
+
+  it("read every run made before there were training stacks as an atropos-tinker run, its data kept", () => {
+    const file = dbFile();
+    const before = openDatabase(
+      file,
+      MIGRATIONS.filter((m) => m.version < 9),
+    );
+    // A run as the previous version wrote it (the repository of today writes the new column).
+    before
+      .prepare(
+        `INSERT INTO runs (id, platform, workspace, channel, environment, config_json, status, created_by, created_at, updated_at, backend)
+         VALUES ('old00001', 'slack', 'T1', 'C1', 'arithmetic', '{"lr":0.1}', 'completed', 'U1', 1, 1, 'local')`,
+      )
+      .run();
+    expect(before.prepare("SELECT * FROM runs").get()).not.toHaveProperty("stack");
+    before.close();
+
+    const db = openDatabase(file);
+    const row = createRunsRepo(db).get("old00001")!;
+    expect(row).toMatchObject({
+      stack: "atropos-tinker",
+      environment: "arithmetic",
+      config: { lr: 0.1 },
+      status: "completed",
+    });
+    createRunsRepo(db).insert({
+      id: "new00001",
+      channel: key,
+      environment: "math_rl.train",
+      config: {},
+      status: "queued",
+      createdBy: "U1",
+      stack: "tinker-cookbook",
+    });
+    expect(createRunsRepo(db).get("new00001")!.stack).toBe("tinker-cookbook");
     db.close();
   });
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToStringOptions } from "yaml";
-import { stringifyRunYaml } from "../../src/training/stringify-run-yaml.ts";
+import { stringifyRunYaml } from "../../src/stacks/atropos-tinker/stringify-run-yaml.ts";
 import {
   DEMO_DIR,
   ENV_DIR,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { dispatch } from "../../commands/dispatch.ts";
 import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
-import { buildRunConfig, writeRunConfig, type RunConfig } from "../../src/training/run-config.ts";
+import { buildRunConfig, writeRunConfig, type RunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { tempDir } from "../helpers/test-services.ts";
 import { POLICY_ENV, SLACK, USERS, startKit, type Kit } from "./security-kit.ts";
 

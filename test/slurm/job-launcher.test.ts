@@ -4,12 +4,15 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Component } from "../../db/run-processes.ts";
-import { DEMO_STACK_ROOT } from "../../src/config.ts";
+import { DEMO_STACK_ROOT, loadConfig } from "../../src/config.ts";
+import { createEnvironmentCatalog } from "../../src/environments/resolution/catalog.ts";
+import { createEnvironmentScanner } from "../../src/environments/scanner.ts";
+import { createAtroposStack } from "../../src/stacks/atropos-tinker/atropos-stack.ts";
 import { loadLockedFields } from "../../src/locked-fields.ts";
 import { childEnv } from "../../src/process/child-env.ts";
-import type { SpawnPlan } from "../../src/training/supervised-process.ts";
+import type { SpawnPlan } from "../../src/process/supervised-process.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
-import { buildRunConfig, stackAddresses, writeRunConfig } from "../../src/training/run-config.ts";
+import { buildRunConfig, stackAddresses, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { JOB_LAUNCHER, buildJobSpec, jobFiles, writeJobSpec } from "../../src/training/backends/slurm/job-spec.ts";
 import { readJobStatus } from "../../src/training/backends/slurm/job-status.ts";
 import { delay } from "../../src/training/wait-until.ts";
@@ -70,16 +73,21 @@ async function setup(
     ]),
   ];
   const files = jobFiles(path.join(dir, "logs"), path.join(dir, "run-configs"), runId);
+  // The stack's own description of its processes (readiness, stop order); the plans above are written out by hand.
+  const stack = createAtroposStack({
+    config: loadConfig({ RL_DATA_DIR: dir }, dir),
+    locked,
+    catalog: createEnvironmentCatalog(dir, createEnvironmentScanner({ lockedEnv: locked.env })),
+    envSettleMs: 2000,
+  });
   const { spec, env: jobEnv } = buildJobSpec({
     runId,
     configPath,
+    stack,
     plans,
     files,
     stopGraceMs: 3000,
     readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
-    envSettleMs: 2000,
-    apiUrl: addresses.apiUrl,
-    trainerUrl: addresses.trainerUrl,
     secrets: ["tk-test-key"],
   });
   expect(jobEnv.TINKER_API_KEY).toBe("tk-test-key");

@@ -32,6 +32,7 @@ function setup(scontrol: string | "unknown", runStatus: RunStatus = "running", s
     log: services.log,
     now: Date.now,
     redact: services.redact,
+    stopOrderOf: (run) => services.manager.stackOf(run).stopOrder,
   });
   transitions.onEvent((e) => events.push(e));
   const commands = createSlurmCommands(async (file) => {
@@ -49,14 +50,10 @@ function setup(scontrol: string | "unknown", runStatus: RunStatus = "running", s
     runs,
     log: services.log,
     now: Date.now,
-    plan: async () => {
-      throw new Error("not used");
-    },
+    stacks: { current: services.manager.stackOf({ id: "-", stack: "atropos-tinker" }), of: services.manager.stackOf },
     logPath: (runId, c) => path.join(config.logsDir, `${c}_${runId}.log`),
     move: transitions.move,
     onEnded: () => undefined,
-    addresses: { apiUrl: "http://127.0.0.1:1", trainerUrl: "http://127.0.0.1:2" },
-    envSettleMs: 0,
     commands,
     outcomeGraceMs: 0,
   });

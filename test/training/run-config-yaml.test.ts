@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
-import { buildRunConfig, writeRunConfig } from "../../src/training/run-config.ts";
+import { buildRunConfig, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const execFileAsync = promisify(execFile);

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Component } from "../../db/run-processes.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
-import { stackAddresses } from "../../src/training/run-config.ts";
+import { stackAddresses } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { delay, httpAnswers } from "../../src/training/wait-until.ts";
 import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 

@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { logPathOf } from "../../src/training/component-plan.ts";
+import { logPathOf } from "../../src/stacks/log-path.ts";
 import { CONSOLE, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -37,7 +37,7 @@ describe("start failures name what to fix", () => {
     expect(run.error).toContain("RL_API_COMMAND");
     expect(run.error).toContain("atroposlib");
     expect(run.error).not.toMatch(/ENOENT/);
-    expect(existsSync(logPathOf(services.config, run.id, "api"))).toBe(false);
+    expect(existsSync(logPathOf(services.config.logsDir, run.id, "api"))).toBe(false);
     const status = await services.report.status(services.runs.get(run.id)!);
     expect(status.processes).toMatchObject({ api: "not started", trainer: "not started", env: "not started" });
   });
@@ -55,7 +55,7 @@ describe("start failures name what to fix", () => {
     expect(run.error).toContain(script);
     expect(run.error).toMatch(/not executable/);
     expect(run.error).toContain("RL_TRAINER_COMMAND");
-    expect(existsSync(logPathOf(stack.services.config, run.id, "trainer"))).toBe(false);
+    expect(existsSync(logPathOf(stack.services.config.logsDir, run.id, "trainer"))).toBe(false);
     const status = await stack.services.report.status(stack.services.runs.get(run.id)!);
     expect(status.processes.trainer).toBe("not started");
     expect(status.processes.api).toMatch(/^(exited|killed)/);

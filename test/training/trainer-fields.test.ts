@@ -8,8 +8,8 @@ import type { CommandContext } from "../../commands/types.ts";
 import type { ConfigView } from "../../src/environment-ops.ts";
 import { loadLockedFields } from "../../src/locked-fields.ts";
 import type { Services } from "../../src/services.ts";
-import { pyyamlPlainType } from "../../src/training/pyyaml-plain-type.ts";
-import { buildRunConfig, writeRunConfig } from "../../src/training/run-config.ts";
+import { pyyamlPlainType } from "../../src/stacks/atropos-tinker/pyyaml-plain-type.ts";
+import { buildRunConfig, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { tempDir, testServices } from "../helpers/test-services.ts";
 
 const opened: Services[] = [];

@@ -1,5 +1,4 @@
 // Ends a stop left half-done by an earlier bot: the "stopping" run becomes "stopped", naming who stopped it.
-import type { Component } from "../../../db/run-processes.ts";
 import type { RunRow } from "../../../db/runs.ts";
 import type { Transitions } from "./transitions.ts";
 
@@ -7,7 +6,7 @@ export function finishStop(
   move: Transitions["move"],
   run: RunRow,
   endedAt: number,
-  owe?: readonly Component[],
+  stopAll = false,
 ): RunRow | undefined {
   return move(
     run.id,
@@ -18,7 +17,7 @@ export function finishStop(
         kind: "stopped",
         message: `Run ${run.id} was stopped${run.stoppedBy ? ` by ${run.stoppedBy}` : ""}.`,
       },
-      ...(owe ? { owe } : {}),
+      stopAll,
     },
   );
 }

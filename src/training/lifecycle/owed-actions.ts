@@ -2,7 +2,7 @@
 import type { RunActionsRepo } from "../../../db/run-actions.ts";
 import type { Component } from "../../../db/run-processes.ts";
 import type { Logger } from "../../log.ts";
-import { crashPoint } from "../../process/crash-point.ts";
+import { crashPoint, type CrashPoint } from "../../process/crash-point.ts";
 
 export interface OwedActionsDeps {
   actions: RunActionsRepo;
@@ -21,7 +21,7 @@ export function createOwedActions(deps: OwedActionsDeps) {
     for (const action of deps.actions.pending(runId)) {
       await deps.stopComponent(runId, action.component);
       deps.actions.markDone(action.id, deps.now());
-      if (action.component !== "api") crashPoint(`stopped:${action.component}`);
+      crashPoint(`stopped:${action.component}` as CrashPoint);
     }
     deps.onSettled(runId);
   }

@@ -11,16 +11,14 @@ import { crashPoint, type CrashPoint } from "../../process/crash-point.ts";
 
 export const LIVE_STATUSES: readonly RunStatus[] = ["starting", "running", "stopping"];
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["completed", "failed", "stopped", "lost"];
-/** A run that ends owes stopping whatever of it still runs, environment first, trajectory API last. */
-export const STOP_ORDER: readonly Component[] = ["env", "trainer", "api"];
 
 /** The notice a transition owes, without the run (the committed row is put in). */
 export type Notice = Omit<RunEvent, "run">;
 
 export interface Change {
   notice?: Notice;
-  /** Components to stop after the commit, in this order. */
-  owe?: readonly Component[];
+  /** Whatever of the run still runs is to be stopped after the commit, in its stack's stop order. */
+  stopAll?: boolean;
 }
 
 export interface TransitionsDeps {
@@ -33,6 +31,8 @@ export interface TransitionsDeps {
   redact: (text: string) => string;
   /** Where WandB pages live, for the links in notices. */
   wandb?: NoticeWandb;
+  /** The order a run's processes are stopped in (its training stack's). */
+  stopOrderOf: (run: RunRow) => readonly Component[];
 }
 
 export function createTransitions(deps: TransitionsDeps) {
@@ -53,7 +53,7 @@ export function createTransitions(deps: TransitionsDeps) {
         now(),
       );
     }
-    if (change.owe?.length) actions.oweStops(run.id, change.owe, now());
+    if (change.stopAll) actions.oweStops(run.id, deps.stopOrderOf(run), now());
   };
 
   // Listeners hear of a change only once it is committed; what they do cannot undo it.

@@ -1,21 +1,18 @@
-// A new run's id, written run config and names; the run itself is created by the caller.
+// A new run's id and written run config, on the bot's training stack; the run itself is created by the caller.
 import { randomBytes } from "node:crypto";
 import type { ConfigValues } from "../../../db/channels.ts";
 import type { RunPatch, RunsRepo } from "../../../db/runs.ts";
-import type { Config } from "../../config.ts";
-import type { LockedFields } from "../../locked-fields.ts";
-import { buildRunConfig, runNames, writeRunConfig } from "../run-config.ts";
+import type { TrainingStack } from "../../stacks/training-stack.ts";
 
 export interface RunPreparerDeps {
-  config: Config;
   runs: RunsRepo;
-  locked: LockedFields;
+  stack: TrainingStack;
 }
 
-export type PrepareRun = (environment: string, values: ConfigValues) => { id: string; patch: RunPatch };
+export type PrepareRun = (environment: string, values: ConfigValues) => { id: string; stack: string; patch: RunPatch };
 
 export function createRunPreparer(deps: RunPreparerDeps): PrepareRun {
-  const { config, runs } = deps;
+  const { runs, stack } = deps;
 
   function newRunId(): string {
     for (;;) {
@@ -26,16 +23,6 @@ export function createRunPreparer(deps: RunPreparerDeps): PrepareRun {
 
   return function prepare(environment, values) {
     const id = newRunId();
-    const names = runNames(environment, id, config.wandb.project);
-    const runConfig = buildRunConfig({
-      runId: id,
-      environment,
-      values,
-      locked: deps.locked,
-      wandbProject: config.wandb.project,
-    });
-    const configPath = writeRunConfig(config.runConfigsDir, id, runConfig, config.secrets);
-    const totalSteps = typeof runConfig.env.total_steps === "number" ? runConfig.env.total_steps : undefined;
-    return { id, patch: { configPath, totalSteps, ...names } };
+    return { id, stack: stack.id, patch: stack.prepare(id, environment, values) };
   };
 }

@@ -3,7 +3,7 @@ import type { RunRow } from "../../../db/runs.ts";
 import type { LocalBackend } from "../backends/local/local-backend.ts";
 import type { RunBackend } from "../backends/run-backend.ts";
 import type { OwedActions } from "../lifecycle/owed-actions.ts";
-import { STOP_ORDER, type Transitions } from "../lifecycle/transitions.ts";
+import type { Transitions } from "../lifecycle/transitions.ts";
 
 export interface ShutdownDeps {
   local: LocalBackend;
@@ -22,7 +22,7 @@ export function createShutdown(deps: ShutdownDeps) {
         runId,
         ["starting"],
         { status: "stopping", stoppedBy: "bot shutdown" },
-        { owe: STOP_ORDER },
+        { stopAll: true },
       );
       if (!run) continue;
       await local.abortLaunch(runId, "the bot is shutting down");

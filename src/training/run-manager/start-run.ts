@@ -49,6 +49,7 @@ export function createRunStarter(deps: RunStarterDeps) {
         status: queued ? "queued" : "starting",
         createdBy: request.userId,
         backend: config.backend,
+        stack: prepared.stack,
       },
       prepared.patch,
       queued

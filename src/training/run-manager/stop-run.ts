@@ -2,7 +2,7 @@
 import type { RunRow, RunsRepo } from "../../../db/runs.ts";
 import { RlError } from "../../errors.ts";
 import type { RunBackend } from "../backends/run-backend.ts";
-import { STOP_ORDER, type Transitions } from "../lifecycle/transitions.ts";
+import type { Transitions } from "../lifecycle/transitions.ts";
 
 export interface RunStopperDeps {
   runs: RunsRepo;
@@ -34,7 +34,7 @@ export function createRunStopper(deps: RunStopperDeps) {
       runId,
       ["starting", "running"],
       { status: "stopping", stoppedBy: by },
-      backend.owesStops ? { owe: STOP_ORDER } : {},
+      backend.owesStops ? { stopAll: true } : {},
     );
     if (!stopping) {
       const now = runs.get(runId)!;

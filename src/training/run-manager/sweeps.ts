@@ -79,6 +79,7 @@ export function createSweeps(deps: SweepsDeps) {
               status,
               createdBy: request.userId,
               backend: config.backend,
+              stack: p.stack,
               sweepId,
             },
             p.patch,

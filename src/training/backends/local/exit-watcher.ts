@@ -1,11 +1,12 @@
-// Death is an event: each component's exit is awaited and judged (a clean environment waits for the trainer, the trainer's log decides).
+// Death is an event: each process's exit is awaited and judged by its stack (one that may finish first waits for the rest, the main one's progress decides).
 import type { Component } from "../../../../db/run-processes.ts";
 import type { RunsRepo } from "../../../../db/runs.ts";
 import { RlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
-import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import { componentOf } from "../../../stacks/training-stack.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
-import type { ExitInfo } from "../../supervised-process.ts";
+import type { ExitInfo } from "../../../process/supervised-process.ts";
 import type { Launches } from "./launches.ts";
 import type { LocalOutcomes } from "./local-outcomes.ts";
 
@@ -14,7 +15,7 @@ export interface ExitWatcherDeps {
   supervisor: LocalSupervisor;
   /** Starts in progress: an exit while starting aborts the start instead. */
   launching: Launches;
-  logPath: (runId: string, component: Component) => string;
+  stacks: StackRegistry;
   outcomes: LocalOutcomes;
   log: Logger;
 }
@@ -46,17 +47,18 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
     }
     if (run.status !== "running") return;
     const clean = info.exitCode === 0 || (info.exitCode === undefined && !info.signal && !info.spawnError);
-    if (component === "env" && clean) {
-      log.info("environment finished; waiting for the trainer", { runId });
+    const stack = deps.stacks.of(run);
+    if (clean && componentOf(stack, component).mayFinishFirst) {
+      log.info(`${componentOf(stack, component).title} finished; waiting for the ${stack.main}`, { runId });
       return;
     }
-    if (component === "trainer" && clean) {
-      const progress = await readTrainerProgress(deps.logPath(runId, "trainer"));
+    if (component === stack.main && clean) {
+      const progress = await stack.readProgress(run);
       if (progress.stepErrors.length > 0)
         return fail(
           runId,
-          "trainer",
-          `The trainer reported a step error and stopped: ${progress.stepErrors.at(-1)}`,
+          component,
+          `The ${component} reported a step error and stopped: ${progress.stepErrors.at(-1)}`,
           info,
         );
       if (info.exitCode === 0 || progress.completed) return complete(runId);

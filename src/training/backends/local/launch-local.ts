@@ -1,11 +1,11 @@
-// Starts a run's three processes in turn on this machine, each checked for a free port and waited for until ready.
-import { COMPONENTS, type Component, type RunProcessesRepo } from "../../../../db/run-processes.ts";
+// Starts a run's processes in turn, as its stack lists them, on this machine, each checked for a free port and waited for until ready.
+import type { Component, RunProcessesRepo } from "../../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
 import { asRlError } from "../../../errors.ts";
-import { checkSpawnPlan } from "../../check-spawn-plan.ts";
-import { commandHelpFor, type ComponentPlanner } from "../../component-plan.ts";
+import { checkSpawnPlan } from "../../../process/check-spawn-plan.ts";
 import { crashPoint, type CrashPoint } from "../../../process/crash-point.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import { waitUntil } from "../../wait-until.ts";
@@ -21,38 +21,35 @@ export interface LocalLauncherDeps {
   processes: RunProcessesRepo;
   supervisor: LocalSupervisor;
   transitions: Transitions;
-  plan: ComponentPlanner;
-  addresses: { apiPort: number; trainerPort: number };
+  stacks: StackRegistry;
   launching: Launches;
-  readiness: Readiness["readiness"];
+  readiness: Readiness;
   exits: ExitWatcher;
   fail: LocalOutcomes["fail"];
   now: () => number;
 }
 
-const PORT_NAMES: Partial<Record<Component, string>> = { api: "trajectory API", trainer: "trainer" };
-
 export function createLocalLauncher(deps: LocalLauncherDeps) {
-  const { config, runs, processes, supervisor, transitions, addresses, launching } = deps;
+  const { config, runs, processes, supervisor, transitions, launching } = deps;
 
   return async function launch(run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> {
     const abort = new AbortController();
     let settle!: () => void;
     launching.set(run.id, { abort, done: new Promise<void>((r) => (settle = r)) });
-    let component: Component = "api";
+    let component: Component | undefined;
     try {
-      for (component of COMPONENTS) {
-        const port =
-          component === "api" ? addresses.apiPort : component === "trainer" ? addresses.trainerPort : undefined;
-        if (port !== undefined) await ensurePortFree(port, PORT_NAMES[component]!);
-        const plan = await deps.plan(run, component);
+      const stack = deps.stacks.of(run);
+      for (const spec of stack.components) {
+        component = spec.name;
+        if (spec.port !== undefined) await ensurePortFree(spec.port, spec.title);
+        const plan = await stack.plan(run, component);
         abort.signal.throwIfAborted();
-        checkSpawnPlan(plan, commandHelpFor(config, component));
+        checkSpawnPlan(plan, spec.help);
         const startedAt = deps.now();
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);
         deps.exits.watch(run.id, component);
-        await waitUntil(deps.readiness(run.id, component, startedAt), {
+        await waitUntil(deps.readiness(run.id, component, spec.ready, startedAt), {
           what: `The ${component}`,
           timeoutMs: config.readyTimeoutMs,
           signal: abort.signal,

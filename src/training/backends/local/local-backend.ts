@@ -1,4 +1,4 @@
-// The local backend: a run's three processes on this machine, started with readiness probes, watched, stopped, re-attached.
+// The local backend: a run's processes on this machine, started with readiness probes, watched, stopped, re-attached.
 import type { Component } from "../../../../db/run-processes.ts";
 import type { RunRow } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
@@ -13,46 +13,39 @@ import { createComponentStopper } from "./stop-component.ts";
 /** The launcher's own needs (config, repositories, supervisor, transitions, planner, clock), and what the rest needs. */
 export interface LocalBackendDeps extends Pick<
   LocalLauncherDeps,
-  "config" | "runs" | "processes" | "supervisor" | "transitions" | "plan" | "now"
+  "config" | "runs" | "processes" | "supervisor" | "transitions" | "stacks" | "now"
 > {
-  addresses: { apiUrl: string; apiPort: number; trainerUrl: string; trainerPort: number };
   logPath: (runId: string, component: Component) => string;
   /** Do the process actions the run is owed (the lifecycle's executor). */
   carryOut: (runId: string) => Promise<void>;
   /** A run ended: start what is queued. */
   onEnded: () => void;
   log: Logger;
-  /** How long an environment must stay alive to count as ready when it shows no traffic yet. */
-  envSettleMs: number;
 }
 
 export function createLocalBackend(deps: LocalBackendDeps) {
   const { runs, processes, supervisor, transitions, log } = deps;
   const launching: Launches = new Map();
 
-  const { apiStatus, readiness } = createReadiness({
-    supervisor,
-    addresses: deps.addresses,
-    now: deps.now,
-    envSettleMs: deps.envSettleMs,
-  });
+  const readiness = createReadiness({ supervisor, now: deps.now });
   const outcomes = createLocalOutcomes({
     transitions,
+    runs,
+    stacks: deps.stacks,
     logPath: deps.logPath,
     carryOut: deps.carryOut,
     onEnded: deps.onEnded,
     log,
     now: deps.now,
   });
-  const exits = createExitWatcher({ runs, supervisor, launching, logPath: deps.logPath, outcomes, log });
+  const exits = createExitWatcher({ runs, supervisor, launching, stacks: deps.stacks, outcomes, log });
   const launch = createLocalLauncher({
     config: deps.config,
     runs,
     processes,
     supervisor,
     transitions,
-    plan: deps.plan,
-    addresses: deps.addresses,
+    stacks: deps.stacks,
     launching,
     readiness,
     exits,
@@ -66,7 +59,7 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     launching,
     exits,
     outcomes,
-    logPath: deps.logPath,
+    stacks: deps.stacks,
     carryOut: deps.carryOut,
     onEnded: deps.onEnded,
     log,
@@ -84,7 +77,6 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     stopComponent: createComponentStopper({ processes, supervisor, now: deps.now }),
     /** A live run no process watches (the bot restarted): re-attach, or settle it from what is left. */
     recover,
-    apiStatus,
     /** Abort a start in progress and wait until it has given up (so nothing is spawned after a stop). */
     abortLaunch: (runId: string, reason: string) => abortLaunch(launching, runId, reason),
     isLaunching: (runId: string) => launching.has(runId),

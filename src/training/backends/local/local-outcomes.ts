@@ -1,14 +1,17 @@
 // A local run's endings: failed or completed, each committed with its notice and the stops it owes, then carried out.
 import type { Component } from "../../../../db/run-processes.ts";
+import type { RunsRepo } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
 import { readTailLines } from "../../../metrics/log-tail.ts";
-import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
-import { STOP_ORDER, type Transitions } from "../../lifecycle/transitions.ts";
-import type { ExitInfo } from "../../supervised-process.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import type { Transitions } from "../../lifecycle/transitions.ts";
+import type { ExitInfo } from "../../../process/supervised-process.ts";
 
 export interface LocalOutcomesDeps {
   transitions: Transitions;
   logPath: (runId: string, component: Component) => string;
+  runs: RunsRepo;
+  stacks: StackRegistry;
   /** Do the process actions the run is owed (the lifecycle's executor). */
   carryOut: (runId: string) => Promise<void>;
   /** A run ended: start what is queued. */
@@ -35,7 +38,7 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
       { status: "failed", error: message, failedComponent: component, endedAt: deps.now() },
       {
         notice: { kind: "failed", component, exitCode: info?.exitCode, signal: info?.signal, logTail, message },
-        owe: STOP_ORDER,
+        stopAll: true,
       },
     );
     if (!run) return;
@@ -45,7 +48,9 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
   }
 
   async function complete(runId: string, note = ""): Promise<void> {
-    const progress = await readTrainerProgress(deps.logPath(runId, "trainer"));
+    const current = deps.runs.get(runId);
+    if (!current) return;
+    const progress = await deps.stacks.of(current).readProgress(current);
     const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
     const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}${note}`;
     const run = transitions.move(
@@ -54,7 +59,7 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
       { status: "completed", endedAt: deps.now() },
       {
         notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } },
-        owe: STOP_ORDER,
+        stopAll: true,
       },
     );
     if (!run) return;

@@ -1,46 +1,43 @@
-// Whether a just-spawned component is ready: the API and trainer answer over HTTP, the environment sends data or settles.
-import type { Component } from "../../../../db/run-processes.ts";
+// Whether a just-spawned process is ready, by its stack's check: it answers over HTTP, shows traffic, or stays alive.
+import type { ReadyCheck } from "../../../stacks/training-stack.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import { httpAnswers } from "../../wait-until.ts";
 
 export interface ReadinessDeps {
   supervisor: LocalSupervisor;
-  addresses: { apiUrl: string; trainerUrl: string };
   now: () => number;
-  /** How long an environment must stay alive to count as ready when it shows no traffic yet. */
-  envSettleMs: number;
+}
+
+async function showsTraffic(statusUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(statusUrl, { signal: AbortSignal.timeout(1500) });
+    if (!res.ok) return false;
+    const status = (await res.json()) as { current_step?: number; queue_size?: number };
+    return (status.queue_size ?? 0) > 0 || (status.current_step ?? 0) > 0;
+  } catch {
+    return false;
+  }
 }
 
 export function createReadiness(deps: ReadinessDeps) {
-  const { supervisor, addresses } = deps;
-
-  async function apiStatus(): Promise<{ current_step: number; queue_size: number } | undefined> {
-    try {
-      const res = await fetch(`${addresses.apiUrl}/status`, { signal: AbortSignal.timeout(1500) });
-      if (!res.ok) return undefined;
-      return (await res.json()) as { current_step: number; queue_size: number };
-    } catch {
-      return undefined;
-    }
-  }
+  const { supervisor } = deps;
 
   /** A probe counts only while our own child is alive: an answer from a stray process on the port is no answer. */
-  function readiness(runId: string, component: Component, startedAt: number): () => Promise<boolean> {
+  return function readiness(
+    runId: string,
+    component: string,
+    check: ReadyCheck,
+    startedAt: number,
+  ): () => Promise<boolean> {
+    const settled = (settleMs: number) => deps.now() - startedAt >= settleMs;
     const probe =
-      component === "api"
-        ? () => httpAnswers(`${addresses.apiUrl}/`)
-        : component === "trainer"
-          ? () => httpAnswers(`${addresses.trainerUrl}/health`)
-          : async () => {
-              // The environment is ready once it sends data, or has stayed alive through a short settle period.
-              const s = await apiStatus();
-              if (s && (s.queue_size > 0 || s.current_step > 0)) return true;
-              return deps.now() - startedAt >= deps.envSettleMs;
-            };
+      check.kind === "http"
+        ? () => httpAnswers(check.url)
+        : check.kind === "traffic"
+          ? async () => (await showsTraffic(check.statusUrl)) || settled(check.settleMs)
+          : async () => settled(check.settleMs);
     return async () => supervisor.isAlive(runId, component) && (await probe()) && supervisor.isAlive(runId, component);
-  }
-
-  return { apiStatus, readiness };
+  };
 }
 
 export type Readiness = ReturnType<typeof createReadiness>;

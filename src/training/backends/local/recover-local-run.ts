@@ -2,11 +2,11 @@
 import type { Component, RunProcessesRepo } from "../../../../db/run-processes.ts";
 import type { RunRow } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
-import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
 import { isSameProcess } from "../../../process/process-info.ts";
 import { finishStop } from "../../lifecycle/finish-stop.ts";
-import { STOP_ORDER, type Transitions } from "../../lifecycle/transitions.ts";
+import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { ExitWatcher } from "./exit-watcher.ts";
 import type { Launches } from "./launches.ts";
 import type { LocalOutcomes } from "./local-outcomes.ts";
@@ -18,7 +18,7 @@ export interface LocalRecoveryDeps {
   launching: Launches;
   exits: ExitWatcher;
   outcomes: LocalOutcomes;
-  logPath: (runId: string, component: Component) => string;
+  stacks: StackRegistry;
   /** Do the process actions the run is owed (the lifecycle's executor). */
   carryOut: (runId: string) => Promise<void>;
   /** A run ended: start what is queued. */
@@ -36,7 +36,7 @@ export function createLocalRecovery(deps: LocalRecoveryDeps) {
     const alive = processes.list(run.id).filter((p) => p.state !== "exited" && isSameProcess(p.pid, p.startTime));
     const isUp = (c: Component) => alive.some((p) => p.component === c);
     if (run.status === "stopping") {
-      finishStop(transitions.move, run, deps.now(), STOP_ORDER);
+      finishStop(transitions.move, run, deps.now(), true);
       await deps.carryOut(run.id);
       return;
     }
@@ -47,14 +47,16 @@ export function createLocalRecovery(deps: LocalRecoveryDeps) {
         run.id,
         ["starting"],
         { status: "lost", error: message, endedAt: deps.now() },
-        { notice: { kind: "lost", message }, owe: STOP_ORDER },
+        { notice: { kind: "lost", message }, stopAll: true },
       );
       await deps.carryOut(run.id);
       deps.onEnded();
       return;
     }
-    // Running. The environment exits 0 when its steps are done while the trainer finishes its last step: that is no loss.
-    if (isUp("trainer") && isUp("api")) {
+    // Running. A process that may finish first (an environment whose steps are done) being gone is no loss.
+    const stack = deps.stacks.of(run);
+    const required = stack.components.filter((c) => !c.mayFinishFirst);
+    if (required.every((c) => isUp(c.name))) {
       for (const p of alive) {
         supervisor.attach(p);
         deps.exits.watch(run.id, p.component);
@@ -62,23 +64,28 @@ export function createLocalRecovery(deps: LocalRecoveryDeps) {
       log.info("re-attached to a running run", { runId: run.id, components: alive.map((p) => p.component) });
       return;
     }
-    if (isUp("trainer"))
+    const gone = required.find((c) => c.name !== stack.main && !isUp(c.name));
+    if (isUp(stack.main) && gone) {
       return fail(
         run.id,
-        "api",
-        "The trajectory API ended while the bot was not running; the rest of the run was stopped.",
+        gone.name,
+        `The ${gone.title} ended while the bot was not running; the rest of the run was stopped.`,
       );
-    const progress = await readTrainerProgress(deps.logPath(run.id, "trainer"));
+    }
+    const progress = await stack.readProgress(run);
     if (progress.stepErrors.length > 0)
-      return fail(run.id, "trainer", `The trainer reported a step error and stopped: ${progress.stepErrors.at(-1)}`);
+      return fail(
+        run.id,
+        stack.main,
+        `The ${stack.main} reported a step error and stopped: ${progress.stepErrors.at(-1)}`,
+      );
     if (progress.completed) return complete(run.id, " (It finished while the bot was not running.)");
-    const message =
-      "The bot lost track of this run: its trainer ended or was replaced while the bot was not running, without finishing.";
+    const message = `The bot lost track of this run: its ${stack.main} ended or was replaced while the bot was not running, without finishing.`;
     const lost = transitions.move(
       run.id,
       ["running"],
       { status: "lost", error: message, endedAt: deps.now() },
-      { notice: { kind: "lost", message }, owe: STOP_ORDER },
+      { notice: { kind: "lost", message }, stopAll: true },
     );
     if (lost) {
       await deps.carryOut(run.id);

@@ -1,25 +1,27 @@
 #!/usr/bin/env python3
-# rl-chatops in-job launcher: one Slurm batch job runs a training run's api, trainer and env (stdlib only).
+# rl-chatops in-job launcher: one Slurm batch job runs a training run's processes (stdlib only).
 """Start a run's components in order, with the bot's readiness rules, watch them, and exit with the outcome.
 
     job-launcher.py SPEC.json
 
 SPEC.json (written by the bot; no secrets in it: keys come through the job's environment):
-    run_id, status_path, grace_seconds, ready_timeout_seconds, env_settle_seconds,
-    api_url, trainer_url, config_path,
-    components: [{name, argv, cwd, log, env_unset}]   in start order (api, trainer, env)
+    run_id, status_path, grace_seconds, ready_timeout_seconds, config_path,
+    main (the component whose clean exit ends the run), stop_order [names], step_error_pattern (optional regex),
+    components: [{name, argv, cwd, log, env_unset, ready, may_finish_first}]   in start order
 
-Readiness (as the bot's local backend): the api answers GET /, the trainer answers GET /health, the env
-is ready once the api shows data (/status queue_size or current_step > 0) or it stayed alive for the
-settle period. A trainer that exits 0 after printing "Error in step" is a failure.
+Readiness (as the bot's local backend), by each component's `ready`:
+    {"kind": "http", "url": U}                              GET U answers 2xx
+    {"kind": "traffic", "status_url": U, "settle_seconds": S}  U shows data (queue_size or current_step > 0), or S passed
+    {"kind": "settle", "settle_seconds": S}                 it stayed alive S seconds
+A main component that exits 0 after printing a line matching step_error_pattern is a failure; a component that
+may finish first (an environment whose steps are done) exiting 0 leaves the run waiting for the main one.
 
 The status file (status_path) is rewritten atomically at every change, so the bot can read it at any time:
     {state: starting|running|stopping|completed|failed|stopped, node, job_id, ready: [...],
      components: {name: {state, pid, exit_code, signal}}, component, exit_code, signal, message, ...}
 
 Exit status: 0 completed, 1 failed, 143 stopped by SIGTERM (scancel --batch --signal=TERM, or a time limit).
-On SIGTERM the components are stopped env -> trainer -> api: SIGTERM to each process group, SIGKILL
-after grace_seconds.
+On SIGTERM the components are stopped in stop_order: SIGTERM to each process group, SIGKILL after grace_seconds.
 """
 
 from __future__ import annotations
@@ -36,10 +38,6 @@ import traceback
 import urllib.request
 from typing import Any, Dict, List, Optional
 
-STOP_ORDER = ("env", "trainer", "api")
-# Exits are looked at in this order, so a trainer finishing cleanly wins over the api going down with it.
-EXIT_ORDER = ("env", "trainer", "api")
-STEP_ERROR = re.compile(r"^Error in step (\d+): ?(.*)$")
 POLL_SECONDS = 0.2
 EXIT_COMPLETED, EXIT_FAILED, EXIT_STOPPED = 0, 1, 143
 
@@ -89,6 +87,8 @@ class Component:
         self.cwd: str = spec["cwd"]
         self.log: str = spec["log"]
         self.env_unset: List[str] = list(spec.get("env_unset") or [])
+        self.ready_check: Dict[str, Any] = dict(spec.get("ready") or {"kind": "settle", "settle_seconds": 0})
+        self.may_finish_first = bool(spec.get("may_finish_first"))
         self.proc: Optional[subprocess.Popen] = None
         self.started_at = 0.0
         self.ready = False
@@ -186,11 +186,12 @@ class Launcher:
         self.status_path: str = spec["status_path"]
         self.grace = float(spec.get("grace_seconds", 10))
         self.ready_timeout = float(spec.get("ready_timeout_seconds", 180))
-        self.settle = float(spec.get("env_settle_seconds", 2))
-        self.api_url = str(spec["api_url"]).rstrip("/")
-        self.trainer_url = str(spec["trainer_url"]).rstrip("/")
         self.components = [Component(c) for c in spec["components"]]
         self.by_name = {c.name: c for c in self.components}
+        self.main: str = str(spec.get("main") or self.components[-1].name)
+        self.stop_order: List[str] = list(spec.get("stop_order") or [c.name for c in reversed(self.components)])
+        pattern = spec.get("step_error_pattern")
+        self.step_error = re.compile(f"^{re.escape(pattern)}") if pattern else None
         self.stop_signal: Optional[str] = None
         self.status: Dict[str, Any] = {
             "run_id": spec.get("run_id"),
@@ -221,7 +222,7 @@ class Launcher:
     def on_signal(self, number: int, _frame: Any) -> None:
         if self.stop_signal is None:
             self.stop_signal = signal_name(number)
-            log(f"received {self.stop_signal}: stopping env -> trainer -> api")
+            log(f"received {self.stop_signal}: stopping {' -> '.join(self.stop_order)}")
 
     def check_stop(self) -> None:
         if self.stop_signal is not None:
@@ -230,25 +231,25 @@ class Launcher:
     # --- readiness ----------------------------------------------------------------------------
 
     def is_ready(self, comp: Component) -> bool:
-        if comp.name == "api":
-            return http_ok(f"{self.api_url}/")
-        if comp.name == "trainer":
-            return http_ok(f"{self.trainer_url}/health")
-        status = http_json(f"{self.api_url}/status")
-        if isinstance(status, dict):
-            queue = status.get("queue_size") or 0
-            step = status.get("current_step") or 0
-            if (isinstance(queue, (int, float)) and queue > 0) or (isinstance(step, (int, float)) and step > 0):
-                return True
-        return time.monotonic() - comp.started_at >= self.settle
+        check = comp.ready_check
+        if check.get("kind") == "http":
+            return http_ok(str(check["url"]))
+        if check.get("kind") == "traffic":
+            status = http_json(str(check["status_url"]))
+            if isinstance(status, dict):
+                queue = status.get("queue_size") or 0
+                step = status.get("current_step") or 0
+                if (isinstance(queue, (int, float)) and queue > 0) or (isinstance(step, (int, float)) and step > 0):
+                    return True
+        return time.monotonic() - comp.started_at >= float(check.get("settle_seconds") or 0)
 
     def check_started_alive(self) -> None:
         for c in self.components:
             if c.proc is not None and c.poll() is not None:
                 # A fast trainer can hit its step error before the env counts as ready: say so, not just "exited 0".
-                errors = self.trainer_step_errors() if c.name == "trainer" and c.exit_code() == 0 else []
+                errors = self.step_errors() if c.name == self.main and c.exit_code() == 0 else []
                 if errors:
-                    raise Outcome("failed", c, f"The trainer reported a step error and stopped: {errors[-1]}")
+                    raise Outcome("failed", c, f"The {c.name} reported a step error and stopped: {errors[-1]}")
                 raise Outcome("failed", c, f"{c.describe_exit()} while the run was starting.")
 
     def wait_ready(self, comp: Component) -> None:
@@ -272,9 +273,9 @@ class Launcher:
 
     # --- the run ------------------------------------------------------------------------------
 
-    def trainer_step_errors(self) -> List[str]:
-        comp = self.by_name.get("trainer")
-        if comp is None:
+    def step_errors(self) -> List[str]:
+        comp = self.by_name.get(self.main)
+        if comp is None or self.step_error is None:
             return []
         try:
             with open(comp.log, "rb") as f:
@@ -284,25 +285,26 @@ class Launcher:
                 text = f.read().decode("utf-8", errors="replace")
         except OSError:
             return []
-        return [line.strip() for line in text.split("\n") if STEP_ERROR.match(line.strip())]
+        return [line.strip() for line in text.split("\n") if self.step_error.match(line.strip())]
 
     def watch(self) -> None:
         while True:
             self.check_stop()
-            for name in EXIT_ORDER:
+            # Exits are looked at in stop order, so a trainer finishing cleanly wins over the api going down with it.
+            for name in self.stop_order:
                 comp = self.by_name.get(name)
                 if comp is None or comp.handled or comp.poll() is None:
                     continue
                 comp.handled = True
                 clean = comp.exit_code() == 0
                 self.write()
-                if name == "env" and clean:
-                    log("environment finished; waiting for the trainer")
+                if comp.may_finish_first and clean:
+                    log(f"{name} finished; waiting for the {self.main}")
                     continue
-                if name == "trainer" and clean:
-                    errors = self.trainer_step_errors()
+                if name == self.main and clean:
+                    errors = self.step_errors()
                     if errors:
-                        raise Outcome("failed", comp, f"The trainer reported a step error and stopped: {errors[-1]}")
+                        raise Outcome("failed", comp, f"The {name} reported a step error and stopped: {errors[-1]}")
                     raise Outcome("completed", comp, "Training complete.")
                 raise Outcome("failed", comp, f"{comp.describe_exit()}.")
             time.sleep(POLL_SECONDS)
@@ -334,7 +336,7 @@ class Launcher:
         self.write(state="stopping")
         # Ignore further TERMs while stopping: the stop order must complete (SIGKILL still ends us).
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        for name in STOP_ORDER:
+        for name in self.stop_order:
             comp = self.by_name.get(name)
             if comp is not None and comp.alive():
                 log(f"stopping {name}")

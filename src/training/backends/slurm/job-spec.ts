@@ -1,21 +1,29 @@
 // What one run's batch job is (or a sweep's job array): the launcher's spec file (commands as JSON), its environment, and sbatch's argv.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Component } from "../../../../db/run-processes.ts";
 import { PACKAGE_ROOT, type SlurmSettings } from "../../../config.ts";
 import { RlError } from "../../../errors.ts";
-import type { SpawnPlan } from "../../supervised-process.ts";
+import type { SpawnPlan } from "../../../process/supervised-process.ts";
+import type { ReadyCheck, TrainingStack } from "../../../stacks/training-stack.ts";
 
 /** The in-job launcher; sbatch copies it into Slurm's spool, so the node needs only python3. */
 export const JOB_LAUNCHER = path.join(PACKAGE_ROOT, "src", "training", "backends", "slurm", "job-launcher.py");
 
+/** A readiness check as the launcher reads it (seconds, snake_case). */
+export type JobReadyCheck =
+  | { kind: "http"; url: string }
+  | { kind: "traffic"; status_url: string; settle_seconds: number }
+  | { kind: "settle"; settle_seconds: number };
+
 export interface JobSpecComponent {
-  name: Component;
+  name: string;
   argv: string[];
   cwd: string;
   log: string;
   /** Variables of the job's environment this component must not see (e.g. the api gets no keys). */
   env_unset: string[];
+  ready: JobReadyCheck;
+  may_finish_first: boolean;
 }
 
 export interface JobSpec {
@@ -23,11 +31,20 @@ export interface JobSpec {
   status_path: string;
   grace_seconds: number;
   ready_timeout_seconds: number;
-  env_settle_seconds: number;
-  api_url: string;
-  trainer_url: string;
   config_path: string;
+  /** The component whose clean exit ends the run. */
+  main: string;
+  stop_order: string[];
+  /** A line of the main component's log starting with this is a failed step, whatever its exit code. */
+  step_error_pattern?: string;
   components: JobSpecComponent[];
+}
+
+function jobReadyCheck(check: ReadyCheck): JobReadyCheck {
+  if (check.kind === "http") return check;
+  if (check.kind === "traffic")
+    return { kind: "traffic", status_url: check.statusUrl, settle_seconds: check.settleMs / 1000 };
+  return { kind: "settle", settle_seconds: check.settleMs / 1000 };
 }
 
 export interface JobFiles {
@@ -50,13 +67,13 @@ export const jobName = (runId: string) => `rl-${runId}`;
 export interface JobSpecInput {
   runId: string;
   configPath: string;
+  /** The run's stack: its components in start order, how each is judged ready, the stop order. */
+  stack: Pick<TrainingStack, "components" | "main" | "stopOrder" | "stepErrorPattern">;
+  /** One plan per component of the stack, in its order. */
   plans: SpawnPlan[];
   files: JobFiles;
   stopGraceMs: number;
   readyTimeoutMs: number;
-  envSettleMs: number;
-  apiUrl: string;
-  trainerUrl: string;
   secrets: readonly string[];
 }
 
@@ -74,22 +91,24 @@ export function buildJobSpec(input: JobSpecInput): { spec: JobSpec; env: Record<
       env[k] = v;
     }
   }
-  const components = input.plans.map((plan) => ({
+  const components = input.plans.map((plan, i) => ({
     name: plan.component,
     argv: [plan.command, ...plan.args],
     cwd: plan.cwd,
     log: plan.logPath,
     env_unset: Object.keys(env).filter((k) => !(k in plan.env)),
+    ready: jobReadyCheck(input.stack.components[i]!.ready),
+    may_finish_first: input.stack.components[i]!.mayFinishFirst ?? false,
   }));
   const spec: JobSpec = {
     run_id: input.runId,
     status_path: input.files.status,
     grace_seconds: input.stopGraceMs / 1000,
     ready_timeout_seconds: input.readyTimeoutMs / 1000,
-    env_settle_seconds: input.envSettleMs / 1000,
-    api_url: input.apiUrl,
-    trainer_url: input.trainerUrl,
     config_path: input.configPath,
+    main: input.stack.main,
+    stop_order: [...input.stack.stopOrder],
+    ...(input.stack.stepErrorPattern ? { step_error_pattern: input.stack.stepErrorPattern } : {}),
     components,
   };
   const text = JSON.stringify(spec, null, 2);

@@ -1,7 +1,6 @@
 // Reads the status file the in-job launcher keeps (data/logs/job_{runId}.json), defensively: it is another program's output.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { COMPONENTS, type Component } from "../../../../db/run-processes.ts";
 
 const componentView = z.object({
   state: z.string(),
@@ -45,8 +44,7 @@ export async function readJobStatus(file: string): Promise<JobStatus | undefined
   }
 }
 
-export const isComponent = (name: string | null | undefined): name is Component =>
-  (COMPONENTS as readonly string[]).includes(name ?? "");
+export const isComponent = (name: string | null | undefined): name is string => typeof name === "string" && name !== "";
 
 /**
  * What /rl status shows for each component of a job, in the words the local backend uses; while the job waits in
@@ -55,10 +53,11 @@ export const isComponent = (name: string | null | undefined): name is Component 
 export function componentStates(
   status: JobStatus | undefined,
   pending: { reason?: string } | undefined,
-): Record<Component, string> {
-  const out = {} as Record<Component, string>;
+  components: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
   const waiting = pending ? `pending in the Slurm queue${pending.reason ? ` (${pending.reason})` : ""}` : "not started";
-  for (const c of COMPONENTS) {
+  for (const c of components) {
     const v = status?.components[c];
     if (!v || v.state === "not started") out[c] = waiting;
     else if (v.state === "exited")

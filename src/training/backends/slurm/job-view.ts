@@ -1,6 +1,6 @@
 // A slurm run's job as /rl status shows it: Slurm's state of the job and each component's state from the status file.
-import type { Component } from "../../../../db/run-processes.ts";
 import type { RunRow } from "../../../../db/runs.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { JobFiles } from "./job-spec.ts";
 import type { JobSnapshots } from "./job-snapshots.ts";
 import { componentStates, readJobStatus } from "./job-status.ts";
@@ -19,11 +19,12 @@ export interface JobViewDeps {
   commands: SlurmCommands;
   files: (runId: string) => JobFiles;
   snapshots: JobSnapshots;
+  stacks: StackRegistry;
 }
 
 export function createJobView(deps: JobViewDeps) {
   /** The job's state for /rl status, and each component's state from the launcher's status file. */
-  return async function view(run: RunRow): Promise<{ job?: SlurmJobView; processes: Record<Component, string> }> {
+  return async function view(run: RunRow): Promise<{ job?: SlurmJobView; processes: Record<string, string> }> {
     const status = await readJobStatus(deps.files(run.id).status);
     let job: SlurmJob | "unknown" | undefined;
     if (run.jobId) job = await deps.commands.show(run.jobId).catch(() => deps.snapshots.latest(run.id)?.job);
@@ -40,6 +41,13 @@ export function createJobView(deps: JobViewDeps) {
           exit_code: known?.exitCode,
         }
       : undefined;
-    return { job: jobView, processes: componentStates(status, known?.state === "PENDING" ? known : undefined) };
+    return {
+      job: jobView,
+      processes: componentStates(
+        status,
+        known?.state === "PENDING" ? known : undefined,
+        deps.stacks.of(run).components.map((c) => c.name),
+      ),
+    };
   };
 }

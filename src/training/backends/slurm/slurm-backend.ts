@@ -3,7 +3,7 @@ import type { Component } from "../../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
 import type { Logger } from "../../../log.ts";
-import type { SpawnPlan } from "../../supervised-process.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import { createJobIdFinder } from "./find-job-id.ts";
 import { jobFiles } from "./job-spec.ts";
@@ -22,14 +22,12 @@ export interface SlurmBackendDeps {
   runs: RunsRepo;
   log: Logger;
   now: () => number;
-  /** How a component would be started locally: the job starts the very same commands. */
-  plan: (run: RunRow, component: Component) => Promise<SpawnPlan>;
+  /** Each run's stack: its processes, how each starts (as locally), its progress. */
+  stacks: StackRegistry;
   logPath: (runId: string, component: Component) => string;
   move: Transitions["move"];
   /** A run ended: start what is queued. */
   onEnded: () => void;
-  addresses: { apiUrl: string; trainerUrl: string };
-  envSettleMs: number;
   commands?: SlurmCommands;
   /** How long an ended job may go without its launcher's outcome in the status file (a shared filesystem may lag). */
   outcomeGraceMs?: number;
@@ -47,6 +45,7 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     log,
     now: deps.now,
     logPath: deps.logPath,
+    stacks: deps.stacks,
     jobOutput: (runId) => files(runId).output,
     move: deps.move,
     onEnded: deps.onEnded,
@@ -62,7 +61,7 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
   });
   const findJobId = createJobIdFinder({ runs, commands });
   const watcher = createJobWatcher({ config, runs, log, findJobId, snapshots, decide, lose: outcomes.lose });
-  const stop = createJobStopper({ config, log, commands, busy, watcher, findJobId });
+  const stop = createJobStopper({ config, log, commands, busy, watcher, findJobId, stacks: deps.stacks });
   const reconcile = createJobReconciler({
     runs,
     log,
@@ -81,10 +80,8 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     runs,
     log,
     commands,
-    plan: deps.plan,
+    stacks: deps.stacks,
     files,
-    addresses: deps.addresses,
-    envSettleMs: deps.envSettleMs,
     busy,
     watcher,
     snapshots,
@@ -103,7 +100,7 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
       await reconcile(run, true);
     },
 
-    view: createJobView({ commands, files, snapshots }),
+    view: createJobView({ commands, files, snapshots, stacks: deps.stacks }),
 
     /** Bot shutdown: jobs carry on without the bot; stop following them. */
     detachAll: watcher.unwatchAll,

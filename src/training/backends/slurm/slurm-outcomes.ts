@@ -3,7 +3,7 @@ import type { Component } from "../../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
 import { readTailLines } from "../../../metrics/log-tail.ts";
-import { readTrainerProgress } from "../../../metrics/trainer-progress.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { SlurmJob } from "./slurm-commands.ts";
 
@@ -12,6 +12,7 @@ export interface SlurmOutcomesDeps {
   log: Logger;
   now: () => number;
   logPath: (runId: string, component: Component) => string;
+  stacks: StackRegistry;
   /** The job's own output (sbatch --output): the log tail of a failure no component is to blame for. */
   jobOutput: (runId: string) => string;
   move: Transitions["move"];
@@ -68,7 +69,7 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
   }
 
   async function complete(run: RunRow): Promise<void> {
-    const progress = await readTrainerProgress(deps.logPath(run.id, "trainer"));
+    const progress = await deps.stacks.of(run).readProgress(run);
     const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
     const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}`;
     const done = deps.move(

@@ -1,8 +1,8 @@
-// Ends a run's job when the run is stopping: SIGTERM to the launcher, which stops env -> trainer -> api; scancel if it lingers.
-import { COMPONENTS } from "../../../../db/run-processes.ts";
+// Ends a run's job when the run is stopping: SIGTERM to the launcher, which stops the run's processes in its stack's order; scancel if it lingers.
 import type { RunRow } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
 import type { Logger } from "../../../log.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import { delay } from "../../wait-until.ts";
 import type { FindJobId } from "./find-job-id.ts";
 import type { JobWatcher } from "./job-watcher.ts";
@@ -16,6 +16,7 @@ export interface JobStopperDeps {
   busy: Set<string>;
   watcher: JobWatcher;
   findJobId: FindJobId;
+  stacks: StackRegistry;
 }
 
 async function waitForEnd(commands: SlurmCommands, jobId: string, timeoutMs: number): Promise<boolean> {
@@ -42,7 +43,8 @@ export function createJobStopper(deps: JobStopperDeps) {
       if (job === "unknown" || TERMINAL_STATES.has(job.state)) return;
       if (job.state !== "PENDING" && (await commands.signalBatch(jobId, "TERM"))) {
         // The launcher gives each component the grace period in turn, so the job may need all of them.
-        if (await waitForEnd(commands, jobId, config.stopGraceMs * COMPONENTS.length + 5000)) return;
+        if (await waitForEnd(commands, jobId, config.stopGraceMs * deps.stacks.of(run).components.length + 5000))
+          return;
         log.warn("the Slurm job outlived its stop grace period; cancelling it", { runId: run.id, jobId });
       }
       await commands.cancel(jobId);

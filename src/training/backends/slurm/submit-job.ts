@@ -1,11 +1,10 @@
 // Submits a run's batch job (or a sweep's job array): writes the launcher's spec, calls sbatch, and reports the start.
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
-import { COMPONENTS, type Component } from "../../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
 import { asRlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
-import type { SpawnPlan } from "../../supervised-process.ts";
+import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import { delay } from "../../wait-until.ts";
 import { arrayOutputPattern, buildJobSpec, sbatchArgs, writeJobSpec, type JobFiles } from "./job-spec.ts";
 import type { JobSnapshots } from "./job-snapshots.ts";
@@ -18,11 +17,9 @@ export interface JobSubmitterDeps {
   runs: RunsRepo;
   log: Logger;
   commands: SlurmCommands;
-  /** How a component would be started locally: the job starts the very same commands. */
-  plan: (run: RunRow, component: Component) => Promise<SpawnPlan>;
+  /** Each run's stack: how a component would be started locally (the job starts the very same commands). */
+  stacks: StackRegistry;
   files: (runId: string) => JobFiles;
-  addresses: { apiUrl: string; trainerUrl: string };
-  envSettleMs: number;
   /** Runs this process is submitting or stopping: no one else decides about them meanwhile. */
   busy: Set<string>;
   watcher: JobWatcher;
@@ -35,17 +32,16 @@ export function createJobSubmitter(deps: JobSubmitterDeps) {
 
   /** The run's launcher spec written to its file; the job's environment (keys included) goes to sbatch, never to disk. */
   async function writeSpec(run: RunRow): Promise<Record<string, string>> {
-    const plans = await Promise.all(COMPONENTS.map((c) => deps.plan(run, c)));
+    const stack = deps.stacks.of(run);
+    const plans = await Promise.all(stack.components.map((c) => stack.plan(run, c.name)));
     const { spec, env } = buildJobSpec({
       runId: run.id,
       configPath: run.configPath ?? "",
+      stack,
       plans,
       files: files(run.id),
       stopGraceMs: config.stopGraceMs,
       readyTimeoutMs: config.readyTimeoutMs,
-      envSettleMs: deps.envSettleMs,
-      apiUrl: deps.addresses.apiUrl,
-      trainerUrl: deps.addresses.trainerUrl,
       secrets: config.secrets,
     });
     writeJobSpec(files(run.id).spec, spec);

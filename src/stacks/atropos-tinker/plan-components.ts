@@ -1,19 +1,14 @@
-// How each of a run's three components is started (command, arguments, environment, log file): local and Slurm alike.
-import path from "node:path";
-import type { Component } from "../../db/run-processes.ts";
-import type { RunRow } from "../../db/runs.ts";
-import type { Config } from "../config.ts";
-import type { EnvironmentCatalog } from "../environments/resolution/catalog.ts";
-import type { CommandHelp } from "./check-spawn-plan.ts";
-import { childEnv } from "../process/child-env.ts";
-import type { SpawnPlan } from "./supervised-process.ts";
-
-export function logPathOf(config: Config, runId: string, component: Component): string {
-  return path.join(config.logsDir, `${component}_${runId}.log`);
-}
+// How each of an Atropos run's three components is started (command, arguments, environment, log file): local and Slurm alike.
+import type { RunRow } from "../../../db/runs.ts";
+import type { Config } from "../../config.ts";
+import type { EnvironmentCatalog } from "../../environments/resolution/catalog.ts";
+import type { CommandHelp } from "../../process/check-spawn-plan.ts";
+import { childEnv } from "../../process/child-env.ts";
+import { logPathOf } from "../log-path.ts";
+import type { SpawnPlan } from "../../process/supervised-process.ts";
 
 /** What each component's command is, the settings that change it and the package that provides it. */
-export function commandHelpFor(config: Config, component: Component): CommandHelp {
+export function commandHelpFor(config: Config, component: string): CommandHelp {
   const viaPython = (command: string[]) => (command[0] === config.python ? ["RL_PYTHON"] : []);
   if (component === "api") {
     return {
@@ -46,8 +41,8 @@ export interface ComponentPlannerDeps {
 
 export function createComponentPlanner(deps: ComponentPlannerDeps) {
   const { config } = deps;
-  return async function planFor(run: RunRow, component: Component): Promise<SpawnPlan> {
-    const base = { cwd: config.trainingRoot, logPath: logPathOf(config, run.id, component), component };
+  return async function planFor(run: RunRow, component: string): Promise<SpawnPlan> {
+    const base = { cwd: config.trainingRoot, logPath: logPathOf(config.logsDir, run.id, component), component };
     const keys = { WANDB_API_KEY: config.keys.wandb };
     const processEnv = deps.processEnv ?? process.env;
     if (component === "api") {

@@ -1,6 +1,6 @@
 // The trainer's own settings (tinker-atropos's TinkerConfig, the run YAML's `tinker:` section) as config fields.
-import type { ConfigField, FieldType } from "../environments/types.ts";
-import type { LockedFields } from "../locked-fields.ts";
+import type { ConfigField, FieldType } from "../../environments/types.ts";
+import type { LockedFields } from "../../locked-fields.ts";
 
 /** Trainer fields are named with their section, so they never meet an environment field of the same name. */
 export const TRAINER_PREFIX = "tinker.";

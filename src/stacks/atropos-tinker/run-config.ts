@@ -1,8 +1,8 @@
 // Writes a run's YAML in the trainer's layout (env / openai / tinker / slurm / testing): locked fields on top.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { RlError } from "../errors.ts";
-import type { LockedFields } from "../locked-fields.ts";
+import { RlError } from "../../errors.ts";
+import type { LockedFields } from "../../locked-fields.ts";
 import { stringifyRunYaml } from "./stringify-run-yaml.ts";
 import { TRAINER_PREFIX } from "./trainer-fields.ts";
 

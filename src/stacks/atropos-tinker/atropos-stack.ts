@@ -1,0 +1,88 @@
+// Atropos environments trained by tinker-atropos: a trajectory API, the trainer and the environment, in that order.
+import type { Config } from "../../config.ts";
+import type { EnvironmentCatalog } from "../../environments/resolution/catalog.ts";
+import type { LockedFields } from "../../locked-fields.ts";
+import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
+import { logPathOf } from "../log-path.ts";
+import type { StackComponent, TrainingStack } from "../training-stack.ts";
+import { commandHelpFor, createComponentPlanner } from "./plan-components.ts";
+import { buildRunConfig, runNames, stackAddresses, writeRunConfig } from "./run-config.ts";
+
+export interface AtroposStackDeps {
+  config: Config;
+  locked: LockedFields;
+  catalog: EnvironmentCatalog;
+  processEnv?: NodeJS.ProcessEnv;
+  /** How long an environment must stay alive to count as ready when it shows no traffic yet. */
+  envSettleMs: number;
+}
+
+export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
+  const { config } = deps;
+  const addresses = stackAddresses(deps.locked);
+  const plan = createComponentPlanner({
+    config,
+    catalog: deps.catalog,
+    apiPort: addresses.apiPort,
+    processEnv: deps.processEnv,
+  });
+  const components: StackComponent[] = [
+    {
+      name: "api",
+      title: "trajectory API",
+      port: addresses.apiPort,
+      ready: { kind: "http", url: `${addresses.apiUrl}/` },
+      help: commandHelpFor(config, "api"),
+    },
+    {
+      name: "trainer",
+      title: "trainer",
+      port: addresses.trainerPort,
+      ready: { kind: "http", url: `${addresses.trainerUrl}/health` },
+      help: commandHelpFor(config, "trainer"),
+    },
+    {
+      name: "env",
+      title: "environment",
+      // The environment is ready once it sends data, or has stayed alive through a short settle period.
+      ready: { kind: "traffic", statusUrl: `${addresses.apiUrl}/status`, settleMs: deps.envSettleMs },
+      mayFinishFirst: true,
+      help: commandHelpFor(config, "env"),
+    },
+  ];
+
+  return {
+    id: "atropos-tinker",
+    title: "Atropos environments with tinker-atropos",
+    unitName: "environment",
+    components,
+    main: "trainer",
+    // Environment first (it feeds the API), trajectory API last (the trainer pulls from it until stopped).
+    stopOrder: ["env", "trainer", "api"],
+    prepare(runId, environment, values) {
+      const names = runNames(environment, runId, config.wandb.project);
+      const runConfig = buildRunConfig({
+        runId,
+        environment,
+        values,
+        locked: deps.locked,
+        wandbProject: config.wandb.project,
+      });
+      const configPath = writeRunConfig(config.runConfigsDir, runId, runConfig, config.secrets);
+      const totalSteps = typeof runConfig.env.total_steps === "number" ? runConfig.env.total_steps : undefined;
+      return { configPath, totalSteps, ...names };
+    },
+    plan,
+    readProgress: (run) => readTrainerProgress(logPathOf(config.logsDir, run.id, "trainer")),
+    stepErrorPattern: "Error in step",
+    async apiStatus() {
+      try {
+        const res = await fetch(`${addresses.apiUrl}/status`, { signal: AbortSignal.timeout(1500) });
+        if (!res.ok) return undefined;
+        return (await res.json()) as { current_step: number; queue_size: number };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

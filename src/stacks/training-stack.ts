@@ -1,0 +1,66 @@
+// The boundary between the core and a training stack: what a run's processes are, how each starts, is judged ready
+// and ends, how a run's config is written and where its progress is read. The core knows no stack beyond this.
+import type { ConfigValues } from "../../db/channels.ts";
+import type { RunPatch, RunRow } from "../../db/runs.ts";
+import type { TrainerProgress } from "../metrics/trainer-log.ts";
+import type { StackName } from "../config.ts";
+import type { CommandHelp } from "../process/check-spawn-plan.ts";
+import type { SpawnPlan } from "../process/supervised-process.ts";
+
+export type StackId = StackName;
+
+/** When a just-started process counts as ready (the local backend and the Slurm job launcher both read this). */
+export type ReadyCheck =
+  /** It answers GET url with a 2xx status. */
+  | { kind: "http"; url: string }
+  /** The status URL (a trajectory API's /status) shows data, or the process stayed alive for settleMs. */
+  | { kind: "traffic"; statusUrl: string; settleMs: number }
+  /** It stayed alive for settleMs. */
+  | { kind: "settle"; settleMs: number };
+
+export interface StackComponent {
+  /** Its name in the database, in logs and in `/rl logs <run> <component>`. */
+  name: string;
+  /** How people call it: "trajectory API", "trainer", "environment". */
+  title: string;
+  /** A port it listens on, checked free before it is started. */
+  port?: number;
+  ready: ReadyCheck;
+  /** It may end cleanly before the run does (an environment whose steps are done): the run waits for the rest. */
+  mayFinishFirst?: boolean;
+  /** What its command is and how a person installs or changes it. */
+  help: CommandHelp;
+}
+
+/** A run's config as written for its stack, and what the run row records of it. */
+export type PreparedRun = Pick<RunPatch, "configPath" | "totalSteps" | "wandbProject" | "wandbGroup" | "wandbRunName">;
+
+export interface TrainingStack {
+  id: StackId;
+  /** "Atropos environments with tinker-atropos". */
+  title: string;
+  /** What a runnable unit is called: "environment", "recipe". */
+  unitName: string;
+  /** The processes of a run, in start order. */
+  components: readonly StackComponent[];
+  /** The process whose clean exit ends the run, judged by its progress. */
+  main: string;
+  /** The order a run's processes are stopped in. */
+  stopOrder: readonly string[];
+  /** Writes the run's config (refusing secrets in it) and names its WandB run. */
+  prepare(runId: string, environment: string, values: ConfigValues): PreparedRun;
+  /** How one component of the run is started (local and Slurm alike). */
+  plan(run: RunRow, component: string): Promise<SpawnPlan>;
+  /** The run's progress so far: steps, reward, loss, step errors, whether it says it finished. */
+  readProgress(run: RunRow): Promise<TrainerProgress>;
+  /** Lines of the main log that mean a step failed although the process exits 0 (atropos-tinker's trainer). */
+  stepErrorPattern?: string;
+  /** A live run's trajectory API status, when the stack has one. */
+  apiStatus?(): Promise<{ current_step: number; queue_size: number } | undefined>;
+}
+
+export function componentOf(stack: TrainingStack, name: string): StackComponent {
+  const found = stack.components.find((c) => c.name === name);
+  if (!found) throw new Error(`the ${stack.id} stack has no ${name} process`);
+  return found;
+}
