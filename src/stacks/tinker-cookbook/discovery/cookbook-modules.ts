@@ -44,7 +44,7 @@ const MAX_HOPS = 16;
 
 export interface CookbookModules {
   /** The file's summary, parsed once per scan; undefined (with a warning) when it cannot be read or parsed. */
-  load(filePath: string): Promise<LoadedFile | undefined>;
+  load(filePath: string, bytes?: Uint8Array): Promise<LoadedFile | undefined>;
   /** What the dotted `name` means in `file`, before source position `before` (default: the whole file). */
   resolve(file: LoadedFile, name: string[], before?: number): Promise<Resolved>;
 }
@@ -71,22 +71,24 @@ export function createCookbookModules(options: CookbookModulesOptions): Cookbook
       () => false,
     );
 
-  async function readAndSummarize(filePath: string): Promise<LoadedFile | undefined> {
+  async function readAndSummarize(filePath: string, given?: Uint8Array): Promise<LoadedFile | undefined> {
     let bytes: Uint8Array;
-    try {
-      const info = await stat(filePath);
-      if (info.size > options.maxFileBytes) {
-        options.warnings.push({ filePath, message: `larger than ${options.maxFileBytes} bytes; not read` });
+    if (given) bytes = given;
+    else
+      try {
+        const info = await stat(filePath);
+        if (info.size > options.maxFileBytes) {
+          options.warnings.push({ filePath, message: `larger than ${options.maxFileBytes} bytes; not read` });
+          return undefined;
+        }
+        bytes = await options.readFile(filePath);
+      } catch (err) {
+        options.warnings.push({
+          filePath,
+          message: `could not be read (${(err as NodeJS.ErrnoException).code ?? err}); skipped`,
+        });
         return undefined;
       }
-      bytes = await options.readFile(filePath);
-    } catch (err) {
-      options.warnings.push({
-        filePath,
-        message: `could not be read (${(err as NodeJS.ErrnoException).code ?? err}); skipped`,
-      });
-      return undefined;
-    }
     const outcome = summarizeCookbookFile(options.parser, bytes);
     if (outcome.kind === "refused") {
       options.warnings.push({ filePath, message: outcome.message });
@@ -95,10 +97,10 @@ export function createCookbookModules(options: CookbookModulesOptions): Cookbook
     return { filePath, summary: outcome.summary };
   }
 
-  function load(filePath: string): Promise<LoadedFile | undefined> {
+  function load(filePath: string, bytes?: Uint8Array): Promise<LoadedFile | undefined> {
     let found = loaded.get(filePath);
     if (!found) {
-      found = readAndSummarize(filePath);
+      found = readAndSummarize(filePath, bytes);
       loaded.set(filePath, found);
     }
     return found;

@@ -66,7 +66,7 @@ export function createRecipeScanner(options: RecipeScannerOptions = {}): RecipeS
           continue;
         }
         if (indexOf(bytes, ENTRY_MARK) < 0) continue;
-        const file = await modules.load(filePath);
+        const file = await modules.load(filePath, bytes);
         const chzEntry = file?.summary.entry;
         if (!file || !chzEntry) continue;
         environments.push(await readRecipe(modules, file, entry.key, chzEntry, warnings));
