@@ -8,7 +8,8 @@ type Node = PyNode;
 // Definitions inside the block run only when called; a call to a module-level function is followed one level.
 const SKIPPED = new Set(["function_definition", "class_definition", "lambda", "decorated_definition"]);
 
-function isMainTest(condition: Node | null): boolean {
+/** True for the condition `__name__ == "__main__"` (either way round). */
+export function isMainTest(condition: Node | null): boolean {
   if (condition?.type !== "comparison_operator") return false;
   const [left, right] = condition.namedChildren;
   const operator = condition.children.find((child) => !child.isNamed)?.text;
@@ -19,7 +20,7 @@ function isMainTest(condition: Node | null): boolean {
 }
 
 /** Calls inside `node`, not inside the definitions it holds. */
-function* callsIn(node: Node): Generator<Node> {
+export function* callsIn(node: Node): Generator<Node> {
   for (const child of node.namedChildren) {
     if (SKIPPED.has(child.type)) continue;
     if (child.type === "call") yield child;
@@ -33,7 +34,7 @@ function cliTarget(call: Node): string[] | undefined {
 }
 
 /** The module-level functions' bodies by name. */
-function moduleFunctions(statements: readonly Node[]): Map<string, Node> {
+export function moduleFunctions(statements: readonly Node[]): Map<string, Node> {
   const functions = new Map<string, Node>();
   for (const statement of statements) {
     const definition =

@@ -56,7 +56,8 @@ function summarizeParsed(parser: Parser, source: string): FileOutcome {
   return { kind: "summary", summary };
 }
 
-function firstError(node: Parser.SyntaxNode): Parser.SyntaxNode | undefined {
+/** The first syntax error or missing node under `node`, for the line a refusal names. */
+export function firstError(node: Parser.SyntaxNode): Parser.SyntaxNode | undefined {
   if (node.type === "ERROR" || node.isMissing) return node;
   for (const child of node.children) {
     if (child.hasError || child.isMissing) {
@@ -67,7 +68,8 @@ function firstError(node: Parser.SyntaxNode): Parser.SyntaxNode | undefined {
   return undefined;
 }
 
-function* moduleStatements(nodes: readonly Node[], exceptRanges: Array<[number, number]>): Generator<Node> {
+/** The statements run at import time, looking through if/try/with; except clauses' ranges are collected. */
+export function* moduleStatements(nodes: readonly Node[], exceptRanges: Array<[number, number]>): Generator<Node> {
   for (const child of nodes) {
     if (child.type === "except_clause") exceptRanges.push([child.startIndex, child.endIndex]);
     if (TRANSPARENT.has(child.type)) yield* moduleStatements(child.namedChildren, exceptRanges);
@@ -75,7 +77,10 @@ function* moduleStatements(nodes: readonly Node[], exceptRanges: Array<[number, 
   }
 }
 
-function bind(summary: FileSummary, name: string, order: number, binding: Binding): void {
+/** What reading imports adds to: the module's bindings and star imports. */
+export type ImportBindings = Pick<FileSummary, "bindings" | "starImports">;
+
+function bind(summary: ImportBindings, name: string, order: number, binding: Binding): void {
   summary.bindings.push({ name, order, binding });
 }
 
@@ -110,7 +115,8 @@ function addStatement(summary: FileSummary, node: Node): void {
   }
 }
 
-function addModuleImport(summary: FileSummary, node: Node, order: number): void {
+/** Binds the names an `import a.b` statement's name binds. */
+export function addModuleImport(summary: ImportBindings, node: Node, order: number): void {
   if (node.type === "aliased_import") {
     const name = node.childForFieldName("name");
     const alias = node.childForFieldName("alias");
@@ -121,7 +127,8 @@ function addModuleImport(summary: FileSummary, node: Node, order: number): void 
   if (head) bind(summary, head, order, { kind: "import-module", module: head });
 }
 
-function addFromImport(summary: FileSummary, node: Node, order: number): void {
+/** Binds the names a `from m import a, b as c` statement binds, or records a star import. */
+export function addFromImport(summary: ImportBindings, node: Node, order: number): void {
   const moduleNode = node.childForFieldName("module_name");
   if (!moduleNode) return;
   const module = moduleNode.text.replace(/\s+/g, "");
