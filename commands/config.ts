@@ -3,6 +3,7 @@ import { z } from "zod";
 import { BASE_ENV_CONFIG_FIELDS } from "../src/environments/resolution/base-env-config.ts";
 import type { ConfigField } from "../src/environments/types.ts";
 import { TRAINER_PREFIX, trainerFields } from "../src/stacks/atropos-tinker/trainer-fields.ts";
+import type { TrainingStack } from "../src/stacks/training-stack.ts";
 import type { ConfigView, FieldView } from "../src/environment-ops.ts";
 import type { Reply, ReplyField } from "../src/reply.ts";
 import { formatValue } from "../src/values/format-value.ts";
@@ -10,7 +11,7 @@ import { defineCommand } from "./types.ts";
 
 /** A description in a list is cut here; the single-field view shows it whole. */
 const LIST_DESCRIPTION = 160;
-const BASE_NAMES = new Set(BASE_ENV_CONFIG_FIELDS.map((f) => f.name));
+const BASE_ENV_NAMES = new Set(BASE_ENV_CONFIG_FIELDS.map((f) => f.name));
 
 // A default only the running environment computes is shown as its source, never as "none".
 function currentText(field: FieldView): string {
@@ -31,11 +32,13 @@ function listEntry(f: FieldView, group: string): ReplyField {
 }
 
 /** The fields under their headings, in the order people look for them: what changed, what is special here, the rest. */
-function groupedFields(view: ConfigView): ReplyField[] {
-  const isTrainer = (f: FieldView) => f.name.startsWith(TRAINER_PREFIX);
+function groupedFields(view: ConfigView, atropos: boolean): ReplyField[] {
+  const isTrainer = (f: FieldView) => atropos && f.name.startsWith(TRAINER_PREFIX);
+  // A recipe's fields are all its own; only an Atropos environment has BaseEnvConfig's.
+  const baseNames = atropos ? BASE_ENV_NAMES : new Set<string>();
   const changed = view.configurable_fields.filter((f) => f.changed);
-  const own = view.configurable_fields.filter((f) => !f.changed && !isTrainer(f) && !BASE_NAMES.has(f.name));
-  const base = view.configurable_fields.filter((f) => !f.changed && !isTrainer(f) && BASE_NAMES.has(f.name));
+  const own = view.configurable_fields.filter((f) => !f.changed && !isTrainer(f) && !baseNames.has(f.name));
+  const base = view.configurable_fields.filter((f) => !f.changed && !isTrainer(f) && baseNames.has(f.name));
   const trainer = view.configurable_fields.filter((f) => !f.changed && isTrainer(f));
   return [
     ...changed.map((f) => listEntry(f, "Changed here")),
@@ -63,8 +66,9 @@ function allowed(field: ConfigField | undefined): string | undefined {
   return type?.kind === "enum" ? type.values.map((v) => formatValue(v)).join(", ") : undefined;
 }
 
-/** Which BaseEnvConfig the base fields are: atroposlib's own source, or the bot's copy. */
-function baseSource(view: ConfigView): string {
+/** Which BaseEnvConfig the base fields are: atroposlib's own source, or the bot's copy; a recipe's stack. */
+function baseSource(view: ConfigView, stack: TrainingStack): string {
+  if (stack.id !== "atropos-tinker") return `Training stack: ${stack.title} (RL_STACK=${stack.id}).`;
   return view.base_config_source === "bundled"
     ? "Base fields: the bot's bundled copy of atroposlib's BaseEnvConfig (no atroposlib found; set RL_ATROPOSLIB_DIR)."
     : `Base fields: read from atroposlib (${view.base_config_source}).`;
@@ -117,9 +121,11 @@ export default defineCommand({
   positional: ["filter"],
   restOfLine: true,
   permission: "read",
-  uses: ["catalog", "env", "lockedFields"],
+  uses: ["catalog", "env", "lockedFields", "manager"],
   async run({ filter }, ctx) {
     const view = await ctx.services.env.getConfig(ctx.channel);
+    const stack = ctx.services.manager.currentStack;
+    const atropos = stack.id === "atropos-tinker";
     const all = [...view.configurable_fields, ...view.locked_fields];
     const query = filter?.trim().toLowerCase();
     const exact = query
@@ -128,10 +134,12 @@ export default defineCommand({
       : undefined;
     if (exact) {
       const env = await ctx.services.catalog.get(view.environment).catch(() => undefined);
-      const trainer = trainerFields(
-        ctx.services.lockedFields,
-        (ctx.services.catalog.latest() ?? (await ctx.services.catalog.list())).trainerFields,
-      );
+      const trainer = atropos
+        ? trainerFields(
+            ctx.services.lockedFields,
+            (ctx.services.catalog.latest() ?? (await ctx.services.catalog.list())).trainerFields,
+          )
+        : [];
       return fieldReply(
         view,
         exact,
@@ -145,7 +153,7 @@ export default defineCommand({
       configurable_fields: view.configurable_fields.filter(matches),
       locked_fields: view.locked_fields.filter(matches),
     };
-    const fields = groupedFields(shown);
+    const fields = groupedFields(shown, atropos);
     const count = shown.configurable_fields.length + shown.locked_fields.length;
     return {
       title: query
@@ -154,7 +162,7 @@ export default defineCommand({
       text:
         query && fields.length === 0
           ? `No field of ${view.environment} has "${filter?.trim()}" in its name or description. See /rl config for all of them.`
-          : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. ${baseSource(view)} Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
+          : `${view.configurable_fields.length} configurable, ${view.locked_fields.length} locked. ${baseSource(view, stack)} Fields marked * were changed in this channel. /rl config <field> shows one whole; /rl config <words> finds fields. Change one with /rl set <field> <value>; undo with /rl reset <field>.`,
       ...(fields.length ? { fields } : {}),
       data: query ? shown : view,
     };

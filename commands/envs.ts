@@ -1,4 +1,4 @@
-// /rl envs: the environments found in the environments folder, marking this channel's selection.
+// /rl envs: the environments (or recipes) the training stack found, marking this channel's selection.
 import { z } from "zod";
 import { defineCommand } from "./types.ts";
 
@@ -10,16 +10,23 @@ export default defineCommand({
   toolName: "rl_list_environments",
   args: z.object({}),
   permission: "read",
-  uses: ["env"],
+  uses: ["config", "env", "manager"],
   async run(_args, ctx) {
     const result = await ctx.services.env.listEnvironments(ctx.channel);
     const lines = result.environments.map(
       (e) =>
         `${e.name === result.selected ? "▶ " : "• "}${e.name} (${e.class_name}): ${e.description}${e.runnable ? "" : ` [cannot be started: ${e.reason ?? "no entry point"}]`}`,
     );
+    const stack = ctx.services.manager.currentStack;
+    const units = stack.unitName === "environment" ? "Environments" : "Recipes";
+    const where = ctx.services.config.environmentsDir;
     return {
-      title: `Environments (${result.environments.length})`,
-      text: lines.join("\n") || "No environments found. Check RL_ENVIRONMENTS_DIR.",
+      title: `${units} (${result.environments.length})`,
+      text: [
+        lines.join("\n") ||
+          `No ${units.toLowerCase()} found in ${where}. Check RL_TRAINING_ROOT and RL_ENVIRONMENTS_DIR.`,
+        `Training stack: ${stack.title} (RL_STACK=${stack.id}).`,
+      ].join("\n"),
       blocks: result.warnings.length
         ? [
             {
@@ -29,7 +36,7 @@ export default defineCommand({
             },
           ]
         : undefined,
-      data: result,
+      data: { ...result, stack: stack.id },
     };
   },
 });

@@ -4,6 +4,7 @@ import type { AppliedChanges } from "../src/environment-ops.ts";
 import { usageOf } from "./arg-specs.ts";
 import { formatValue } from "../src/values/format-value.ts";
 import { parseAssignments } from "./parse-assignments.ts";
+import { componentList } from "../src/stacks/describe-stack.ts";
 import { startReply } from "./start-reply.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
 
@@ -64,7 +65,7 @@ const rerun: AnyCommand = defineCommand({
   },
   async run(input, ctx) {
     const { base, applied } = await planRerun(rerun, input, ctx);
-    await ctx.progress?.("Starting the trajectory API, the trainer and the environment…");
+    await ctx.progress?.(`Starting ${componentList(ctx.services.manager.currentStack)}…`);
     const run = await ctx.services.manager.start({
       channel: ctx.channel,
       thread: ctx.thread,

@@ -30,7 +30,9 @@ export function statusFields(view: RunStatusView): ReplyField[] {
     { label: "Running time", value: `${view.running_time_minutes} min` },
     {
       label: "Processes",
-      value: `api ${view.processes.api}, trainer ${view.processes.trainer}, env ${view.processes.env}`,
+      value: Object.entries(view.processes)
+        .map(([name, state]) => `${name} ${state}`)
+        .join(", "),
     },
     { label: "Started by", value: personRef(view.created_by) },
   ];

@@ -1,10 +1,11 @@
 // The reply to a run being started (by start, rerun or a sweep's first run): running, queued, submitted, or failed with its log.
 import type { RunRow } from "../db/runs.ts";
 import type { Reply } from "../src/reply.ts";
+import { allUpText } from "../src/stacks/describe-stack.ts";
 import { runButtons, statusLine } from "./run-reply.ts";
 import type { CommandContext } from "./types.ts";
 
-export async function startReply(run: RunRow, ctx: CommandContext<"report" | "redact">): Promise<Reply> {
+export async function startReply(run: RunRow, ctx: CommandContext<"manager" | "report" | "redact">): Promise<Reply> {
   const data = {
     run_id: run.id,
     status: run.status,
@@ -14,9 +15,7 @@ export async function startReply(run: RunRow, ctx: CommandContext<"report" | "re
     error: run.error,
   };
   if (run.status === "failed") {
-    const tail = run.failedComponent
-      ? await ctx.services.report.logs(run, run.failedComponent as "api" | "trainer" | "env", 15)
-      : [];
+    const tail = run.failedComponent ? await ctx.services.report.logs(run, run.failedComponent, 15) : [];
     return {
       title: statusLine(run),
       text: run.error,
@@ -35,7 +34,7 @@ export async function startReply(run: RunRow, ctx: CommandContext<"report" | "re
         ? "Another run holds the training ports; this one starts when it ends."
         : run.status === "starting"
           ? "Submitted; waiting for the cluster to start it (see /rl status for the queue reason). A notice follows when it runs."
-          : "All three processes are up. Notices and digests about this run will be posted here.",
+          : `${allUpText(ctx.services.manager.stackOf(run))} Notices and digests about this run will be posted here.`,
     fields: [
       { label: "Run", value: run.id },
       { label: "Steps", value: String(run.totalSteps ?? "?") },

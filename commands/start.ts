@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { startReply } from "./start-reply.ts";
 import { formatValue } from "../src/values/format-value.ts";
+import { componentList } from "../src/stacks/describe-stack.ts";
 import { defineCommand } from "./types.ts";
 
 export default defineCommand({
@@ -37,7 +38,7 @@ export default defineCommand({
     };
   },
   async run(_args, ctx) {
-    await ctx.progress?.("Starting the trajectory API, the trainer and the environment…");
+    await ctx.progress?.(`Starting ${componentList(ctx.services.manager.currentStack)}…`);
     const run = await ctx.services.manager.start({
       channel: ctx.channel,
       thread: ctx.thread,

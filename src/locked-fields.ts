@@ -9,6 +9,8 @@ const lockedFieldsSchema = z.object({
   env: z._default(z.record(z.string(), z.unknown()), {}),
   openai: z._default(z.array(z.record(z.string(), z.unknown())), []),
   tinker: z._default(z.record(z.string(), z.unknown()), {}),
+  /** tinker-cookbook: recipe fields no channel may change, with their values. */
+  recipe: z._default(z.record(z.string(), z.unknown()), {}),
   slurm: z._default(z.boolean(), false),
   testing: z._default(z.boolean(), false),
 });
@@ -48,6 +50,7 @@ export const SEED_LOCKED_FIELDS: LockedFields = {
     checkpoint_dir: "./temp/",
     save_checkpoint_interval: 25,
   },
+  recipe: {},
   slurm: false,
   testing: false,
 };

@@ -31,6 +31,8 @@ import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager } from "./training/run-manager.ts";
 import { createAtroposStack } from "./stacks/atropos-tinker/atropos-stack.ts";
 import { createStackRegistry } from "./stacks/stack-registry.ts";
+import { createCookbookStack } from "./stacks/tinker-cookbook/cookbook-stack.ts";
+import { createRecipeCatalogScanner } from "./stacks/tinker-cookbook/recipe-catalog-scanner.ts";
 import { createRunReport } from "./training/run-report.ts";
 import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
 import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts";
@@ -67,14 +69,17 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const channels = createChannelsRepo(db, now);
   const audit = createAuditRepo(db, now);
   // Discovery parses in a worker thread (and, on a machine with cores to spare, in helpers), one core left to the bot.
-  const scanner = createWorkerScanner({
-    lockedEnv: lockedFields.env,
-    recursive: config.scanRecursive,
-    maxFileBytes: config.scanMaxFileBytes,
-    parseThreads: Math.max(1, availableParallelism() - 1),
-    atroposlib: atroposlibLookup(config),
-    trainerConfigFile: path.join(config.trainingRoot, "tinker_atropos", "config.py"),
-  });
+  const cookbook = config.stack === "tinker-cookbook";
+  const scanner = cookbook
+    ? createRecipeCatalogScanner(lockedFields, { maxFileBytes: config.scanMaxFileBytes })
+    : createWorkerScanner({
+        lockedEnv: lockedFields.env,
+        recursive: config.scanRecursive,
+        maxFileBytes: config.scanMaxFileBytes,
+        parseThreads: Math.max(1, availableParallelism() - 1),
+        atroposlib: atroposlibLookup(config),
+        trainerConfigFile: path.join(config.trainingRoot, "tinker_atropos", "config.py"),
+      });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
   const env = createEnvironmentOps({
     catalog,
@@ -82,26 +87,31 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     keys: config.keys,
     isDemoStack: config.isDemoStack,
     redact,
-    locked: lockedFields,
+    // The trainer's tinker: fields are atropos-tinker's; a recipe's fields are all its own.
+    locked: cookbook ? undefined : lockedFields,
   });
   const runs = createRunsRepo(db, now);
   const sweeps = createSweepsRepo(db, now);
   const processes = createRunProcessesRepo(db);
+  const atroposStack = createAtroposStack({
+    config,
+    locked: lockedFields,
+    catalog,
+    processEnv: options.processEnv,
+    envSettleMs: ENV_SETTLE_MS,
+  });
+  const cookbookStack = createCookbookStack({
+    config,
+    locked: lockedFields,
+    processEnv: options.processEnv,
+    settleMs: ENV_SETTLE_MS,
+  });
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const outbox = createOutboxRepo(db);
   const manager = createRunManager({
     config,
     db,
-    stacks: createStackRegistry(
-      createAtroposStack({
-        config,
-        locked: lockedFields,
-        catalog,
-        processEnv: options.processEnv,
-        envSettleMs: ENV_SETTLE_MS,
-      }),
-      [],
-    ),
+    stacks: createStackRegistry(cookbook ? cookbookStack : atroposStack, [atroposStack, cookbookStack]),
     runs,
     sweeps,
     processes,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEMO_STACK_ROOT, PACKAGE_ROOT, SETTING_NAMES, loadConfig } from "../src/config.ts";
+import { COOKBOOK_DEMO_ROOT, DEMO_STACK_ROOT, PACKAGE_ROOT, SETTING_NAMES, loadConfig } from "../src/config.ts";
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), "rl-config-"));
 
@@ -24,6 +24,20 @@ describe("loadConfig", () => {
     expect(config.apiCommand).toEqual(["run-api"]);
     expect(config.trainerCommand).toEqual(["python", "launch_training.py"]);
     expect(config.lockedFieldsPath).toBeUndefined();
+  });
+
+  it("runs the bundled cookbook miniature with RL_STACK=tinker-cookbook and no training root, and refuses an unknown stack", () => {
+    const config = loadConfig({ RL_STACK: "tinker-cookbook" }, tmp());
+    expect(config.stack).toBe("tinker-cookbook");
+    expect(config.trainingRoot).toBe(COOKBOOK_DEMO_ROOT);
+    expect(config.isDemoStack).toBe(true);
+    expect(config.environmentsDir).toBe(path.join(COOKBOOK_DEMO_ROOT, "tinker_cookbook", "recipes"));
+    expect(config.wandb.project).toBe("tinker-cookbook");
+    expect(config.lockedFieldsPath).toBeUndefined();
+    expect(loadConfig({}, tmp()).stack).toBe("atropos-tinker");
+    expect(() => loadConfig({ RL_STACK: "verl" }, tmp())).toThrow(
+      /^RL_STACK has a bad value: .*"atropos-tinker"\|"tinker-cookbook"/,
+    );
   });
 
   it("names the variable when a value is bad", () => {

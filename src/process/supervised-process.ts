@@ -24,6 +24,8 @@ export interface SupervisedProcess {
   startTime?: string;
   exited: Promise<ExitInfo>;
   done: boolean;
+  /** How it ended, once it has (our children only). */
+  exitInfo?: ExitInfo;
   /** Lets a re-attached watcher stop polling. */
   stopWatching?: () => void;
   unref?: () => void;

@@ -82,6 +82,7 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
             ? { spawnError: r.shortMessage ?? r.message ?? "could not start" }
             : { exitCode: r.exitCode, signal: r.signal ?? undefined };
         item.done = true;
+        item.exitInfo = info;
         recordExit(runId, plan.component, info);
         return info;
       }),
@@ -119,6 +120,10 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
     /** This process watches the run (spawned or attached it). */
     isTracked(runId: string): boolean {
       return live.has(runId);
+    },
+    /** It was our child and exited with code 0. */
+    exitedCleanly(runId: string, component: Component): boolean {
+      return live.get(runId)?.get(component)?.exitInfo?.exitCode === 0;
     },
     isAlive(runId: string, component: Component): boolean {
       const item = live.get(runId)?.get(component);

@@ -144,6 +144,8 @@ export function createRunManager(deps: RunManagerDeps) {
     /** A live run's trajectory API status, when its stack has one. */
     apiStatus: (run: RunRow) => stacks.of(run).apiStatus?.(),
     logPath,
+    /** The stack new runs start on (RL_STACK). */
+    currentStack: stacks.current,
     /** The training stack a run belongs to. */
     stackOf: (run: Pick<RunRow, "id" | "stack">) => stacks.of(run),
     /** A run's progress (steps, reward, loss, step errors), read where its stack writes it. */

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
+import { afterEach, beforeEach } from "vitest";
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/demo-stack");
 export const ENV_DIR = path.join(DEMO_DIR, "tinker_atropos", "environments");
@@ -151,6 +152,28 @@ export async function getJson(url: string): Promise<unknown> {
 export function makeTempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), "demo-stack-test-"));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh ProcessPool and temp folder for each test of the calling file, killed and removed after it. */
+export function usePoolPerTest(): { pool: () => ProcessPool; dir: () => string; logs: () => string } {
+  let pool = new ProcessPool();
+  let tmp: { dir: string; cleanup: () => void } | undefined;
+  beforeEach(() => {
+    pool = new ProcessPool();
+    tmp = makeTempDir();
+  });
+  afterEach(async () => {
+    await pool.killAll();
+    tmp?.cleanup();
+  });
+  return {
+    pool: () => pool,
+    dir: () => {
+      if (tmp === undefined) throw new Error("usePoolPerTest: no test is running");
+      return tmp.dir;
+    },
+    logs: () => pool.logs(),
+  };
 }
 
 export interface StackPorts {

@@ -4,8 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 
-/** The bot's own code, plus the demo stack it spawns (which starts processes of its own). */
-const ROOTS = ["src", "commands", "adapters", "db", "bin", "examples/demo-stack"];
+/** The bot's own code, plus the demo stack and the tinker-cookbook miniature it spawns. */
+const ROOTS = ["src", "commands", "adapters", "db", "bin", "examples/demo-stack", "examples/tinker-cookbook"];
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

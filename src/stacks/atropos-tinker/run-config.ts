@@ -1,8 +1,7 @@
 // Writes a run's YAML in the trainer's layout (env / openai / tinker / slurm / testing): locked fields on top.
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { RlError } from "../../errors.ts";
 import type { LockedFields } from "../../locked-fields.ts";
+import { writeRunFile } from "../write-run-file.ts";
 import { stringifyRunYaml } from "./stringify-run-yaml.ts";
 import { TRAINER_PREFIX } from "./trainer-fields.ts";
 
@@ -71,16 +70,7 @@ export function buildRunConfig(input: RunConfigInput): RunConfig {
 /** Serialise and write; refuses if any secret value would end up in the file. */
 export function writeRunConfig(dir: string, runId: string, config: RunConfig, secrets: readonly string[]): string {
   const text = `# rl-chatops run ${runId}: written by the bot; locked fields come from the locked fields file.\n${stringifyRunYaml(config)}`;
-  if (secrets.some((s) => s.length >= 4 && text.includes(s))) {
-    throw new RlError(
-      "INVALID_VALUE",
-      "A config value contains one of the bot's API keys; remove it (keys are passed to the trainer through its environment, never the run config).",
-    );
-  }
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `run_${runId}.yaml`);
-  writeFileSync(file, text, { mode: 0o600 });
-  return file;
+  return writeRunFile(path.join(dir, `run_${runId}.yaml`), text, secrets);
 }
 
 export function portOf(url: unknown, fallback: number): number {

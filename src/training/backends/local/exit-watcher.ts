@@ -37,7 +37,11 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
   async function onExit(runId: string, component: Component, info: ExitInfo): Promise<void> {
     const run = runs.get(runId);
     if (!run) return;
+    const clean = info.exitCode === 0 || (info.exitCode === undefined && !info.signal && !info.spawnError);
+    const stack = deps.stacks.of(run);
     if (run.status === "starting") {
+      // Done before it was seen working: the start counts it ready (readiness.ts) and the main process decides.
+      if (info.exitCode === 0 && componentOf(stack, component).mayFinishFirst) return;
       launching.get(runId)?.abort.abort(
         new RlError("PROCESS_FAILED", `${describeExit(component, info)} while the run was starting.`, {
           details: { component, exitCode: info.exitCode },
@@ -46,8 +50,6 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
       return;
     }
     if (run.status !== "running") return;
-    const clean = info.exitCode === 0 || (info.exitCode === undefined && !info.signal && !info.spawnError);
-    const stack = deps.stacks.of(run);
     if (clean && componentOf(stack, component).mayFinishFirst) {
       log.info(`${componentOf(stack, component).title} finished; waiting for the ${stack.main}`, { runId });
       return;

@@ -49,7 +49,7 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);
         deps.exits.watch(run.id, component);
-        await waitUntil(deps.readiness(run.id, component, spec.ready, startedAt), {
+        await waitUntil(deps.readiness(run.id, component, spec.ready, startedAt, spec.mayFinishFirst), {
           what: `The ${component}`,
           timeoutMs: config.readyTimeoutMs,
           signal: abort.signal,

@@ -28,6 +28,7 @@ export function createReadiness(deps: ReadinessDeps) {
     component: string,
     check: ReadyCheck,
     startedAt: number,
+    mayFinishFirst = false,
   ): () => Promise<boolean> {
     const settled = (settleMs: number) => deps.now() - startedAt >= settleMs;
     const probe =
@@ -36,7 +37,10 @@ export function createReadiness(deps: ReadinessDeps) {
         : check.kind === "traffic"
           ? async () => (await showsTraffic(check.statusUrl)) || settled(check.settleMs)
           : async () => settled(check.settleMs);
-    return async () => supervisor.isAlive(runId, component) && (await probe()) && supervisor.isAlive(runId, component);
+    // A process that may finish first (an environment with few steps) can be done before a probe sees it working.
+    return async () =>
+      (mayFinishFirst && supervisor.exitedCleanly(runId, component)) ||
+      (supervisor.isAlive(runId, component) && (await probe()) && supervisor.isAlive(runId, component));
   };
 }
 

@@ -231,6 +231,9 @@ class Launcher:
     # --- readiness ----------------------------------------------------------------------------
 
     def is_ready(self, comp: Component) -> bool:
+        # A component that may finish first (an environment with few steps) can be done before a probe sees it work.
+        if comp.may_finish_first and comp.poll() == 0:
+            return True
         check = comp.ready_check
         if check.get("kind") == "http":
             return http_ok(str(check["url"]))
@@ -246,6 +249,8 @@ class Launcher:
     def check_started_alive(self) -> None:
         for c in self.components:
             if c.proc is not None and c.poll() is not None:
+                if c.may_finish_first and c.poll() == 0:
+                    continue
                 # A fast trainer can hit its step error before the env counts as ready: say so, not just "exited 0".
                 errors = self.step_errors() if c.name == self.main and c.exit_code() == 0 else []
                 if errors:

@@ -1,0 +1,1 @@
+"""A standard-library miniature of Thinking Machines' tinker-cookbook (see ../README.md)."""

@@ -1,0 +1,1 @@
+"""The math RL recipe (the miniature only has the toy arithmetic environment)."""

@@ -1,0 +1,94 @@
+// tinker-cookbook recipes: one process per run, `python -m tinker_cookbook.recipes.<recipe> key=value ...`, its
+// progress in the log folder the bot gives it (metrics.jsonl, checkpoints.jsonl).
+import path from "node:path";
+import type { RunRow } from "../../../db/runs.ts";
+import type { Config } from "../../config.ts";
+import type { LockedFields } from "../../locked-fields.ts";
+import { childEnv } from "../../process/child-env.ts";
+import { logPathOf } from "../log-path.ts";
+import type { TrainingStack } from "../training-stack.ts";
+import { chzArgv } from "./chz-argv.ts";
+import { readRecipeProgress } from "./read-recipe-progress.ts";
+import { readRecipeRunFile, recipeModule, writeRecipeRunFile } from "./recipe-run-file.ts";
+
+export interface CookbookStackDeps {
+  config: Config;
+  locked: LockedFields;
+  processEnv?: NodeJS.ProcessEnv;
+  /** How long the recipe's process must stay alive to count as started (it serves nothing to probe). */
+  settleMs: number;
+}
+
+/** Fields the bot sets for every run: never a channel's to change. */
+export const BOT_SET_RECIPE_FIELDS: Readonly<Record<string, string>> = {
+  log_path: "the run's own folder in the data folder",
+  behavior_if_log_dir_exists: "resume (never ask: a prompt would hang the process)",
+  wandb_project: "WANDB_PROJECT",
+  wandb_name: "{recipe}-{run id}",
+};
+
+/** The folder a cookbook run logs to (its log_path): metrics, checkpoints and config of that run only. */
+export const recipeLogDir = (config: Config, runId: string) => path.join(config.dataDir, "runs", runId);
+
+export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
+  const { config } = deps;
+  return {
+    id: "tinker-cookbook",
+    title: "tinker-cookbook recipes",
+    unitName: "recipe",
+    components: [
+      {
+        name: "trainer",
+        title: "recipe",
+        ready: { kind: "settle", settleMs: deps.settleMs },
+        help: {
+          what: "The Python that runs recipes",
+          settings: ["RL_PYTHON"],
+          provider: `Install tinker-cookbook into that Python (pip install -e . in a tinker-cookbook checkout) and set RL_TRAINING_ROOT to the checkout (now ${config.trainingRoot})`,
+        },
+      },
+    ],
+    main: "trainer",
+    stopOrder: ["trainer"],
+    prepare(runId, recipe, values) {
+      const wandbName = `${recipe}-${runId}`;
+      const args: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(values)) if (v !== undefined && v !== "") args[k] = v;
+      Object.assign(args, structuredClone(deps.locked.recipe), {
+        log_path: recipeLogDir(config, runId),
+        behavior_if_log_dir_exists: "resume",
+        wandb_project: config.wandb.project,
+        wandb_name: wandbName,
+      });
+      const configPath = writeRecipeRunFile(
+        config.runConfigsDir,
+        runId,
+        { recipe, module: recipeModule(recipe), args },
+        config.secrets,
+      );
+      const maxSteps = args.max_steps;
+      return {
+        configPath,
+        totalSteps: typeof maxSteps === "number" ? maxSteps : undefined,
+        wandbProject: config.wandb.project,
+        wandbGroup: wandbName,
+        wandbRunName: wandbName,
+      };
+    },
+    async plan(run: RunRow, component: string) {
+      const file = readRecipeRunFile(run.configPath ?? "");
+      return {
+        component,
+        command: config.python,
+        args: ["-m", file.module, ...chzArgv(file.args)],
+        cwd: config.trainingRoot,
+        env: childEnv(deps.processEnv ?? process.env, config.trainingRoot, {
+          TINKER_API_KEY: config.keys.tinker,
+          WANDB_API_KEY: config.keys.wandb,
+        }),
+        logPath: logPathOf(config.logsDir, run.id, component),
+      };
+    },
+    readProgress: (run) => readRecipeProgress(recipeLogDir(config, run.id), run.totalSteps),
+  };
+}
