@@ -1,4 +1,4 @@
-// `rl-chatops scan DIR [--json]`: what discovery finds in a folder, without running any of it.
+// `rl-chatops scan DIR [--json]`: what discovery finds in a folder (environments, or recipes on the cookbook stack), without running any of it.
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { createParsePool } from "./environments/threads/parse-pool.ts";
@@ -14,21 +14,28 @@ export async function runScan(dir: string, options: { json: boolean }): Promise<
   try {
     // Set up only once the helper has been started: in dist/scan-command.js these modules are part of the file, and
     // importing them runs their set-up (zod's, yaml's, the settings') then, not when the file is loaded.
-    const [{ loadConfig }, { loadLockedFields }, { createEnvironmentScanner }] = await Promise.all([
-      import("./config.ts"),
-      import("./locked-fields.ts"),
-      import("./environments/scanner.ts"),
-    ]);
+    const [{ loadConfig }, { loadLockedFields }, { createEnvironmentScanner }, { createRecipeCatalogScanner }] =
+      await Promise.all([
+        import("./config.ts"),
+        import("./locked-fields.ts"),
+        import("./environments/scanner.ts"),
+        import("./stacks/tinker-cookbook/recipe-catalog-scanner.ts"),
+      ]);
     const config = loadConfig();
-    const scanner = createEnvironmentScanner({
-      lockedEnv: loadLockedFields(config.lockedFieldsPath).env,
-      recursive: config.scanRecursive,
-      maxFileBytes: config.scanMaxFileBytes,
-      // Only a folder named by the settings: a one-shot scan does not start the training Python to look for one.
-      ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
-      parseThreads,
-      parsePool,
-    });
+    const locked = loadLockedFields(config.lockedFieldsPath);
+    // On the cookbook stack the folder holds recipes (a few files, read on this thread).
+    const scanner =
+      config.stack === "tinker-cookbook"
+        ? createRecipeCatalogScanner(locked, { maxFileBytes: config.scanMaxFileBytes })
+        : createEnvironmentScanner({
+            lockedEnv: locked.env,
+            recursive: config.scanRecursive,
+            maxFileBytes: config.scanMaxFileBytes,
+            // Only a folder named by the settings: a one-shot scan does not start the training Python to look for one.
+            ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
+            parseThreads,
+            parsePool,
+          });
     result = await scanner.scan(path.resolve(dir));
   } finally {
     // Also when a setting is refused: the helpers stop with the command.
