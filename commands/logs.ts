@@ -10,7 +10,8 @@ export default defineCommand({
   toolName: "rl_get_logs",
   args: z.object({
     run: z.string().min(1).max(64).describe("Run id"),
-    component: z.string().min(1).max(32).optional().describe("Which process: trainer (default), env or api"),
+    // Every stack's process names (a cookbook run has only a trainer; the run's own are checked below).
+    component: z.enum(["trainer", "env", "api"]).optional().describe("Which process (default trainer)"),
     lines: z.number().int().min(1).max(200).optional().describe("How many lines (default 30)"),
   }),
   positional: ["run", "component"],
