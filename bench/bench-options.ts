@@ -11,6 +11,8 @@ export interface BenchSizes {
   processReps: number;
   /** Repetitions of the whole-process scans of the Atropos-shaped folders. */
   shapedReps: number;
+  /** Repetitions of the cookbook discovery measurements (ours cold and warm, the ast oracle, the bot's loop). */
+  cookbookReps: number;
   /** Repetitions of each command of the CLI start measurement. */
   cliReps: number;
   /** Repetitions of the responsiveness measurement: its stall swings by several ms from one scan to the next on two CPUs. */
@@ -42,6 +44,7 @@ const FULL: BenchSizes = {
   discoveryReps: 5,
   processReps: 3,
   shapedReps: 5,
+  cookbookReps: 5,
   cliReps: 11,
   responsivenessReps: 5,
   slackCommands: 200,
@@ -62,6 +65,7 @@ const QUICK: BenchSizes = {
   discoveryReps: 3,
   processReps: 2,
   shapedReps: 3,
+  cookbookReps: 3,
   cliReps: 5,
   responsivenessReps: 3,
   slackCommands: 100,

@@ -55,9 +55,9 @@ const UNIMPORTED_ONE_IN = 14;
 const NESTED = ["src", "src/core", "models", "utils", "src/core/impl", "src/core/impl/deep"];
 
 /** A deterministic spread over [0, 1): the k-th point of the golden-ratio sequence. */
-const spread = (k: number): number => (k * 0.6180339887) % 1;
+export const spread = (k: number): number => (k * 0.6180339887) % 1;
 
-function fromDeciles(deciles: readonly number[], u: number): number {
+export function fromDeciles(deciles: readonly number[], u: number): number {
   const at = u * (deciles.length - 1);
   const low = Math.floor(at);
   const high = Math.min(deciles.length - 1, low + 1);

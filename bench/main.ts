@@ -13,6 +13,7 @@ import { benchTempDir, cleanupAll } from "./cleanup.ts";
 import { measureCliStart } from "./cli-start.ts";
 import { measureDigestCycle } from "./digest-cycle.ts";
 import { measureDiscoveryCold } from "./discovery-cold.ts";
+import { measureDiscoveryCookbook } from "./discovery-cookbook.ts";
 import { measureDiscoveryShaped } from "./discovery-shaped.ts";
 import { measureDiscoveryWarm } from "./discovery-warm.ts";
 import { generateEnvironments } from "./generate-environments.ts";
@@ -30,11 +31,12 @@ const MEASUREMENTS: Array<{ id: string; title: string; run: (ctx: BenchContext) 
   { id: "discovery-cold", title: "2. Discovery, cold", run: measureDiscoveryCold },
   { id: "discovery-shaped", title: "3. Discovery, Atropos-shaped folders", run: measureDiscoveryShaped },
   { id: "discovery-warm", title: "4. Discovery, warm", run: measureDiscoveryWarm },
-  { id: "responsiveness", title: "5. Responsiveness", run: measureResponsiveness },
-  { id: "startup", title: "6. Start-up and failure detection", run: measureStartup },
-  { id: "digest", title: "7. Digest cycle", run: measureDigestCycle },
-  { id: "memory", title: "8. Memory", run: measureMemory },
-  { id: "recovery", title: "9. Recovery after a crash", run: measureRecovery },
+  { id: "discovery-cookbook", title: "5. Discovery, cookbook-shaped folder", run: measureDiscoveryCookbook },
+  { id: "responsiveness", title: "6. Responsiveness", run: measureResponsiveness },
+  { id: "startup", title: "7. Start-up and failure detection", run: measureStartup },
+  { id: "digest", title: "8. Digest cycle", run: measureDigestCycle },
+  { id: "memory", title: "9. Memory", run: measureMemory },
+  { id: "recovery", title: "10. Recovery after a crash", run: measureRecovery },
 ];
 
 function failedRow(id: string, title: string, err: unknown): BenchRow {

@@ -3,12 +3,13 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { createSlackAdapter } from "../adapters/slack/slack.ts";
-import { loadConfig, type Config } from "../src/config.ts";
+import { loadConfig } from "../src/config.ts";
 import { createServices } from "../src/services.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir, onCleanup } from "./cleanup.ts";
-import { startLoopProbe, type LoopReport } from "./loop-probe.ts";
+import type { LoopReport } from "./loop-probe.ts";
+import { coldCatalogScan, probedCatalogScan } from "./probed-catalog-scan.ts";
 import type { AckSample, LoadRequest } from "./slack-load-child.ts";
 import { median, ms, percentile } from "./stats.ts";
 import { startTsChild } from "./ts-child.ts";
@@ -38,49 +39,11 @@ interface Rep {
   sent: number;
 }
 
-const TIMER_SETTLE_MS = 10;
 /** The commands go out over this share of a scan's time alone (see the loop below). */
 const SPREAD_SHARE = 0.8;
 const GOAL_MS = 20;
 
 const clock = () => performance.timeOrigin + performance.now();
-const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
-
-interface Scan {
-  ms: number;
-  environments: number;
-}
-
-/** A cold scan as the bot makes one: fresh services (a new discovery worker, an empty cache), `catalog.list()`. */
-async function coldScan(config: Config): Promise<Scan> {
-  return watchedColdScan(config, (scan) => scan());
-}
-
-/** The same, with `watch` around the scan alone (services made before it, closed after it). */
-async function watchedColdScan<T>(config: Config, watch: (scan: () => Promise<Scan>) => Promise<T>): Promise<T> {
-  const services = createServices(config);
-  try {
-    return await watch(async () => {
-      const begin = performance.now();
-      const result = await services.catalog.list();
-      return { ms: performance.now() - begin, environments: result.environments.length };
-    });
-  } finally {
-    await services.close();
-  }
-}
-
-/** The loop probe from just before the scan to a timer tick after it (a stall shows only when the next timer fires). */
-function probedScan(config: Config, onStart: () => void = () => undefined) {
-  return watchedColdScan(config, async (scan) => {
-    const stop = startLoopProbe();
-    onStart();
-    const result = await scan();
-    const end = { clock: clock(), perf: performance.now() };
-    await sleep(TIMER_SETTLE_MS);
-    return { scan: result, loop: stop(), end };
-  });
-}
 
 export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow[]> {
   const { sizes } = ctx;
@@ -130,9 +93,9 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
   const intervals: number[] = [];
   const reps: Rep[] = [];
   // A first scan loads what a worker loads (tsx's transform of the sources here; dist/ in the bot); not counted.
-  await coldScan(config);
+  await coldCatalogScan(config);
   for (let rep = 0; rep < sizes.responsivenessReps; rep++) {
-    const alone = await probedScan(config);
+    const alone = await probedCatalogScan(config);
     // The same commands two ways, each spread over most of a scan so they meet it from start to end: one at a time,
     // evenly spaced (people typing), then in waves of `slackConcurrency` that arrive together. The last goes out at
     // SPREAD_SHARE of the scan's time alone: a scan's time varies by about a tenth from one to the next, and a command
@@ -143,14 +106,14 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
     // Each load starts with its scan (after the fresh services are made), so its first commands meet the scan too.
     let spreadStart = Number.POSITIVE_INFINITY;
     let spreadLoad: Promise<AckSample[]> = Promise.resolve([]);
-    const spread = await probedScan(config, () => {
+    const spread = await probedCatalogScan(config, () => {
       spreadStart = clock();
       spreadLoad = load({ waves: sizes.slackCommands, perWave: 1, intervalMs: spreadMs });
     });
     const spreadSamples = await spreadLoad;
     let scanStart = Number.POSITIVE_INFINITY;
     let burstLoad: Promise<AckSample[]> = Promise.resolve([]);
-    const burst = await probedScan(config, () => {
+    const burst = await probedCatalogScan(config, () => {
       scanStart = clock();
       burstLoad = load({ waves, perWave: sizes.slackConcurrency, intervalMs });
     });

@@ -1,10 +1,12 @@
-// Measurement 4: `/rl start` to "running" on the demo stack, and a SIGKILLed trainer to "failed" plus its queued notice.
+// Measurement: `/rl start` to "running" on the demo stack and on the cookbook miniature, and a SIGKILLed trainer to
+// "failed" plus its queued notice.
 import type { Services } from "../src/services.ts";
-import { processStartTime } from "../src/process/process-info.ts";
 import { startDemo } from "../test/helpers/demo-stack.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
-import { benchTempDir, killPid, onCleanup } from "./cleanup.ts";
+import { benchTempDir, onCleanup } from "./cleanup.ts";
+import { killLeftOver, stopRunsAndClose } from "./close-bench-services.ts";
+import { COOKBOOK_RECIPE, startCookbookRun, type CookbookStart } from "./cookbook-startup.ts";
 import { median, ms, times } from "./stats.ts";
 
 const CHANNEL = { platform: "slack", workspace: "TBENCH", channel: "CSTART" };
@@ -32,16 +34,7 @@ function hasFailedNotice(services: Services, runId: string): boolean {
 async function oneRun(rep: number): Promise<Rep> {
   const stack = await startDemo({ cwd: benchTempDir(`demo${rep}`), totalSteps: 400, stepSeconds: 0.1 });
   const { services } = stack;
-  const close = onCleanup(async () => {
-    for (const run of services.runs.listByStatus(["queued", "starting", "running"]))
-      await services.manager.stop(run.id, "bench").catch(() => undefined);
-    // Whatever the manager did not stop (it should have) is killed by pid, ours only.
-    const left = services.db.prepare("SELECT pid FROM run_processes WHERE state != 'exited'").all() as Array<{
-      pid: number | null;
-    }>;
-    await services.close();
-    for (const { pid } of left) killPid(pid ?? undefined);
-  });
+  const close = onCleanup(() => stopRunsAndClose(services));
   await services.env.selectEnvironment(CHANNEL, "parity");
   const t0 = performance.now();
   const run = await services.manager.start({ channel: CHANNEL, userId: "bench" });
@@ -63,23 +56,25 @@ async function oneRun(rep: number): Promise<Rep> {
   await services.manager.settled();
   const runPids = services.processes.list(run.id).map((p) => p.pid);
   await close();
-  // Alive means the kernel still has it and it is not a zombie (processStartTime is undefined for both).
-  const isAlive = (pid: number | undefined) => pid !== undefined && processStartTime(pid) !== undefined;
-  const leftOver = runPids.filter((pid) => isAlive(pid)).length;
-  for (const pid of runPids) if (isAlive(pid)) killPid(pid);
+  const leftOver = killLeftOver(runPids);
   return { startMs, failedMs, noticeMs, leftOver };
 }
 
 export async function measureStartup(ctx: BenchContext): Promise<BenchRow[]> {
   const { sizes } = ctx;
   const reps: Rep[] = [];
+  const cookbook: CookbookStart[] = [];
   for (let rep = 0; rep < sizes.startupReps; rep++) {
+    // The cookbook's run interleaved with the demo stack's, each first in turn.
+    if (rep % 2 === 1) cookbook.push(await startCookbookRun(rep));
     reps.push(await oneRun(rep));
+    if (rep % 2 === 0) cookbook.push(await startCookbookRun(rep));
     const r = reps.at(-1)!;
     ctx.progress(
-      `  start-up ${rep + 1}/${sizes.startupReps}: running after ${ms(r.startMs)}; SIGKILL -> failed ${ms(r.failedMs)}, notice queued ${ms(r.noticeMs)}`,
+      `  start-up ${rep + 1}/${sizes.startupReps}: running after ${ms(r.startMs)}; SIGKILL -> failed ${ms(r.failedMs)}, notice queued ${ms(r.noticeMs)}; cookbook ${COOKBOOK_RECIPE} running after ${ms(cookbook.at(-1)!.startMs)}`,
     );
   }
+  const cookbookMs = median(cookbook.map((c) => c.startMs));
   const startMs = median(reps.map((r) => r.startMs));
   const detectMs = median(reps.map((r) => Math.max(r.failedMs, r.noticeMs)));
   return [
@@ -98,6 +93,23 @@ export async function measureStartup(ctx: BenchContext): Promise<BenchRow[]> {
         `The seed sleeps 5 + 30 + 90 + 10 s whatever happens. Median of ${sizes.startupReps}.`,
       repetitions: sizes.startupReps,
       data: { reps },
+    },
+    {
+      id: "startup-cookbook",
+      measurement: "Start-up to running, cookbook",
+      sizes: `tinker-cookbook miniature, ${COOKBOOK_RECIPE} (one process)`,
+      ours: ms(cookbookMs),
+      baseline: `${ms(startMs)} (demo stack, row above)`,
+      ratio: times(cookbookMs / startMs),
+      goal: "report",
+      met: null,
+      note:
+        `services.manager.start() with RL_STACK=tinker-cookbook and its default root, the bundled miniature (examples/tinker-cookbook), recipe ${COOKBOOK_RECIPE} ` +
+        'with its defaults, until it resolves with the run "running": one `python3 -m tinker_cookbook.recipes.math_rl.train key=value ...` process, ready once it has ' +
+        `stayed alive 2 s (it serves nothing to probe). Interleaved with the row above's runs in the same bench run; ${cookbook.reduce((n, c) => n + c.leftOver, 0)} ` +
+        `of its processes were left running after the stop. Median of ${sizes.startupReps}.`,
+      repetitions: sizes.startupReps,
+      data: { cookbook },
     },
     {
       id: "failure-detection",
