@@ -1,5 +1,6 @@
 // The registry: every /rl subcommand, listed explicitly, in the order help shows them.
 import audit from "./audit.ts";
+import checkpoints from "./checkpoints.ts";
 import compare from "./compare.ts";
 import config from "./config.ts";
 import digest from "./digest.ts";
@@ -35,6 +36,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   status,
   stop,
   results,
+  checkpoints,
   compare,
   runs,
   logs,

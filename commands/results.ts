@@ -1,5 +1,6 @@
 // /rl results <run>: final (or current) metrics, reward history as a chart, final weights, failed logs.
 import { z } from "zod";
+import { checkpointsSummary } from "../src/stacks/describe-checkpoints.ts";
 import { statusFields, statusLine, wandbLinks } from "./run-reply.ts";
 import { defineCommand } from "./types.ts";
 
@@ -7,7 +8,7 @@ export default defineCommand({
   name: "results",
   summary: "Show a run's results",
   description:
-    "Get the results of a training run: status, step, reward mean and loss, reward-mean history (from WandB, else the trainer log), percent correct history when WandB has it, the final weights location from the trainer log, and the log tail of a failed component.",
+    "Get the results of a training run: status, step, reward mean and loss, reward-mean history (from WandB, else the trainer log), percent correct history when WandB has it, the final weights location from the trainer log, how many checkpoints it saved and the latest, and the log tail of a failed component.",
   toolName: "rl_get_results",
   args: z.object({ run: z.string().min(1).max(64).optional().describe("Run id (default: this channel's latest run)") }),
   positional: ["run"],
@@ -27,6 +28,7 @@ export default defineCommand({
       });
     const fields = statusFields(view);
     if (view.final_weights) fields.push({ label: "Final weights", value: view.final_weights });
+    fields.push({ label: "Checkpoints", value: checkpointsSummary(view.checkpoints.count, view.checkpoints.latest) });
     return {
       title: statusLine({ id: view.run_id, status: view.status, environment: view.environment }),
       text: [view.error, view.history_note].filter(Boolean).join("\n") || undefined,

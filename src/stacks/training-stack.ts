@@ -32,6 +32,22 @@ export interface StackComponent {
   help: CommandHelp;
 }
 
+/** A saved checkpoint of a run, the same on every stack. */
+export interface Checkpoint {
+  /** What the stack calls it: "000020", "final", "step_12". */
+  name: string;
+  /** Steps done when it was saved. */
+  step: number;
+  /** When it was saved (ISO 8601), where the stack's records tell. */
+  time?: string;
+  /** The weights to resume or fork from: the full training state where the stack saves one, else the sampler weights. */
+  path: string;
+  /** The weights for sampling, where the stack saves them apart. */
+  samplerPath?: string;
+  /** The run's last checkpoint, saved at its end. */
+  final?: boolean;
+}
+
 /** A run's config as written for its stack, and what the run row records of it. */
 export type PreparedRun = Pick<RunPatch, "configPath" | "totalSteps" | "wandbProject" | "wandbGroup" | "wandbRunName">;
 
@@ -53,6 +69,12 @@ export interface TrainingStack {
   plan(run: RunRow, component: string): Promise<SpawnPlan>;
   /** The run's progress so far: steps, reward, loss, step errors, whether it says it finished. */
   readProgress(run: RunRow): Promise<TrainerProgress>;
+  /** The run's checkpoints, oldest first, as the stack records them. */
+  readCheckpoints(run: RunRow): Promise<Checkpoint[]>;
+  /** Whether a stopped or failed run of this stack can continue from its last checkpoint. */
+  canResume: boolean;
+  /** Why it can or cannot, for people: "tinker-atropos's trainer always starts at step 0". */
+  resumeNote: string;
   /** Lines of the main log that mean a step failed although the process exits 0 (atropos-tinker's trainer). */
   stepErrorPattern?: string;
   /** A live run's trajectory API status, when the stack has one. */

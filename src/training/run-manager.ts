@@ -150,6 +150,8 @@ export function createRunManager(deps: RunManagerDeps) {
     stackOf: (run: Pick<RunRow, "id" | "stack">) => stacks.of(run),
     /** A run's progress (steps, reward, loss, step errors), read where its stack writes it. */
     progress: (run: RunRow) => stacks.of(run).readProgress(run),
+    /** A run's saved checkpoints, oldest first, read where its stack records them. */
+    checkpoints: (run: RunRow) => stacks.of(run).readCheckpoints(run),
     /** A slurm run's job (state, pending reason, node) and its components' states from the job's status file. */
     slurmView: (run: RunRow) => slurm.view(run),
     /** Resolves when nothing is starting or stopping any more (tests). */

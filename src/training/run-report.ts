@@ -8,6 +8,7 @@ import { RlError } from "../errors.ts";
 import { readTailLines } from "../metrics/log-tail.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "../process/process-info.ts";
+import type { Checkpoint } from "../stacks/training-stack.ts";
 import type { RunManager } from "./run-manager.ts";
 import type { SlurmJobView } from "./backends/slurm/job-view.ts";
 
@@ -42,13 +43,47 @@ export interface RunStatusView {
   undelivered?: Array<{ kind: OutboxKind; why: string; count: number }>;
 }
 
+/** A checkpoint as commands and the chat model see it. */
+export interface CheckpointView {
+  name: string;
+  step: number;
+  time?: string;
+  path: string;
+  sampler_path?: string;
+  final?: boolean;
+}
+
+export interface RunCheckpointsView {
+  run_id: string;
+  environment: string;
+  status: RunRow["status"];
+  stack: string;
+  /** Every checkpoint the run saved. */
+  count: number;
+  /** The newest `limit` of them, newest first. */
+  checkpoints: CheckpointView[];
+  can_resume: boolean;
+  resume_note: string;
+}
+
 export interface RunResultsView extends RunStatusView {
   reward_history: Array<{ step: number; value: number }>;
   percent_correct_history: Array<{ step: number; value: number }>;
   final_weights?: string;
+  /** How many checkpoints the run saved, and the newest. */
+  checkpoints: { count: number; latest?: CheckpointView };
   failed_log_tail?: string[];
   history_note?: string;
 }
+
+const checkpointView = (c: Checkpoint): CheckpointView => ({
+  name: c.name,
+  step: c.step,
+  ...(c.time ? { time: c.time } : {}),
+  path: c.path,
+  ...(c.samplerPath ? { sampler_path: c.samplerPath } : {}),
+  ...(c.final ? { final: true } : {}),
+});
 
 const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 
@@ -158,6 +193,8 @@ export function createRunReport(deps: RunReportDeps) {
   async function results(run: RunRow): Promise<RunResultsView> {
     const base = await status(run);
     const trainer = await manager.progress(run);
+    const saved = await manager.checkpoints(run);
+    const latest = saved.at(-1);
     const history = await deps.wandb.history(runs.get(run.id)!);
     const fromWandb = "reward" in history && history.reward.length > 0;
     return {
@@ -165,10 +202,26 @@ export function createRunReport(deps: RunReportDeps) {
       reward_history: fromWandb ? history.reward : trainer.rewardHistory,
       percent_correct_history: "percentCorrect" in history ? history.percentCorrect : [],
       final_weights: trainer.finalWeights,
+      checkpoints: { count: saved.length, ...(latest ? { latest: checkpointView(latest) } : {}) },
       failed_log_tail: base.failed_component
         ? await readTailLines(manager.logPath(run.id, base.failed_component as Component), 20)
         : undefined,
       history_note: "note" in history ? `${history.note} Reward history is from the trainer log.` : undefined,
+    };
+  }
+
+  async function checkpoints(run: RunRow, limit: number): Promise<RunCheckpointsView> {
+    const stack = manager.stackOf(run);
+    const saved = await manager.checkpoints(run);
+    return {
+      run_id: run.id,
+      environment: run.environment,
+      status: run.status,
+      stack: stack.id,
+      count: saved.length,
+      checkpoints: saved.slice(-limit).reverse().map(checkpointView),
+      can_resume: stack.canResume,
+      resume_note: stack.resumeNote,
     };
   }
 
@@ -177,6 +230,7 @@ export function createRunReport(deps: RunReportDeps) {
     latest,
     status,
     results,
+    checkpoints,
     list(channel: ChannelKey | undefined, limit = 20): RunRow[] {
       return channel ? runs.listByChannel(channel, limit) : runs.listAll(limit);
     },

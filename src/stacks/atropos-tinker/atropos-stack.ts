@@ -6,6 +6,7 @@ import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
 import { logPathOf } from "../log-path.ts";
 import type { StackComponent, TrainingStack } from "../training-stack.ts";
 import { commandHelpFor, createComponentPlanner } from "./plan-components.ts";
+import { readTrainerCheckpoints } from "./read-trainer-checkpoints.ts";
 import { buildRunConfig, runNames, stackAddresses, writeRunConfig } from "./run-config.ts";
 
 export interface AtroposStackDeps {
@@ -74,6 +75,9 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
     },
     plan,
     readProgress: (run) => readTrainerProgress(logPathOf(config.logsDir, run.id, "trainer")),
+    readCheckpoints: (run) => readTrainerCheckpoints(logPathOf(config.logsDir, run.id, "trainer")),
+    canResume: false,
+    resumeNote: "tinker-atropos's trainer always starts at step 0",
     stepErrorPattern: "Error in step",
     async apiStatus() {
       try {

@@ -8,7 +8,7 @@ import { childEnv } from "../../process/child-env.ts";
 import { logPathOf } from "../log-path.ts";
 import type { TrainingStack } from "../training-stack.ts";
 import { chzArgv } from "./chz-argv.ts";
-import { readRecipeProgress } from "./read-recipe-progress.ts";
+import { readRecipeCheckpoints, readRecipeProgress } from "./read-recipe-progress.ts";
 import { readRecipeRunFile, recipeModule, writeRecipeRunFile } from "./recipe-run-file.ts";
 
 export interface CookbookStackDeps {
@@ -90,5 +90,8 @@ export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
       };
     },
     readProgress: (run) => readRecipeProgress(recipeLogDir(config, run.id), run.totalSteps),
+    readCheckpoints: (run) => readRecipeCheckpoints(recipeLogDir(config, run.id)),
+    canResume: true,
+    resumeNote: "a recipe run continues from the last checkpoints.jsonl record with a state_path",
   };
 }

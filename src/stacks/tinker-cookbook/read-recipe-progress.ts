@@ -1,7 +1,9 @@
 // A cookbook run's progress from its log folder: metrics.jsonl (one record per step) and checkpoints.jsonl.
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { readTailBytes } from "../../metrics/log-tail.ts";
 import type { TrainerProgress } from "../../metrics/trainer-log.ts";
+import type { Checkpoint } from "../training-stack.ts";
 
 /** Both files get one short record per step or checkpoint: 8 MiB holds the whole history of any realistic run. */
 const TAIL_BYTES = 8 * 1024 * 1024;
@@ -13,6 +15,8 @@ const LOSS_KEYS = ["train_mean_nll", "loss"];
 export interface CheckpointRecord {
   name: string;
   batch?: number;
+  /** A loop-state key some loops write beside (or instead of) batch. */
+  step?: number;
   final?: boolean;
   state_path?: string;
   sampler_path?: string;
@@ -40,10 +44,42 @@ export async function readCheckpoints(logDir: string): Promise<CheckpointRecord[
     out.push({
       name: r.name,
       batch: numberAt(r, "batch"),
+      step: numberAt(r, "step"),
       final: r.final === true ? true : undefined,
       state_path: typeof r.state_path === "string" ? r.state_path : undefined,
       sampler_path: typeof r.sampler_path === "string" ? r.sampler_path : undefined,
     });
+  }
+  return out;
+}
+
+/**
+ * The run's checkpoints in the stack-neutral shape. The records carry no time: the last one was appended when the
+ * file was last written, so it gets the file's time; the others' times are unknown.
+ */
+export async function readRecipeCheckpoints(logDir: string): Promise<Checkpoint[]> {
+  const records = await readCheckpoints(logDir);
+  const out: Checkpoint[] = [];
+  let lastWrittenKept = false;
+  for (const r of records) {
+    lastWrittenKept = false;
+    const weights = r.state_path ?? r.sampler_path;
+    const step = r.batch ?? r.step;
+    // A record with no weights or no progress counter cannot be resumed from or placed on the run's curve.
+    if (weights === undefined || step === undefined) continue;
+    out.push({
+      name: r.name,
+      step,
+      path: weights,
+      ...(r.sampler_path !== undefined ? { samplerPath: r.sampler_path } : {}),
+      ...(r.final || r.name === "final" ? { final: true } : {}),
+    });
+    lastWrittenKept = true;
+  }
+  const last = out.at(-1);
+  if (last && lastWrittenKept) {
+    const written = await stat(path.join(logDir, "checkpoints.jsonl")).catch(() => undefined);
+    if (written) last.time = written.mtime.toISOString();
   }
   return out;
 }

@@ -4,6 +4,7 @@ import type { RunsRepo } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
 import { readTailLines } from "../../../metrics/log-tail.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import { describeCompletion } from "../../lifecycle/completion-notice.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { ExitInfo } from "../../../process/supervised-process.ts";
 
@@ -50,15 +51,13 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
   async function complete(runId: string, note = ""): Promise<void> {
     const current = deps.runs.get(runId);
     if (!current) return;
-    const progress = await deps.stacks.of(current).readProgress(current);
-    const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
-    const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}${note}`;
+    const { message, reward } = await describeCompletion(deps.stacks.of(current), current, note);
     const run = transitions.move(
       runId,
       ["running"],
       { status: "completed", endedAt: deps.now() },
       {
-        notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } },
+        notice: { kind: "completed", message, reward },
         stopAll: true,
       },
     );

@@ -4,6 +4,7 @@ import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
 import { readTailLines } from "../../../metrics/log-tail.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import { describeCompletion } from "../../lifecycle/completion-notice.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { SlurmJob } from "./slurm-commands.ts";
 
@@ -69,15 +70,13 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
   }
 
   async function complete(run: RunRow): Promise<void> {
-    const progress = await deps.stacks.of(run).readProgress(run);
-    const weights = progress.finalWeights ? ` Final weights: ${progress.finalWeights}` : "";
-    const message = `Training complete after ${progress.step ?? "?"} steps; reward mean ${progress.rewardMean ?? "?"}.${weights}`;
+    const { message, reward } = await describeCompletion(deps.stacks.of(run), run);
     const done = deps.move(
       run.id,
       ["running"],
       { status: "completed", endedAt: deps.now() },
       {
-        notice: { kind: "completed", message, reward: { final: progress.rewardMean, history: progress.rewardHistory } },
+        notice: { kind: "completed", message, reward },
       },
     );
     if (!done) return;
