@@ -10,6 +10,8 @@ export interface DigestState {
   bestReward?: number;
   lastStep?: number;
   lastStepAt?: number;
+  /** Checkpoints the run had saved when its last digest went out (the next says which are new). */
+  lastCheckpointCount?: number;
   stallAlerted: boolean;
   regressionAlerted: boolean;
 }
@@ -23,6 +25,7 @@ interface RawState {
   best_reward: number | null;
   last_step: number | null;
   last_step_at: number | null;
+  last_checkpoint_count: number | null;
   stall_alerted: number;
   regression_alerted: number;
 }
@@ -46,6 +49,7 @@ const COLUMNS: Record<keyof DigestPatch, string> = {
   bestReward: "best_reward",
   lastStep: "last_step",
   lastStepAt: "last_step_at",
+  lastCheckpointCount: "last_checkpoint_count",
   stallAlerted: "stall_alerted",
   regressionAlerted: "regression_alerted",
 };
@@ -82,6 +86,7 @@ export function createDigestStateRepo(db: Db): DigestStateRepo {
         bestReward: u(r.best_reward),
         lastStep: u(r.last_step),
         lastStepAt: u(r.last_step_at),
+        lastCheckpointCount: u(r.last_checkpoint_count),
         stallAlerted: r.stall_alerted === 1,
         regressionAlerted: r.regression_alerted === 1,
       };

@@ -243,4 +243,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN stack TEXT NOT NULL DEFAULT 'atropos-tinker';
     `,
   },
+  {
+    version: 10,
+    name: "how many checkpoints a run had saved at its last digest",
+    sql: `
+      ALTER TABLE digest_state ADD COLUMN last_checkpoint_count INTEGER;
+    `,
+  },
 ];

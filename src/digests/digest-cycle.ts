@@ -5,6 +5,7 @@ import type { OutboxRepo } from "../../db/outbox.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import type { Logger } from "../log.ts";
 import type { TrainerProgress } from "../metrics/trainer-log.ts";
+import type { Checkpoint } from "../stacks/training-stack.ts";
 import type { WandbClient } from "../metrics/wandb-client.ts";
 import type { WandbPages } from "../metrics/wandb-group-link.ts";
 import type { Reply } from "../reply.ts";
@@ -28,6 +29,8 @@ export interface DigestCycleDeps {
   wandbPages?: WandbPages;
   /** A run's progress as its training stack writes it. */
   progress: (run: RunRow) => Promise<TrainerProgress>;
+  /** A run's checkpoints as its training stack records them, oldest first. */
+  checkpoints: (run: RunRow) => Promise<Checkpoint[]>;
   log: Logger;
   now: () => number;
   settings: DigestSettings;
@@ -107,6 +110,7 @@ function queueDigest(key: string, list: RunProgress[], now: number, deps: Digest
       lastDigestAt: now,
       lastReward: p.reward ?? p.state.lastReward,
       lastPercentCorrect: p.percentCorrect ?? p.state.lastPercentCorrect,
+      lastCheckpointCount: p.checkpoints?.length ?? p.state.lastCheckpointCount,
     });
   }
   return true;
@@ -134,7 +138,8 @@ export function createDigestCycle(deps: DigestCycleDeps) {
       // Muting is read now, not from the copy taken when this run's progress was gathered.
       if (!due || (states.get(run.id).muted && !options.runId)) continue;
       const key = channelLabel(run.channel);
-      byChannel.set(key, [...(byChannel.get(key) ?? []), p]);
+      const withCheckpoints = { ...p, checkpoints: await deps.checkpoints(run) };
+      byChannel.set(key, [...(byChannel.get(key) ?? []), withCheckpoints]);
     }
 
     for (const [key, list] of byChannel) {

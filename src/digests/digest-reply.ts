@@ -1,5 +1,6 @@
-// What a digest says: one line per run (progress, rate, ETA, reward changes, who started it) and the channel's
-// message around them (title, WandB links, the reward chart, the Status button), or that the hour's digests are used up.
+// What a digest says: one line per run (progress, rate, ETA, reward changes, who started it), one for the checkpoints
+// saved since the last digest, and the channel's message around them (title, WandB links, the reward chart, the Status
+// button), or that the hour's digests are used up.
 import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
 import { personRef, type Reply, type ReplyField } from "../reply.ts";
 import type { RunProgress } from "./run-progress.ts";
@@ -26,6 +27,19 @@ export function runLine(p: RunProgress, now: number): ReplyField {
   return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
 }
 
+/** The checkpoints a run saved since its last digest, in one line (never one post per checkpoint); none: undefined. */
+export function checkpointsLine(p: RunProgress): ReplyField | undefined {
+  const saved = p.checkpoints ?? [];
+  const fresh = saved.length - (p.state.lastCheckpointCount ?? 0);
+  const latest = saved.at(-1);
+  if (fresh <= 0 || !latest) return undefined;
+  const what = fresh === 1 ? "" : `${fresh} new, latest `;
+  return {
+    label: `Checkpoint saved, run ${p.run.id}`,
+    value: `${what}${latest.name} at step ${latest.step}: ${latest.path} · /rl checkpoints ${p.run.id}`,
+  };
+}
+
 /** One channel's digest of `list` (its due runs). */
 export function digestReply(list: RunProgress[], now: number, wandbPages?: WandbPages): Reply {
   const links = list.flatMap((p) => {
@@ -43,7 +57,10 @@ export function digestReply(list: RunProgress[], now: number, wandbPages?: Wandb
         : sweepId
           ? `📈 Digest: sweep ${sweepId}, ${list.length} runs`
           : `📈 Digest: ${list.length} runs`,
-    fields: list.map((p) => runLine(p, now)),
+    fields: list.flatMap((p) => {
+      const saved = checkpointsLine(p);
+      return saved ? [runLine(p, now), saved] : [runLine(p, now)];
+    }),
     links,
     chart: chartSource
       ? {

@@ -41,6 +41,7 @@ export function createDigests(deps: DigestsDeps) {
     wandb: deps.wandb,
     wandbPages: wandbPagesOf(deps.config),
     progress: (run) => deps.manager.progress(run),
+    checkpoints: (run) => deps.manager.checkpoints(run),
     log: deps.log,
     now: deps.now,
     settings: deps.config.digests,

@@ -5,6 +5,7 @@ import type { RunRow } from "../../db/runs.ts";
 import { asRlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { TrainerProgress } from "../metrics/trainer-log.ts";
+import type { Checkpoint } from "../stacks/training-stack.ts";
 import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
 import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
 
@@ -18,6 +19,8 @@ export interface RunProgress {
   evalPercentCorrect?: number;
   url?: string;
   rewardHistory: Array<{ step: number; value: number }>;
+  /** The run's checkpoints, oldest first: read only for a run whose digest is due. */
+  checkpoints?: Checkpoint[];
 }
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);
