@@ -10,6 +10,8 @@ import keys from "./keys.ts";
 import logs from "./logs.ts";
 import reset from "./reset.ts";
 import rerun from "./rerun.ts";
+import resume from "./resume.ts";
+import fork from "./fork.ts";
 import results from "./results.ts";
 import runs from "./runs.ts";
 import select from "./select.ts";
@@ -32,6 +34,8 @@ export const COMMANDS: readonly AnyCommand[] = [
   test,
   start,
   rerun,
+  resume,
+  fork,
   sweep,
   status,
   stop,

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { AppliedChanges } from "../src/environment-ops.ts";
 import { usageOf } from "./arg-specs.ts";
-import { formatValue } from "../src/values/format-value.ts";
+import { describeChanges } from "./describe-changes.ts";
 import { parseAssignments } from "./parse-assignments.ts";
 import { componentList } from "../src/stacks/describe-stack.ts";
 import { startReply } from "./start-reply.ts";
@@ -55,9 +55,7 @@ const rerun: AnyCommand = defineCommand({
         { label: "Config of", value: `run ${base}` },
         {
           label: "Differences",
-          value:
-            applied.changes.map((c) => `${c.field}: ${formatValue(c.from)} → ${formatValue(c.to)}`).join(", ") ||
-            "none (the same config)",
+          value: describeChanges(applied.changes),
         },
       ],
       data: { rerun_of: base, environment: applied.environment, changes: applied.changes },

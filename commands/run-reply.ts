@@ -36,6 +36,19 @@ export function statusFields(view: RunStatusView): ReplyField[] {
     },
     { label: "Started by", value: personRef(view.created_by) },
   ];
+  if (view.forked_from)
+    fields.push({
+      label: "Forked from",
+      value: `run ${view.forked_from.run_id}${view.forked_from.step === undefined ? "" : ` at step ${view.forked_from.step}`}`,
+    });
+  if (view.resumed) {
+    const { times, by, step } = view.resumed;
+    fields.push({
+      label: "Resumed",
+      value:
+        `${step === undefined ? "" : `at step ${step} `}${by ? `by ${personRef(by)}` : ""}${times > 1 ? ` (${times} times)` : ""}`.trim(),
+    });
+  }
   const m = view.wandb.metrics;
   if (m?.percentCorrect != null) fields.push({ label: "Percent correct", value: fmt(m.percentCorrect) });
   if (m?.evalPercentCorrect != null) fields.push({ label: "Eval percent correct", value: fmt(m.evalPercentCorrect) });

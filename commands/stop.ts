@@ -1,36 +1,9 @@
 // /rl stop <run>: stop a run (env, then trainer, then API); its starter and admins may, others are refused.
 import { z } from "zod";
-import type { RunRow } from "../db/runs.ts";
-import { RlError } from "../src/errors.ts";
-import { accessOf, holdersOf } from "../src/policy.ts";
 import { personRef } from "../src/reply.ts";
 import { statusLine } from "./run-reply.ts";
-import { defineCommand, type CommandContext } from "./types.ts";
-
-/**
- * The same check for every route (typed, a Stop or Confirm button, a chat tool call): all reach preview or run.
- * User ids are per platform, so the starter is the same id on the same platform.
- */
-function checkOwnership(
-  run: Pick<RunRow, "id" | "createdBy" | "channel">,
-  ctx: CommandContext<"config">,
-  noun = "Run",
-): void {
-  const { policy } = ctx.services.config;
-  const access = accessOf(policy, ctx.channel, ctx.user);
-  if (access.role === "admin") return;
-  if (run.createdBy === ctx.user.id && run.channel.platform === ctx.channel.platform) return;
-  const admins = holdersOf(policy, "admin");
-  throw new RlError(
-    "FORBIDDEN",
-    `${noun} ${run.id} was started by ${run.createdBy}; only they or an admin may stop it. Stopping another person's ${noun.toLowerCase()} needs the admin permission; you have ${access.role}. ${
-      admins.length
-        ? `Ask ${run.createdBy} or one of: ${admins.join(", ")} (RL_ADMINS).`
-        : `Ask ${run.createdBy}; no admins are configured (RL_ADMINS).`
-    }`,
-    { details: { needed: "admin", role: access.role, started_by: run.createdBy } },
-  );
-}
+import { checkOwnership } from "./check-ownership.ts";
+import { defineCommand } from "./types.ts";
 
 export default defineCommand({
   name: "stop",
@@ -47,7 +20,7 @@ export default defineCommand({
   async preview({ run: id }, ctx) {
     const sweep = ctx.services.sweeps.get(id);
     if (sweep) {
-      checkOwnership(sweep, ctx, "Sweep");
+      checkOwnership(sweep, ctx, "stop", "Sweep");
       const runs = ctx.services.runs.listBySweep(sweep.id);
       const active = runs.filter((r) => ctx.services.manager.isLive(r) || r.status === "queued");
       return {
@@ -57,7 +30,7 @@ export default defineCommand({
       };
     }
     const run = ctx.services.report.find(id);
-    checkOwnership(run, ctx);
+    checkOwnership(run, ctx, "stop");
     return {
       title: `Stop run ${run.id} (${run.environment})?`,
       text: `Started by ${personRef(run.createdBy)}; now ${run.status}.`,
@@ -66,7 +39,7 @@ export default defineCommand({
   async run({ run: id }, ctx) {
     const sweep = ctx.services.sweeps.get(id);
     if (sweep) {
-      checkOwnership(sweep, ctx, "Sweep");
+      checkOwnership(sweep, ctx, "stop", "Sweep");
       const runs = await ctx.services.manager.stopSweep(sweep.id, ctx.user.name ?? ctx.user.id);
       return {
         title: `⏹ Sweep ${sweep.id} (${sweep.environment}): stopped`,
@@ -76,7 +49,7 @@ export default defineCommand({
       };
     }
     const found = ctx.services.report.find(id);
-    checkOwnership(found, ctx);
+    checkOwnership(found, ctx, "stop");
     const run = await ctx.services.manager.stop(found.id, ctx.user.name ?? ctx.user.id);
     return {
       title: statusLine(run),

@@ -250,4 +250,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE digest_state ADD COLUMN last_checkpoint_count INTEGER;
     `,
   },
+  {
+    version: 11,
+    name: "resumed and forked runs",
+    sql: `
+      ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN resumed_by TEXT;
+      ALTER TABLE runs ADD COLUMN resumed_step INTEGER;
+      ALTER TABLE runs ADD COLUMN parent_id TEXT;
+      ALTER TABLE runs ADD COLUMN fork_step INTEGER;
+    `,
+  },
 ];

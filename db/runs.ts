@@ -42,6 +42,14 @@ export interface RunRow {
   jobId?: string;
   /** The sweep this run is one combination of. */
   sweepId?: string;
+  /** How many times it was resumed from a checkpoint (0: never); each attempt gets its own notices. */
+  attempt: number;
+  /** Who resumed it last, and at which step. */
+  resumedBy?: string;
+  resumedStep?: number;
+  /** The run it was forked from, and the step of the checkpoint it started from. */
+  parentId?: string;
+  forkStep?: number;
 }
 
 export interface NewRun {
@@ -55,6 +63,8 @@ export interface NewRun {
   backend?: "local" | "slurm";
   stack?: string;
   sweepId?: string;
+  parentId?: string;
+  forkStep?: number;
 }
 
 type Patchable =
@@ -70,7 +80,10 @@ type Patchable =
   | "totalSteps"
   | "failedComponent"
   | "stoppedBy"
-  | "jobId";
+  | "jobId"
+  | "attempt"
+  | "resumedBy"
+  | "resumedStep";
 export type RunPatch = Partial<Pick<RunRow, Patchable>>;
 
 interface RawRun {
@@ -99,6 +112,11 @@ interface RawRun {
   stopped_by: string | null;
   job_id: string | null;
   sweep_id: string | null;
+  attempt: number;
+  resumed_by: string | null;
+  resumed_step: number | null;
+  parent_id: string | null;
+  fork_step: number | null;
 }
 
 export interface RunsRepo {
@@ -143,6 +161,11 @@ function toRow(r: RawRun): RunRow {
     stoppedBy: r.stopped_by ?? undefined,
     jobId: r.job_id ?? undefined,
     sweepId: r.sweep_id ?? undefined,
+    attempt: r.attempt,
+    resumedBy: r.resumed_by ?? undefined,
+    resumedStep: r.resumed_step ?? undefined,
+    parentId: r.parent_id ?? undefined,
+    forkStep: r.fork_step ?? undefined,
   };
 }
 
@@ -160,12 +183,15 @@ const COLUMNS: Record<keyof RunPatch, string> = {
   failedComponent: "failed_component",
   stoppedBy: "stopped_by",
   jobId: "job_id",
+  attempt: "attempt",
+  resumedBy: "resumed_by",
+  resumedStep: "resumed_step",
 };
 
 export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
   const insert = db.prepare(
-    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, stack, sweep_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, stack, sweep_id, parent_id, fork_step)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const get = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE id = ?");
   const byChannel = db.prepare<[string, string, string, number], RawRun>(
@@ -199,6 +225,8 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
         run.backend ?? "local",
         run.stack ?? "atropos-tinker",
         run.sweepId ?? null,
+        run.parentId ?? null,
+        run.forkStep ?? null,
       );
       return repo.get(run.id)!;
     },

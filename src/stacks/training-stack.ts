@@ -75,6 +75,8 @@ export interface TrainingStack {
   canResume: boolean;
   /** Why it can or cannot, for people: "tinker-atropos's trainer always starts at step 0". */
   resumeNote: string;
+  /** The config field that starts a new run from a checkpoint's weights (a fork), when the stack has one. */
+  forkField?: string;
   /** Lines of the main log that mean a step failed although the process exits 0 (atropos-tinker's trainer). */
   stepErrorPattern?: string;
   /** A live run's trajectory API status, when the stack has one. */

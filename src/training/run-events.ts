@@ -1,7 +1,7 @@
 // What happens to a run that people should hear about at once: the notices' source.
 import type { RunRow } from "../../db/runs.ts";
 
-export type RunEventKind = "queued" | "started" | "failed" | "completed" | "stopped" | "lost";
+export type RunEventKind = "queued" | "started" | "resumed" | "failed" | "completed" | "stopped" | "lost";
 
 export interface RunEvent {
   kind: RunEventKind;

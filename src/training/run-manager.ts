@@ -25,6 +25,7 @@ import { createShutdown } from "./run-manager/shut-down-runs.ts";
 import { createQueueStarter } from "./run-manager/start-queued.ts";
 import { createRunStarter } from "./run-manager/start-run.ts";
 import { createRunStopper } from "./run-manager/stop-run.ts";
+import { createRunResumer } from "./run-manager/resume-run.ts";
 import { createSweeps } from "./run-manager/sweeps.ts";
 import { delay } from "./wait-until.ts";
 
@@ -116,6 +117,14 @@ export function createRunManager(deps: RunManagerDeps) {
     log,
     now: deps.now,
   });
+  const resume = createRunResumer({
+    config,
+    runs,
+    stacks,
+    transitions,
+    beforeRelaunch: (run) => (run.backend === "slurm" ? slurm.beforeRelaunch(run) : undefined),
+    launch,
+  });
   const recovery = createRecovery({ runs, owed, backends, startQueued, log });
 
   return {
@@ -129,6 +138,8 @@ export function createRunManager(deps: RunManagerDeps) {
       prepare,
       launch,
     }),
+    /** Continue a stopped, failed or lost run from its last checkpoint, as the same run. */
+    resume,
     startSweep: sweeps.startSweep,
     stopSweep: sweeps.stopSweep,
     stop,

@@ -41,6 +41,10 @@ export interface RunStatusView {
   stalled?: { minutes: number; last_step: number };
   /** The run's messages the outbox stopped trying, by reason (a channel the bot cannot post in, ...). */
   undelivered?: Array<{ kind: OutboxKind; why: string; count: number }>;
+  /** A resumed run: how many times, the last time by whom and from which step. */
+  resumed?: { times: number; by?: string; step?: number };
+  /** A forked run: the run and step it started from. */
+  forked_from?: { run_id: string; step?: number };
 }
 
 /** A checkpoint as commands and the chat model see it. */
@@ -166,6 +170,8 @@ export function createRunReport(deps: RunReportDeps) {
       status: run.status,
       environment: run.environment,
       created_by: run.createdBy,
+      ...(run.attempt > 0 ? { resumed: { times: run.attempt, by: run.resumedBy, step: run.resumedStep } } : {}),
+      ...(run.parentId ? { forked_from: { run_id: run.parentId, step: run.forkStep } } : {}),
       created_at: iso(run.createdAt)!,
       started_at: iso(run.startedAt),
       ended_at: iso(run.endedAt),

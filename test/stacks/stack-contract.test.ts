@@ -122,3 +122,15 @@ describe("the tinker-cookbook stack's arguments", () => {
     });
   });
 });
+
+describe("resuming on atropos-tinker", () => {
+  it("is refused with the reason and the rerun to use instead", async () => {
+    const { services, stack } = stackOn("atropos-tinker");
+    const run = runOf(services, stack, "arithmetic", {});
+    services.runs.update(run.id, { status: "stopped" });
+    await expect(services.manager.resume(run.id, "alice")).rejects.toThrow(
+      `Run ${run.id} cannot be resumed: tinker-atropos's trainer always starts at step 0. /rl rerun ${run.id} runs it again from step 0.`,
+    );
+    expect(services.runs.get(run.id)).toMatchObject({ status: "stopped", attempt: 0 });
+  });
+});

@@ -49,6 +49,7 @@ export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
       },
     ],
     main: "trainer",
+    forkField: "load_checkpoint_path",
     stopOrder: ["trainer"],
     prepare(runId, recipe, values) {
       const wandbName = `${recipe}-${runId}`;

@@ -8,6 +8,7 @@ import type { RunEvent } from "../run-events.ts";
 const TITLES: Record<RunEvent["kind"], string> = {
   queued: "⏳ Run queued",
   started: "🏃 Run started",
+  resumed: "🔁 Run resumed",
   failed: "❌ Run failed",
   completed: "✅ Run completed",
   stopped: "⏹ Run stopped",
@@ -36,8 +37,9 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
     { label: "Run", value: run.id },
     { label: "Environment", value: run.environment },
   ];
-  if (event.kind === "started" || event.kind === "queued")
+  if (event.kind === "started" || event.kind === "queued" || event.kind === "resumed")
     fields.push({ label: "Steps", value: String(run.totalSteps ?? "?") });
+  if (event.kind === "resumed" && run.resumedBy) fields.push({ label: "Resumed by", value: personRef(run.resumedBy) });
   fields.push({ label: "Started by", value: personRef(run.createdBy) });
   const ended =
     event.kind === "completed" || event.kind === "failed" || event.kind === "stopped" || event.kind === "lost";
@@ -53,7 +55,7 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
     fields.push({ label: "Exit", value: event.signal ?? String(event.exitCode) });
   if (event.kind === "stopped" && run.stoppedBy) fields.push({ label: "Stopped by", value: personRef(run.stoppedBy) });
   const buttons: ReplyButton[] = [{ kind: "command", label: "Status", command: `/rl status ${run.id}` }];
-  if (event.kind === "started" || event.kind === "queued")
+  if (event.kind === "started" || event.kind === "queued" || event.kind === "resumed")
     buttons.push({ kind: "command", label: "Stop", command: `/rl stop ${run.id}`, style: "danger" });
   if (event.kind === "completed" || event.kind === "failed")
     buttons.push({ kind: "command", label: "Results", command: `/rl results ${run.id}` });

@@ -44,7 +44,8 @@ export function createTransitions(deps: TransitionsDeps) {
       const event: RunEvent = { ...change.notice, run };
       outbox.enqueue(
         {
-          dedupeKey: `notice:${run.id}:${event.kind}`,
+          // Each attempt of a resumed run has its own notices (a run failed, resumed and failed again hears both).
+          dedupeKey: run.attempt ? `notice:${run.id}:${run.attempt}:${event.kind}` : `notice:${run.id}:${event.kind}`,
           target: { channel: run.channel, thread: run.thread },
           kind: "notice",
           runId: run.id,

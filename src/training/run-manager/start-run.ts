@@ -14,6 +14,8 @@ export interface StartRequest {
   progress?: (text: string) => Promise<void>;
   /** A rerun's environment and values instead of the channel's selection and config (already checked by applyChanges). */
   from?: { environment: string; values: ConfigValues };
+  /** A fork: the run it starts from and the step of that run's checkpoint. */
+  parent?: { id: string; step: number };
 }
 
 export interface RunStarterDeps {
@@ -50,6 +52,8 @@ export function createRunStarter(deps: RunStarterDeps) {
         createdBy: request.userId,
         backend: config.backend,
         stack: prepared.stack,
+        parentId: request.parent?.id,
+        forkStep: request.parent?.step,
       },
       prepared.patch,
       queued

@@ -40,8 +40,9 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
     const clean = info.exitCode === 0 || (info.exitCode === undefined && !info.signal && !info.spawnError);
     const stack = deps.stacks.of(run);
     if (run.status === "starting") {
-      // Done before it was seen working: the start counts it ready (readiness.ts) and the main process decides.
-      if (info.exitCode === 0 && componentOf(stack, component).mayFinishFirst) return;
+      // Done before it was seen working (a short run): the start counts it ready (readiness.ts), and once the run
+      // is running its exit is judged like any other (recheck below).
+      if (info.exitCode === 0 && (componentOf(stack, component).mayFinishFirst || component === stack.main)) return;
       launching.get(runId)?.abort.abort(
         new RlError("PROCESS_FAILED", `${describeExit(component, info)} while the run was starting.`, {
           details: { component, exitCode: info.exitCode },
@@ -69,6 +70,15 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
   }
 
   return {
+    /** A run that just reached "running": judge the exits that came while it was starting (clean ones wait for this). */
+    async recheck(runId: string): Promise<void> {
+      const run = runs.get(runId);
+      if (!run) return;
+      for (const c of deps.stacks.of(run).components) {
+        const info = supervisor.exitInfo(runId, c.name);
+        if (info && !detached) await onExit(runId, c.name, info);
+      }
+    },
     watch(runId: string, component: Component): void {
       supervisor
         .exited(runId, component)

@@ -49,11 +49,14 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);
         deps.exits.watch(run.id, component);
-        await waitUntil(deps.readiness(run.id, component, spec.ready, startedAt, spec.mayFinishFirst), {
-          what: `The ${component}`,
-          timeoutMs: config.readyTimeoutMs,
-          signal: abort.signal,
-        });
+        await waitUntil(
+          deps.readiness(run.id, component, spec.ready, startedAt, spec.mayFinishFirst || component === stack.main),
+          {
+            what: `The ${component}`,
+            timeoutMs: config.readyTimeoutMs,
+            signal: abort.signal,
+          },
+        );
         processes.markReady(run.id, component);
         await progress?.(`${component} is ready`).catch(() => undefined);
       }
@@ -63,6 +66,8 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         { status: "running", startedAt: deps.now() },
         { notice: { kind: "started", message: `Run ${run.id} of ${run.environment} is running.` } },
       );
+      // A process that ended cleanly while the run was starting (a short run) is judged now that it runs.
+      await deps.exits.recheck(run.id);
     } catch (thrown) {
       const err = asRlError(thrown);
       const failedComponent = (err.details.component as Component | undefined) ?? component;

@@ -28,6 +28,8 @@ export function createJobSnapshots(deps: JobSnapshotsDeps) {
   };
 
   return {
+    /** Drop what was seen of the run's last job (it is launched again). */
+    forget: (runId: string): void => void snapshots.delete(runId),
     /** The last look taken, if any (never asks Slurm). */
     latest: (runId: string): Snapshot | undefined => snapshots.get(runId),
     /** Look again: read the status file, and ask Slurm about the job once it has an id. */

@@ -2,6 +2,7 @@
 import type { Component } from "../../../../db/run-processes.ts";
 import type { RunRow, RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
+import { renameSync } from "node:fs";
 import type { Logger } from "../../../log.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
@@ -98,6 +99,19 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
 
     async recover(run: RunRow): Promise<void> {
       await reconcile(run, true);
+    },
+
+    /** A resumed run's next job: the launcher's status file and output of its last one are kept beside, renamed. */
+    beforeRelaunch(run: RunRow): void {
+      const f = files(run.id);
+      for (const file of [f.status, f.output]) {
+        try {
+          renameSync(file, `${file}.attempt${run.attempt - 1}`);
+        } catch {
+          // Never written (the job did not get that far).
+        }
+      }
+      snapshots.forget(run.id);
     },
 
     view: createJobView({ commands, files, snapshots, stacks: deps.stacks }),

@@ -1,0 +1,103 @@
+// Resuming a run: a stopped, failed or lost run continues from its last checkpoint as the same run (id, log folder,
+// WandB names, thread), when its stack can resume; launched now, or queued behind live runs.
+import type { RunRow, RunsRepo } from "../../../db/runs.ts";
+import type { Config } from "../../config.ts";
+import { RlError } from "../../errors.ts";
+import type { StackRegistry } from "../../stacks/stack-registry.ts";
+import type { Checkpoint } from "../../stacks/training-stack.ts";
+import { LIVE_STATUSES, type Transitions } from "../lifecycle/transitions.ts";
+
+export const RESUMABLE_STATUSES = ["stopped", "failed", "lost"] as const;
+
+export interface RunResumerDeps {
+  config: Config;
+  runs: RunsRepo;
+  stacks: StackRegistry;
+  transitions: Transitions;
+  /** Before a run is launched again: what its backend kept of the last attempt is put aside (a job's status file). */
+  beforeRelaunch: (run: RunRow) => void;
+  launch: (run: RunRow, progress?: (text: string) => Promise<void>) => Promise<RunRow>;
+}
+
+/** Why a run cannot be resumed now, or its last checkpoint. */
+export async function resumePoint(
+  stacks: Pick<StackRegistry, "of"> | { stackOf: StackRegistry["of"] },
+  run: RunRow,
+): Promise<Checkpoint> {
+  const stack = "of" in stacks ? stacks.of(run) : stacks.stackOf(run);
+  if (!stack.canResume) {
+    throw new RlError(
+      "CONFLICT",
+      `Run ${run.id} cannot be resumed: ${stack.resumeNote}. /rl rerun ${run.id} runs it again from step 0.`,
+    );
+  }
+  if (LIVE_STATUSES.includes(run.status) || run.status === "queued")
+    throw new RlError("CONFLICT", `Run ${run.id} is ${run.status}; only a stopped, failed or lost run can be resumed.`);
+  if (run.status === "completed") {
+    throw new RlError(
+      "CONFLICT",
+      `Run ${run.id} completed; there is nothing left to resume. /rl fork ${run.id} starts a new run from one of its checkpoints.`,
+    );
+  }
+  const last = (await stack.readCheckpoints(run)).findLast((c) => c.path !== undefined);
+  if (!last) {
+    throw new RlError(
+      "CONFLICT",
+      `Run ${run.id} saved no checkpoint before it ended, so it cannot be resumed; /rl rerun ${run.id} runs it again from step 0.`,
+    );
+  }
+  return last;
+}
+
+export function createRunResumer(deps: RunResumerDeps) {
+  const { config, runs, transitions } = deps;
+
+  return async function resume(
+    runId: string,
+    by: string,
+    progress?: (text: string) => Promise<void>,
+  ): Promise<{ run: RunRow; checkpoint: Checkpoint }> {
+    const run = runs.get(runId);
+    if (!run) throw new RlError("NOT_FOUND", `No run "${runId}". See /rl runs.`);
+    if (run.stack !== deps.stacks.current.id) {
+      throw new RlError(
+        "CONFLICT",
+        `Run ${run.id} belongs to the ${run.stack} stack and this bot runs ${deps.stacks.current.id}: resume it from a bot started with RL_STACK=${run.stack}.`,
+      );
+    }
+    const checkpoint = await resumePoint(deps.stacks, run);
+    const queued = runs.countByStatus(LIVE_STATUSES) >= config.maxConcurrentRuns || runs.countByStatus(["queued"]) > 0;
+    const step = checkpoint.step;
+    // One compare-and-set: of two identical requests only one moves the run; the other finds it live.
+    const moved = transitions.move(
+      run.id,
+      RESUMABLE_STATUSES,
+      {
+        status: queued ? "queued" : "starting",
+        attempt: run.attempt + 1,
+        resumedBy: by,
+        resumedStep: step,
+        error: undefined,
+        failedComponent: undefined,
+        stoppedBy: undefined,
+        endedAt: undefined,
+        jobId: undefined,
+      },
+      {
+        notice: {
+          kind: "resumed",
+          message: `Run ${run.id} resumes from checkpoint ${checkpoint.name}${step === undefined ? "" : ` (step ${step})`}, asked by ${by}.${queued ? " It is queued behind the live runs." : ""}`,
+        },
+      },
+    );
+    if (!moved) {
+      const now = runs.get(run.id)!;
+      throw new RlError("CONFLICT", `Run ${run.id} is ${now.status} now; it was resumed or started by someone else.`);
+    }
+    deps.beforeRelaunch(moved);
+    if (queued) return { run: moved, checkpoint };
+    return { run: await deps.launch(moved, progress), checkpoint };
+  };
+}
+
+export type ResumeRun = ReturnType<typeof createRunResumer>;

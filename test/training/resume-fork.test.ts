@@ -1,0 +1,166 @@
+// /rl resume and /rl fork on real cookbook-miniature runs through the bot: the same run continues from its last
+// checkpoint with its history and notices; a fork starts a new, linked run from a checkpoint's weights.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { dispatch } from "../../commands/dispatch.ts";
+import type { CommandContext } from "../../commands/types.ts";
+import type { RunRow } from "../../db/runs.ts";
+import { loadConfig } from "../../src/config.ts";
+import { personRef } from "../../src/reply.ts";
+import { createServices, type Services } from "../../src/services.ts";
+import { answer } from "../helpers/confirm.ts";
+import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
+import { tempDir } from "../helpers/test-services.ts";
+
+const stacks: DemoStack[] = [];
+afterEach(() => closeDemoStacks(stacks));
+
+async function cookbook(settings: Record<string, string>): Promise<{ services: Services; ctx: CommandContext }> {
+  const cwd = tempDir("rl-resume-");
+  const config = loadConfig(
+    { RL_LOG_LEVEL: "silent", RL_STACK: "tinker-cookbook", RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30" },
+    cwd,
+  );
+  const services = createServices(config);
+  stacks.push({ services, cwd, lockedFile: "" });
+  await services.env.selectEnvironment(CONSOLE, "math_rl.train");
+  for (const [field, value] of Object.entries(settings)) await services.env.editConfig(CONSOLE, field, value);
+  return { services, ctx: { channel: CONSOLE, user: { id: "alice", name: "alice" }, via: "console", services } };
+}
+
+/** Asks, then confirms as the person would; the confirmed answer's reply. */
+async function confirmed(ctx: CommandContext, text: string) {
+  const prompt = await dispatch({ text }, ctx);
+  expect(prompt.needsConfirmation, prompt.reply.text).toBe(true);
+  const done = await answer(prompt.reply, ctx);
+  expect(done.ok, done.reply.text).toBe(true);
+  return { prompt: prompt.reply, reply: done.reply };
+}
+
+async function waitFor(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const checkpointsOf = (services: Services, id: string): string[] => {
+  const file = path.join(services.config.dataDir, "runs", id, "checkpoints.jsonl");
+  return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : [];
+};
+const stepsLogged = (services: Services, id: string): number[] =>
+  readFileSync(path.join(services.config.dataDir, "runs", id, "metrics.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => (JSON.parse(l) as { step: number }).step);
+const noticesOf = (services: Services, id: string): string[] =>
+  (
+    services.db
+      .prepare("SELECT dedupe_key FROM outbox WHERE run_id = ? AND kind = 'notice' ORDER BY id")
+      .all(id) as Array<{
+      dedupe_key: string;
+    }>
+  ).map((r) => r.dedupe_key.split(":").at(-1)!);
+
+describe("/rl resume", () => {
+  it("continues a stopped run from its last checkpoint as the same run, to its last step, with one completed notice", async () => {
+    const { services, ctx } = await cookbook({ max_steps: "16", save_every: "4", demo_step_seconds: "0.2" });
+    const { reply: started } = await confirmed(ctx, "/rl start");
+    const id = (started.data as { run_id: string }).run_id;
+    await waitFor("two checkpoints", () => checkpointsOf(services, id).length >= 2);
+    await confirmed(ctx, `/rl stop ${id}`);
+    expect(services.runs.get(id)!.status).toBe("stopped");
+    const last = JSON.parse(checkpointsOf(services, id).at(-1)!) as { name: string; batch: number };
+
+    const completed = nextEvent(services, "completed");
+    const { prompt, reply } = await confirmed(ctx, `/rl resume ${id}`);
+    expect(prompt.title).toBe(`Resume run ${id} (math_rl.train) from checkpoint ${last.name}?`);
+    expect((reply.data as { run_id: string; resumed_step: number }).run_id).toBe(id);
+    expect((reply.data as { resumed_step: number }).resumed_step).toBe(last.batch);
+    expect((await completed).run.id).toBe(id);
+
+    const run = services.runs.get(id)!;
+    expect(run).toMatchObject({ status: "completed", attempt: 1, resumedBy: "alice", resumedStep: last.batch });
+    // The resumed process went on from the checkpoint: every step after it is logged, ending at the last.
+    const steps = stepsLogged(services, id);
+    expect(steps.at(-1)).toBe(15);
+    expect(steps.slice(steps.lastIndexOf(last.batch))).toEqual(
+      Array.from({ length: 16 - last.batch }, (_, i) => last.batch + i),
+    );
+    // One notice of each kind per attempt: started, stopped; resumed, started again, completed once.
+    expect(noticesOf(services, id)).toEqual(["started", "stopped", "resumed", "started", "completed"]);
+    const status = await dispatch({ text: `/rl status ${id}` }, ctx);
+    expect(status.reply.fields?.find((f) => f.label === "Resumed")?.value).toBe(
+      `at step ${last.batch} by ${personRef("alice")}`,
+    );
+    expect(status.reply.fields?.find((f) => f.label === "Step")?.value).toBe("16 / 16");
+  });
+
+  it("is refused, with the reason and what to do instead, for a completed or checkpoint-less run", async () => {
+    const { services, ctx } = await cookbook({ max_steps: "3", save_every: "100", demo_step_seconds: "0.05" });
+    const completed = nextEvent(services, "completed");
+    const { reply } = await confirmed(ctx, "/rl start");
+    const id = (reply.data as { run_id: string }).run_id;
+    await completed;
+    const done = await dispatch({ text: `/rl resume ${id}` }, ctx);
+    expect(done.reply.error?.message).toMatch(`Run ${id} completed; there is nothing left to resume. /rl fork ${id}`);
+
+    // A failed run that saved nothing but its final record (never reached): no checkpoint to resume from.
+    await services.env.editConfig(CONSOLE, "demo_fault", "error_in_step:1");
+    const failed = nextEvent(services, "failed");
+    const prompt = await dispatch({ text: "/rl start" }, ctx);
+    await answer(prompt.reply, ctx);
+    const failedId = (await failed).run.id;
+    const refused = await dispatch({ text: `/rl resume ${failedId}` }, ctx);
+    expect(refused.reply.error?.message).toMatch(/saved no checkpoint before it ended.*\/rl rerun/);
+    expect(services.runs.get(failedId)!.attempt).toBe(0);
+  });
+
+  it("moves the run once when the same resume arrives twice", async () => {
+    const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
+    const { reply } = await confirmed(ctx, "/rl start");
+    const id = (reply.data as { run_id: string }).run_id;
+    await waitFor("a checkpoint", () => checkpointsOf(services, id).length >= 1);
+    await services.manager.stop(id, "alice");
+    const both = await Promise.allSettled([services.manager.resume(id, "alice"), services.manager.resume(id, "bob")]);
+    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = both.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(String(refused?.reason)).toMatch(
+      /only a stopped, failed or lost run can be resumed|resumed or started by someone else/,
+    );
+    expect(services.runs.get(id)!.attempt).toBe(1);
+    await services.manager.stop(id, "alice");
+  });
+});
+
+describe("/rl fork", () => {
+  it("starts a new, linked run from a mid checkpoint's weights with the changed field", async () => {
+    const { services, ctx } = await cookbook({ max_steps: "8", save_every: "4", demo_step_seconds: "0.05" });
+    const completed = nextEvent(services, "completed");
+    const { reply } = await confirmed(ctx, "/rl start");
+    const parent = (reply.data as { run_id: string }).run_id;
+    await completed;
+    const mid = JSON.parse(checkpointsOf(services, parent)[0]!) as { name: string; batch: number; state_path: string };
+
+    const forkDone = nextEvent(services, "completed");
+    const { prompt, reply: forked } = await confirmed(ctx, `/rl fork ${parent} ${mid.name} learning_rate=0.00002`);
+    expect(prompt.fields?.find((f) => f.label === "Differences")?.value).toBe("learning_rate: 0.00001 → 0.00002");
+    const child = (forked.data as { run_id: string }).run_id;
+    expect(child).not.toBe(parent);
+    await forkDone;
+    const run: RunRow = services.runs.get(child)!;
+    expect(run).toMatchObject({ parentId: parent, forkStep: mid.batch, status: "completed" });
+    expect(run.config).toMatchObject({ learning_rate: 0.00002, load_checkpoint_path: mid.state_path });
+    const log = readFileSync(path.join(services.config.logsDir, `trainer_${child}.log`), "utf8");
+    expect(log).toContain(`Loaded weights from ${mid.state_path}`);
+    const status = await dispatch({ text: `/rl status ${child}` }, ctx);
+    expect(status.reply.fields?.find((f) => f.label === "Forked from")?.value).toBe(
+      `run ${parent} at step ${mid.batch}`,
+    );
+
+    const unknown = await dispatch({ text: `/rl fork ${parent} 999999` }, ctx);
+    expect(unknown.reply.error?.message).toMatch(`Run ${parent} has no checkpoint "999999". Its checkpoints: `);
+  });
+});
