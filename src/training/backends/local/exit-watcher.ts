@@ -4,7 +4,7 @@ import type { RunsRepo } from "../../../../db/runs.ts";
 import { RlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
-import { componentOf } from "../../../stacks/training-stack.ts";
+import { componentOf, mainStartsLast } from "../../../stacks/training-stack.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import type { ExitInfo } from "../../../process/supervised-process.ts";
 import type { Launches } from "./launches.ts";
@@ -42,6 +42,12 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
     if (run.status === "starting") {
       // Done before it was seen working: the start counts it ready (readiness.ts) and the main process decides.
       if (info.exitCode === 0 && componentOf(stack, component).mayFinishFirst) return;
+      // A short run's only process done before it was judged ready: the start counts it ready, then its exit is judged.
+      const launch = launching.get(runId);
+      if (info.exitCode === 0 && launch && mainStartsLast(stack, component)) {
+        await launch.done;
+        return onExit(runId, component, info);
+      }
       launching.get(runId)?.abort.abort(
         new RlError("PROCESS_FAILED", `${describeExit(component, info)} while the run was starting.`, {
           details: { component, exitCode: info.exitCode },

@@ -6,6 +6,7 @@ import { asRlError } from "../../../errors.ts";
 import { checkSpawnPlan } from "../../../process/check-spawn-plan.ts";
 import { crashPoint, type CrashPoint } from "../../../process/crash-point.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import { mainStartsLast } from "../../../stacks/training-stack.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import { waitUntil } from "../../wait-until.ts";
@@ -49,11 +50,20 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);
         deps.exits.watch(run.id, component);
-        await waitUntil(deps.readiness(run.id, component, spec.ready, startedAt, spec.mayFinishFirst), {
-          what: `The ${component}`,
-          timeoutMs: config.readyTimeoutMs,
-          signal: abort.signal,
-        });
+        await waitUntil(
+          deps.readiness(
+            run.id,
+            component,
+            spec.ready,
+            startedAt,
+            spec.mayFinishFirst || mainStartsLast(stack, component),
+          ),
+          {
+            what: `The ${component}`,
+            timeoutMs: config.readyTimeoutMs,
+            signal: abort.signal,
+          },
+        );
         processes.markReady(run.id, component);
         await progress?.(`${component} is ready`).catch(() => undefined);
       }
