@@ -28,7 +28,7 @@ export interface RecipePace {
 
 /** A locked fields file for the cookbook stack (no recipe field locked). */
 export function cookbookLockedFields(dir: string): string {
-  const file = path.join(dir, "locked-fields.yaml");
+  const file = path.join(dir, "cookbook-locked-fields.yaml");
   writeFileSync(file, "recipe: {}\n");
   return file;
 }
