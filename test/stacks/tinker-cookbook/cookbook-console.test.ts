@@ -64,6 +64,10 @@ describe("a cookbook run through the commands", () => {
     expect(data.reward_history.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(data.final_weights).toMatch(/^tinker:\/\/[\w-]+:train:0\/sampler_weights\/final$/);
     expect(fieldOf(results.reply, "Final weights")).toBe(data.final_weights);
+    // Without WandB the history is the recipe's metrics.jsonl: no trainer log of Atropos's is named.
+    expect((results.reply.data as { history_note?: string }).history_note).toBe(
+      "WandB history needs WANDB_API_KEY. Reward history is from the run's own log files.",
+    );
 
     const logs = await run(`/rl logs ${id}`);
     expect(logs.ok, logs.reply.text).toBe(true);
