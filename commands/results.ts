@@ -8,7 +8,7 @@ export default defineCommand({
   name: "results",
   summary: "Show a run's results",
   description:
-    "Get the results of a training run: status, step, reward mean and loss, reward-mean history (from WandB, else the trainer log), percent correct history when WandB has it, the final weights location from the trainer log, how many checkpoints it saved and the latest, and the log tail of a failed component.",
+    "Get the results of a training run: status, step, reward mean and loss, reward-mean history (from WandB, else the run's own log files), percent correct history when WandB has it, the final weights location the run logged, how many checkpoints it saved and the latest, and the log tail of a failed component.",
   toolName: "rl_get_results",
   args: z.object({ run: z.string().min(1).max(64).optional().describe("Run id (default: this channel's latest run)") }),
   positional: ["run"],

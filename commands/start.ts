@@ -9,7 +9,7 @@ export default defineCommand({
   name: "start",
   summary: "Start a training run",
   description:
-    "Start a training run of this channel's selected environment with its config (locked infrastructure fields on top). Starts the trajectory API, the trainer and the environment, waits until each is ready, and returns the run id and status (running, queued when another run holds the training ports, or failed with the reason). Needs confirmation by the person.",
+    "Start a training run of this channel's selected environment with its config (locked infrastructure fields on top). Starts the run's processes (on atropos-tinker the trajectory API, the trainer and the environment; on tinker-cookbook the recipe's one process), waits until each is ready, and returns the run id and status (running, queued when another run holds the training ports, or failed with the reason). Needs confirmation by the person.",
   toolName: "rl_start_training",
   args: z.object({}),
   permission: "operate",

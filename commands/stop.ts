@@ -9,7 +9,7 @@ export default defineCommand({
   name: "stop",
   summary: "Stop a training run or a sweep",
   description:
-    "Stop a training run: the environment, then the trainer, then the trajectory API, each given a grace period before being killed. Given a sweep id, stops every run of the sweep (queued ones are cancelled). Only the person who started it or an admin may. Returns the final status. Needs confirmation by the person.",
+    "Stop a training run: its processes in its own stack's order (on atropos-tinker the environment, then the trainer, then the trajectory API; on tinker-cookbook the recipe's one process), each given a grace period before being killed. Given a sweep id, stops every run of the sweep (queued ones are cancelled). Only the person who started it or an admin may. Returns the final status. Needs confirmation by the person.",
   toolName: "rl_stop_training",
   args: z.object({ run: z.string().min(1).max(64).describe("Run id, or a sweep id to stop all its runs") }),
   positional: ["run"],

@@ -83,6 +83,13 @@ export interface TrainingStack {
   apiStatus?(): Promise<{ current_step: number; queue_size: number } | undefined>;
 }
 
+/**
+ * The main process is the last to start (a one-process stack such as a cookbook recipe): a clean exit before its
+ * readiness check passed is a short run that already finished, judged by its progress once the run is running.
+ */
+export const mainStartsLast = (stack: TrainingStack, component: string): boolean =>
+  component === stack.main && stack.components.at(-1)?.name === component;
+
 export function componentOf(stack: TrainingStack, name: string): StackComponent {
   const found = stack.components.find((c) => c.name === name);
   if (!found) throw new Error(`the ${stack.id} stack has no ${name} process`);

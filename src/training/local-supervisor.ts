@@ -125,10 +125,6 @@ export function createLocalSupervisor(deps: LocalSupervisorDeps) {
     exitedCleanly(runId: string, component: Component): boolean {
       return live.get(runId)?.get(component)?.exitInfo?.exitCode === 0;
     },
-    /** How our child exited, once it has. */
-    exitInfo(runId: string, component: Component): ExitInfo | undefined {
-      return live.get(runId)?.get(component)?.exitInfo;
-    },
     isAlive(runId: string, component: Component): boolean {
       const item = live.get(runId)?.get(component);
       return !!item && !item.done;

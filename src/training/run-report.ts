@@ -212,7 +212,7 @@ export function createRunReport(deps: RunReportDeps) {
       failed_log_tail: base.failed_component
         ? await readTailLines(manager.logPath(run.id, base.failed_component as Component), 20)
         : undefined,
-      history_note: "note" in history ? `${history.note} Reward history is from the trainer log.` : undefined,
+      history_note: "note" in history ? `${history.note} Reward history is from the run's own log files.` : undefined,
     };
   }
 

@@ -10,12 +10,13 @@ import { tempDir } from "../helpers/test-services.ts";
 import {
   bodyOf,
   buttonsOf,
-  embedsOf,
+  fieldsOf,
   isEditOriginal,
   isFollowup,
   messageIdOf,
   startHarness,
   stopHarness,
+  titleOf as title,
   type Harness,
 } from "./harness.ts";
 
@@ -58,16 +59,11 @@ async function start(): Promise<Harness> {
   return harness;
 }
 
-const title = (call: RecordedCall): string => String(embedsOf(call)[0]?.["title"] ?? "");
 const flagsOf = (call: RecordedCall): number => {
   const body = bodyOf(call);
   const data = (typeof body["type"] === "number" ? body["data"] : body) as { flags?: number } | undefined;
   return data?.flags ?? 0;
 };
-const fieldsOf = (call: RecordedCall): Record<string, string> =>
-  Object.fromEntries(
-    ((embedsOf(call)[0]?.["fields"] ?? []) as Array<{ name: string; value: string }>).map((f) => [f.name, f.value]),
-  );
 
 describe("a demo run through Discord", () => {
   it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the channel", async () => {

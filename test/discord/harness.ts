@@ -217,3 +217,12 @@ export const isFollowup =
   (token: string) =>
   (c: RecordedCall): boolean =>
     c.method === "POST" && c.path.endsWith(`/${token}`) && c.path.startsWith("/webhooks/") && c.status < 300;
+
+/** The first embed's title of a reply or message call ("" when it has none). */
+export const titleOf = (call: RecordedCall): string => String(embedsOf(call)[0]?.["title"] ?? "");
+
+/** The first embed's fields, by name. */
+export const fieldsOf = (call: RecordedCall): Record<string, string> =>
+  Object.fromEntries(
+    ((embedsOf(call)[0]?.["fields"] ?? []) as Array<{ name: string; value: string }>).map((f) => [f.name, f.value]),
+  );

@@ -110,11 +110,16 @@ export function nextEvent(services: Services, kind: RunEventKind, runId?: string
   });
 }
 
+/** After a test: stops every run the services still have queued, starting or running. */
+export async function stopLiveRuns(services: Services): Promise<void> {
+  for (const run of services.runs.listByStatus(["queued", "starting", "running"]))
+    await services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+}
+
 /** After a test: stops what each stack still runs, waits for the stops, and closes it. */
 export async function closeDemoStacks(stacks: DemoStack[]): Promise<void> {
   for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
-      await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+    await stopLiveRuns(s.services);
     await s.services.manager.settled();
     await s.services.close();
   }

@@ -1,7 +1,18 @@
 // Finds a usable Slurm for the slurm tests, and small helpers to drive it from a test (blocker jobs, job state).
 import { spawnSync } from "node:child_process";
-import { createSlurmCommands, type SlurmJob } from "../../src/training/backends/slurm/slurm-commands.ts";
+import type { RunRow } from "../../db/runs.ts";
+import { jobFiles } from "../../src/training/backends/slurm/job-spec.ts";
+import { readJobStatus } from "../../src/training/backends/slurm/job-status.ts";
+import {
+  TERMINAL_STATES,
+  createSlurmCommands,
+  type SlurmJob,
+} from "../../src/training/backends/slurm/slurm-commands.ts";
 import { delay } from "../../src/training/wait-until.ts";
+import type { DemoStack } from "./demo-stack.ts";
+
+/** The slurm backend, polled each second; /rl start waits up to 30 s for the job to leave the queue (1-3 s here). */
+export const SLURM_ENV = { RL_BACKEND: "slurm", RL_SLURM_POLL_SECONDS: "1", RL_SLURM_START_WAIT_SECONDS: "30" };
 
 /** Why the slurm tests cannot run here, or undefined when an idle node is up. */
 export function slurmMissing(): string | undefined {
@@ -40,3 +51,17 @@ export async function submitBlocker(): Promise<string> {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
   });
 }
+
+/** A run's job status file, as the job launcher writes it. */
+export const statusOf = (stack: DemoStack, runId: string) =>
+  readJobStatus(jobFiles(stack.services.config.logsDir, stack.services.config.runConfigsDir, runId).status);
+
+/** The component pids the launcher recorded (the node is this machine). */
+export async function componentPids(stack: DemoStack, runId: string): Promise<number[]> {
+  const status = await statusOf(stack, runId);
+  return Object.values(status?.components ?? {}).flatMap((c) => (typeof c.pid === "number" ? [c.pid] : []));
+}
+
+/** Wait for a run's job to end (or be forgotten by Slurm). */
+export const jobEnded = (run: RunRow) =>
+  untilJob(run.jobId!, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");

@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
 import { delay } from "../../src/training/wait-until.ts";
-import type { RecordedCall } from "../fakes/slack-api.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
-import { ALICE, CHANNEL, TEAM, buttonClick, slashCommand } from "./slack-payloads.ts";
+import { ALICE, CHANNEL, TEAM, buttonClick } from "./slack-payloads.ts";
 import { buttonsOf, startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
+import { answered, answeredAt, posted, seen, text, type } from "./slack-waits.ts";
 
 let h: SlackHarness | undefined;
 
@@ -47,51 +47,6 @@ async function start(
   h = harness;
   return harness;
 }
-
-/** Bounds a wait on the fake (a diagnosis when the bot never does it, not a timing check): fails listing the last calls. */
-async function seen<T>(harness: SlackHarness, waiting: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const giveUp = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const recent = harness.fake.calls.items
-        .slice(-12)
-        .map((c) => `${c.method} ${c.ok ? "ok" : c.error} ${String(c.body.text ?? "")}`);
-      reject(new Error(`the fake never saw ${what}; the last calls were:\n${recent.join("\n")}`));
-    }, 30_000);
-  });
-  try {
-    return await Promise.race([waiting, giveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const posted = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
-  seen(
-    harness,
-    harness.fake.waitForCall("chat.postMessage", (c) => c.ok && match(c)),
-    what,
-  );
-const text = (call: RecordedCall) => String(call.body.text);
-/** A command's public answer: posted at once, or (after about a second of work) edited into its "Working on…" message. */
-const answered = (harness: SlackHarness, match: (call: RecordedCall) => boolean, what: string) =>
-  seen(
-    harness,
-    harness.fake.calls.waitFor(
-      (c) => (c.method === "chat.postMessage" || c.method === "chat.update") && c.ok && match(c),
-    ),
-    what,
-  );
-
-/** Types /rl <words> as Alice; returns the response_url the command carried. */
-async function type(harness: SlackHarness, words: string): Promise<string> {
-  const responseUrl = harness.fake.responseUrl();
-  const res = await harness.slash(slashCommand({ text: words, responseUrl }));
-  expect(res.status).toBe(200);
-  return responseUrl;
-}
-
-const answeredAt = (url: string) => (r: { id: string }) => url.endsWith(`/${r.id}`);
 
 describe("a demo run through Slack", () => {
   it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the run's thread", async () => {

@@ -2,14 +2,21 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunRow } from "../../db/runs.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
 import { jobFiles } from "../../src/training/backends/slurm/job-spec.ts";
-import { readJobStatus } from "../../src/training/backends/slurm/job-status.ts";
 import { TERMINAL_STATES } from "../../src/training/backends/slurm/slurm-commands.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { CONSOLE, nextEvent, startDemo, type DemoOptions, type DemoStack } from "../helpers/demo-stack.ts";
-import { slurm, slurmMissing, submitBlocker, untilJob } from "../helpers/slurm.ts";
+import {
+  SLURM_ENV,
+  componentPids,
+  jobEnded,
+  slurm,
+  slurmMissing,
+  statusOf,
+  submitBlocker,
+  untilJob,
+} from "../helpers/slurm.ts";
 
 const missing = slurmMissing();
 // CI starts Slurm in .ci/run: there a missing Slurm is a failure, never a skip.
@@ -17,7 +24,6 @@ const skip = missing !== undefined && !process.env.CI;
 if (skip) console.warn(`Skipping the Slurm tests: ${missing}`);
 
 // /rl start waits up to 30 s for the job to leave the queue (Slurm takes 1-3 s here); the pending tests wait 2 s.
-const SLURM_ENV = { RL_BACKEND: "slurm", RL_SLURM_POLL_SECONDS: "1", RL_SLURM_START_WAIT_SECONDS: "30" };
 const PENDING_ENV = { RL_SLURM_START_WAIT_SECONDS: "2" };
 
 const stacks: DemoStack[] = [];
@@ -38,15 +44,6 @@ async function demo(options: DemoOptions = {}): Promise<DemoStack> {
   return stack;
 }
 
-const statusOf = (stack: DemoStack, runId: string) =>
-  readJobStatus(jobFiles(stack.services.config.logsDir, stack.services.config.runConfigsDir, runId).status);
-
-/** The component pids the launcher recorded (the node is this machine). */
-async function componentPids(stack: DemoStack, runId: string): Promise<number[]> {
-  const status = await statusOf(stack, runId);
-  return Object.values(status?.components ?? {}).flatMap((c) => (typeof c.pid === "number" ? [c.pid] : []));
-}
-
 async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (await check()) return;
@@ -54,9 +51,6 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
   }
   throw new Error(`gave up waiting for ${what}`);
 }
-
-const jobEnded = (run: RunRow) =>
-  untilJob(run.jobId!, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
 
 describe.skipIf(skip)("training runs on the slurm backend", () => {
   it("has a Slurm with an idle node", () => {

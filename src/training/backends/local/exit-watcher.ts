@@ -4,7 +4,7 @@ import type { RunsRepo } from "../../../../db/runs.ts";
 import { RlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
-import { componentOf } from "../../../stacks/training-stack.ts";
+import { componentOf, mainStartsLast } from "../../../stacks/training-stack.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import type { ExitInfo } from "../../../process/supervised-process.ts";
 import type { Launches } from "./launches.ts";
@@ -40,9 +40,14 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
     const clean = info.exitCode === 0 || (info.exitCode === undefined && !info.signal && !info.spawnError);
     const stack = deps.stacks.of(run);
     if (run.status === "starting") {
-      // Done before it was seen working (a short run): the start counts it ready (readiness.ts), and once the run
-      // is running its exit is judged like any other (recheck below).
-      if (info.exitCode === 0 && (componentOf(stack, component).mayFinishFirst || component === stack.main)) return;
+      // Done before it was seen working: the start counts it ready (readiness.ts) and the main process decides.
+      if (info.exitCode === 0 && componentOf(stack, component).mayFinishFirst) return;
+      // A short run's only process done before it was judged ready: the start counts it ready, then its exit is judged.
+      const launch = launching.get(runId);
+      if (info.exitCode === 0 && launch && mainStartsLast(stack, component)) {
+        await launch.done;
+        return onExit(runId, component, info);
+      }
       launching.get(runId)?.abort.abort(
         new RlError("PROCESS_FAILED", `${describeExit(component, info)} while the run was starting.`, {
           details: { component, exitCode: info.exitCode },
@@ -70,15 +75,6 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
   }
 
   return {
-    /** A run that just reached "running": judge the exits that came while it was starting (clean ones wait for this). */
-    async recheck(runId: string): Promise<void> {
-      const run = runs.get(runId);
-      if (!run) return;
-      for (const c of deps.stacks.of(run).components) {
-        const info = supervisor.exitInfo(runId, c.name);
-        if (info && !detached) await onExit(runId, c.name, info);
-      }
-    },
     watch(runId: string, component: Component): void {
       supervisor
         .exited(runId, component)

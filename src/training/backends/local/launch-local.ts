@@ -6,6 +6,7 @@ import { asRlError } from "../../../errors.ts";
 import { checkSpawnPlan } from "../../../process/check-spawn-plan.ts";
 import { crashPoint, type CrashPoint } from "../../../process/crash-point.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import { mainStartsLast } from "../../../stacks/training-stack.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import { waitUntil } from "../../wait-until.ts";
@@ -50,7 +51,13 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         crashPoint(`spawned:${component}` as CrashPoint);
         deps.exits.watch(run.id, component);
         await waitUntil(
-          deps.readiness(run.id, component, spec.ready, startedAt, spec.mayFinishFirst || component === stack.main),
+          deps.readiness(
+            run.id,
+            component,
+            spec.ready,
+            startedAt,
+            spec.mayFinishFirst || mainStartsLast(stack, component),
+          ),
           {
             what: `The ${component}`,
             timeoutMs: config.readyTimeoutMs,
@@ -66,8 +73,6 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         { status: "running", startedAt: deps.now() },
         { notice: { kind: "started", message: `Run ${run.id} of ${run.environment} is running.` } },
       );
-      // A process that ended cleanly while the run was starting (a short run) is judged now that it runs.
-      await deps.exits.recheck(run.id);
     } catch (thrown) {
       const err = asRlError(thrown);
       const failedComponent = (err.details.component as Component | undefined) ?? component;

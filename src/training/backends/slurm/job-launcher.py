@@ -230,9 +230,15 @@ class Launcher:
 
     # --- readiness ----------------------------------------------------------------------------
 
+    def done_before_ready(self, comp: Component) -> bool:
+        """It may end cleanly while the run starts: an environment with few steps, or the main process when it is the
+        last to start (a one-process stack's short run, judged by watch() once the run is running)."""
+        ends_run = comp.name == self.main and comp is self.components[-1]
+        return (comp.may_finish_first or ends_run) and comp.poll() == 0
+
     def is_ready(self, comp: Component) -> bool:
-        # A component that may finish first (an environment with few steps) can be done before a probe sees it work.
-        if comp.may_finish_first and comp.poll() == 0:
+        # A component that may finish first can be done before a probe sees it work.
+        if self.done_before_ready(comp):
             return True
         check = comp.ready_check
         if check.get("kind") == "http":
@@ -249,7 +255,7 @@ class Launcher:
     def check_started_alive(self) -> None:
         for c in self.components:
             if c.proc is not None and c.poll() is not None:
-                if c.may_finish_first and c.poll() == 0:
+                if self.done_before_ready(c):
                     continue
                 # A fast trainer can hit its step error before the env counts as ready: say so, not just "exited 0".
                 errors = self.step_errors() if c.name == self.main and c.exit_code() == 0 else []
