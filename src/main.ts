@@ -5,12 +5,13 @@
 import type { Readable, Writable } from "node:stream";
 import type { AnchorHandler, ChatAdapter, ChatHandler } from "../adapters/chat-adapter.ts";
 import { serveCliSocket } from "../adapters/console/cli-socket.ts";
-import { createConsoleAdapter, type ConsoleAdapter } from "../adapters/console/console.ts";
+import { CONSOLE_CHANNEL, createConsoleAdapter, type ConsoleAdapter } from "../adapters/console/console.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "../adapters/discord/discord.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "../adapters/slack/slack.ts";
 import type { ChannelKey } from "../db/channel-key.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
 import type { Config } from "./config.ts";
+import type { RlError } from "./errors.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
 import { createServices, type ServiceOptions, type Services } from "./services.ts";
 
@@ -37,10 +38,15 @@ export interface Bot {
   slack?: SlackAdapter;
   discord?: DiscordAdapter;
   console?: ConsoleAdapter;
-  /** Resolves when the bot has stopped (console closed, or a signal). */
+  /** Resolves when the bot has stopped (console closed, a signal, or its database file gone). */
   done: Promise<void>;
+  /** Why the bot stopped by itself: its database file was deleted or replaced while it ran. */
+  readonly fault: RlError | undefined;
   stop(): Promise<void>;
 }
+
+/** How often the bot looks at its database file between writes (each write looks too). */
+const DB_CHECK_MS = 1000;
 
 export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot> {
   // Before anything opens the database: a second bot on the same folder would fight the first over its runs.
@@ -55,7 +61,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   const stoppers: Array<() => Promise<void>> = [];
   const platforms = [config.slack.botToken && "slack", config.discord.token && "discord"].filter(Boolean);
   const useConsole = deps.console === true || platforms.length === 0;
-  const bot: Omit<Bot, "done" | "stop"> = { services, adapters: [] };
+  const bot: Omit<Bot, "done" | "stop" | "fault"> = { services, adapters: [] };
 
   let stopping: Promise<void> | undefined;
   let resolveDone!: () => void;
@@ -70,6 +76,20 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
       lease.release();
       resolveDone();
     })());
+
+  // A file deleted or replaced under the bot: its statements already refuse; it says so once and stops.
+  let fault: RlError | undefined;
+  const watch = services.dbWatch;
+  if (watch) {
+    const timer = setInterval(() => watch.check(), DB_CHECK_MS);
+    stoppers.push(async () => clearInterval(timer));
+    watch.onFault((found) => {
+      fault = found;
+      services.log.error(found.message, { file: config.databasePath });
+      const told = bot.console?.post({ channel: CONSOLE_CHANNEL }, { text: found.message }) ?? Promise.resolve();
+      void told.catch(() => undefined).then(stop);
+    });
+  }
 
   // Notices and digests go out through each platform's own post, once it is up.
   const serve = (adapter: ChatAdapter): void => {
@@ -142,5 +162,12 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     void terminal.done.then(stop);
   }
   services.log.info("rl-chatops started", { platforms, console: useConsole, trainingRoot: config.trainingRoot });
-  return { ...bot, done, stop };
+  return {
+    ...bot,
+    done,
+    stop,
+    get fault() {
+      return fault;
+    },
+  };
 }
