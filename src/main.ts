@@ -147,6 +147,11 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     throw err;
   }
 
+  // Found gone while the platforms connected: the bot is already stopping and serves nothing.
+  if (fault) {
+    await stop();
+    throw fault;
+  }
   const terminal = useConsole ? createConsoleAdapter(services, { chat, ...deps.consoleIo }) : undefined;
   if (terminal) {
     bot.console = terminal;
