@@ -3,21 +3,33 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BotProcess, killBots, spawnBot, waitFor, waitForBot } from "../helpers/bot-process.ts";
+import { isSameProcess } from "../../src/process/process-info.ts";
+import {
+  type BotProcess,
+  killBots,
+  killRunProcesses,
+  readDb,
+  spawnBot,
+  waitFor,
+  waitForBot,
+} from "../helpers/bot-process.ts";
+import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const started: BotProcess[] = [];
+const dataDirs: string[] = [];
 
 afterEach(async () => {
   await killBots(started);
+  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
 });
 
 /** The bot's exit code when its database file was deleted or replaced under it (README, Reliability). */
 const DATABASE_GONE_EXIT = 3;
 
-async function startBot(cwd: string): Promise<BotProcess> {
-  const bot = spawnBot(cwd, { RL_LOG_LEVEL: "error" });
+async function startBot(cwd: string, env: Record<string, string> = {}): Promise<BotProcess> {
+  const bot = spawnBot(cwd, { RL_LOG_LEVEL: "error", ...env });
   started.push(bot);
   await waitForBot(path.join(cwd, "data"), bot.pid);
   return bot;
@@ -106,5 +118,39 @@ describe("the database file under a running bot", () => {
     const after = await next.ended;
     expect(after.code).toBe(0);
     expect(selections(file)).toEqual([{ environment: "parity" }]);
+  });
+
+  it("a run training when its database is restored keeps running, and the next start follows it to its end", async () => {
+    const cwd = tempDir();
+    const data = path.join(cwd, "data");
+    const file = path.join(data, "rl-chatops.db");
+    const backup = path.join(cwd, "older.db");
+    const env = { RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 30, stepSeconds: 0.3 }) };
+    const bot = await startBot(cwd, env);
+    bot.write("/rl select arithmetic\n/rl start\n");
+    const status = () =>
+      readDb(cwd, env, (db) => (db.prepare("SELECT status FROM runs").get() as { status: string } | undefined)?.status);
+    await waitFor(() => status() === "running", "the run to be training");
+    const copy = await runCli(["backup", backup], { cwd, env });
+    expect(copy.code, copy.stderr).toBe(0);
+    dataDirs.push(data);
+
+    copyFileSync(backup, `${file}.restoring`);
+    renameSync(`${file}.restoring`, file);
+    expect((await bot.ended).code).toBe(DATABASE_GONE_EXIT);
+
+    // The restored file knows the run and its processes, which outlived the bot.
+    const processes = new Database(file, { readonly: true, fileMustExist: true });
+    const recorded = processes.prepare("SELECT pid, start_time FROM run_processes").all() as Array<{
+      pid: number | null;
+      start_time: string | null;
+    }>;
+    processes.close();
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.some((p) => p.pid !== null && isSameProcess(p.pid, p.start_time ?? undefined))).toBe(true);
+
+    const next = await startBot(cwd, env);
+    await waitFor(() => next.stdout().includes("✅ Run completed"), "the re-attached run's completed notice");
+    expect(status()).toBe("completed");
   });
 });
