@@ -30,10 +30,10 @@ const isSame = (a: Identity | undefined, b: Identity | undefined): boolean =>
 
 /**
  * Watch `db`, opened on `file`: from now on each write (a statement outside a transaction, or a transaction) first
- * checks the file (its -wal is checked by check(), on the bot's timer: a stat is most of a check's cost), and once it has changed every statement throws the fault. SQLite itself closes a connection whose
- * file has moved without checkpointing, and leaves its -wal and -shm: beside a deleted file they make the next start
- * refuse (the data folder's last trace of the data), beside a replaced one they would be replayed onto it at the next
- * open, so they are moved aside.
+ * checks the file (one stat: the -wal is left to check(), on the bot's timer), and once it has changed every statement
+ * throws the fault. SQLite itself closes a connection whose file has moved without checkpointing, and leaves its -wal
+ * and -shm: beside a deleted file they make the next start refuse (the data folder's last trace of the data), beside a
+ * replaced one they would be replayed onto it at the next open, so they are moved aside.
  */
 export function watchDatabaseFile(db: Db, file: string): DatabaseFileWatch {
   const wal = `${file}-wal`;
@@ -41,11 +41,20 @@ export function watchDatabaseFile(db: Db, file: string): DatabaseFileWatch {
   const listeners: Array<(fault: RlError) => void> = [];
   let fault: RlError | undefined;
 
-  const stop = (what: string, replaced: boolean): RlError => {
-    const kept = replaced ? moveLogsAside(file, opened) : [];
+  const stop = (what: string, change: "deleted" | "replaced" | "log"): RlError => {
+    const kept = change === "replaced" ? moveLogsAside(file, opened) : [];
+    const names = (side: "from" | "to") => kept.map((k) => path.basename(k[side])).join(" and ");
+    const keptNote = kept.length
+      ? ` (its own ${names("from")}, which would have been replayed onto the new file, ${kept.length === 1 ? "is" : "are"} kept as ${names("to")})`
+      : "";
+    const toDo = {
+      deleted: `Move its -wal and -shm (still beside it) aside and restore a backup (see README, The database file and backups), or move the data folder aside, and start the bot again.`,
+      replaced: `Start the bot again to use the new file.`,
+      log: `Start the bot again: what the log held was saved into ${file} as the bot closed it.`,
+    }[change];
     fault = new RlError(
       "DATABASE",
-      `${what} while the bot ran; the bot stopped so as not to lose or overwrite data${kept.length ? ` (its own ${kept.map((k) => path.basename(k.from)).join(" and ")}, which would have been replayed onto the new file, ${kept.length === 1 ? "is" : "are"} kept as ${kept.map((k) => path.basename(k.to)).join(" and ")})` : ""}. Restore the file (see README, The database file and backups), or move the data folder aside, and start the bot again.`,
+      `${what} while the bot ran; the bot stopped so as not to lose or overwrite data${keptNote}. ${toDo}`,
       { details: { file } },
     );
     for (const listener of listeners.splice(0)) listener(fault);
@@ -56,14 +65,14 @@ export function watchDatabaseFile(db: Db, file: string): DatabaseFileWatch {
   const checkFile = (): RlError | undefined => {
     if (fault) return fault;
     const now = identify(file);
-    if (!now) return stop(`The database file ${file} was deleted`, false);
-    if (!isSame(now, opened.file)) return stop(`The database file ${file} was replaced`, true);
+    if (!now) return stop(`The database file ${file} was deleted`, "deleted");
+    if (!isSame(now, opened.file)) return stop(`The database file ${file} was replaced`, "replaced");
     return undefined;
   };
   const check = (): RlError | undefined => {
     const found = checkFile();
     if (found || !opened.wal || isSame(identify(wal), opened.wal)) return found;
-    return stop(`The database's write-ahead log ${wal} was deleted or replaced`, false);
+    return stop(`The database's write-ahead log ${wal} was deleted or replaced`, "log");
   };
 
   const beforeWrite = (): void => {
