@@ -18,6 +18,8 @@ export interface DatabaseFileWatch {
   readonly fault: RlError | undefined;
   /** Called once, when the connection stops. */
   onFault(listener: (fault: RlError) => void): void;
+  /** Run `read` with reads let through even after the fault (what the connection still sees; writes stay refused). */
+  readStill<T>(read: () => T): T;
 }
 
 function identify(file: string): Identity | undefined {
@@ -79,8 +81,9 @@ export function watchDatabaseFile(db: Db, file: string): DatabaseFileWatch {
     const found = checkFile();
     if (found) throw found;
   };
+  let readingStill = false;
   const beforeRead = (): void => {
-    if (fault) throw fault;
+    if (fault && !readingStill) throw fault;
   };
 
   const prepare = db.prepare.bind(db);
@@ -106,6 +109,14 @@ export function watchDatabaseFile(db: Db, file: string): DatabaseFileWatch {
     onFault(listener) {
       if (fault) listener(fault);
       else listeners.push(listener);
+    },
+    readStill(read) {
+      readingStill = true;
+      try {
+        return read();
+      } finally {
+        readingStill = false;
+      }
     },
   };
 }

@@ -8,12 +8,13 @@ import { serveCliSocket } from "../adapters/console/cli-socket.ts";
 import { CONSOLE_CHANNEL, createConsoleAdapter, type ConsoleAdapter } from "../adapters/console/console.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "../adapters/discord/discord.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "../adapters/slack/slack.ts";
-import type { ChannelKey } from "../db/channel-key.ts";
+import { channelLabel, type ChannelKey } from "../db/channel-key.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
 import type { Config } from "./config.ts";
 import type { RlError } from "./errors.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
 import { createServices, type ServiceOptions, type Services } from "./services.ts";
+import { delay } from "./training/wait-until.ts";
 
 export interface BotDeps {
   /** Start the terminal console even when platform tokens are set (without any, it always starts). */
@@ -47,6 +48,41 @@ export interface Bot {
 
 /** How often the bot looks at its database file between writes (each write looks too). */
 const DB_CHECK_MS = 1000;
+
+/** How long telling a platform that the database is gone may hold up the bot's stop. */
+const TELL_TIMEOUT_MS = 5000;
+
+/**
+ * The console, and each channel with a live run (which keeps training, unwatched until the bot starts again), are told
+ * directly: the outbox is in the database that is gone. Where the run's channel is, is still readable from the old file.
+ */
+async function tellDatabaseGone(bot: Omit<Bot, "done" | "stop" | "fault">, fault: RlError): Promise<void> {
+  const { services } = bot;
+  const live = (() => {
+    try {
+      return services.dbWatch?.readStill(() => services.runs.listByStatus(["queued", "starting", "running"])) ?? [];
+    } catch {
+      return [];
+    }
+  })();
+  const targets = new Map(live.map((run) => [channelLabel(run.channel), run.channel]));
+  if (bot.console) targets.set(channelLabel(CONSOLE_CHANNEL), CONSOLE_CHANNEL);
+  const text = `⚠️ ${fault.message}`;
+  await Promise.all(
+    [...targets.values()].map(async (channel) => {
+      const adapter = bot.adapters.find((a) => a.platform === channel.platform);
+      if (!adapter) return;
+      const told = new AbortController();
+      try {
+        await Promise.race([adapter.post({ channel }, { text }), delay(TELL_TIMEOUT_MS, told.signal)]);
+      } catch (err) {
+        services.log.warn("could not say that the database file is gone", { channel, err });
+      } finally {
+        told.abort();
+      }
+    }),
+  );
+}
 
 export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot> {
   // Before anything opens the database: a second bot on the same folder would fight the first over its runs.
@@ -86,8 +122,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     watch.onFault((found) => {
       fault = found;
       services.log.error(found.message, { file: config.databasePath });
-      const told = bot.console?.post({ channel: CONSOLE_CHANNEL }, { text: found.message }) ?? Promise.resolve();
-      void told.catch(() => undefined).then(stop);
+      void tellDatabaseGone(bot, found).then(stop);
     });
   }
 

@@ -15,6 +15,8 @@ import {
 } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
+import { startSlackHarness } from "../slack/slack-harness.ts";
+import { CHANNEL, TEAM } from "../slack/slack-payloads.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const started: BotProcess[] = [];
@@ -152,5 +154,31 @@ describe("the database file under a running bot", () => {
     const next = await startBot(cwd, env);
     await waitFor(() => next.stdout().includes("✅ Run completed"), "the re-attached run's completed notice");
     expect(status()).toBe("completed");
+  });
+
+  it("on Slack, the channel of a live run is told directly: the outbox is in the file that is gone", async () => {
+    const harness = await startSlackHarness();
+    try {
+      const { services, bot, fake } = harness;
+      const channel = { platform: "slack", workspace: TEAM, channel: CHANNEL };
+      services.runs.insert({
+        id: "r1",
+        channel,
+        environment: "arithmetic",
+        config: {},
+        status: "running",
+        createdBy: "U1",
+      });
+      rmSync(services.config.databasePath);
+      const told = await fake.waitForCall(
+        "chat.postMessage",
+        (c) => c.ok && String(c.body.text).includes("was deleted while the bot ran"),
+      );
+      expect(told.body.channel).toBe(CHANNEL);
+      await bot.done;
+      expect(bot.fault?.message).toContain(`The database file ${services.config.databasePath} was deleted`);
+    } finally {
+      await harness.close();
+    }
   });
 });
