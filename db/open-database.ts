@@ -29,12 +29,23 @@ function keepBoth(what: string, file: string, journal: { name: string; size: num
   );
 }
 
+function deletedInUse(file: string): RlError {
+  const backups = path.join(path.dirname(file), "backups");
+  return new RlError(
+    "DATABASE",
+    `There is no database ${file} but its shared-memory index ${file}-shm is beside it: the database was deleted or moved while a program had it open, and a new, empty one would hide that. Move ${file}-shm and any ${file}-wal aside and restore a backup from ${backups} (see README, The database file and backups), or move the data folder aside, then start again.`,
+    { details: { file } },
+  );
+}
+
 /** An existing file must already be a database: an empty or foreign file is data someone may need, never re-created. */
 function checkExistingFile(file: string): void {
   const journal = journalBeside(file);
   if (!existsSync(file)) {
     // SQLite would replay a log with no database of its own onto a new one: it may be all that is left.
     if (journal && journal.size > 0) throw keepBoth(`There is no database ${file} but`, file, journal);
+    // Left by a connection that never closed its file normally: it was deleted or moved while in use.
+    if (existsSync(`${file}-shm`)) throw deletedInUse(file);
     return;
   }
   const { size } = statSync(file);

@@ -33,6 +33,9 @@ const USAGE = `Usage:
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
   rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
 
+/** The bot stopped because its database file was deleted or replaced while it ran (README, Reliability). */
+const DATABASE_GONE_EXIT = 3;
+
 /**
  * SIGINT/SIGTERM: the first shuts down in order (`onFirst`), a second quits at once with 128 + the signal's number
  * (130 for SIGINT, 143 for SIGTERM), as a shell reports a process the signal killed.
@@ -243,6 +246,10 @@ async function main(argv: string[]): Promise<number> {
   const bot = (running.bot = await createBot(config, { console: line.options.console === true }));
   if (running.signalled) void bot.stop();
   await bot.done;
+  if (bot.fault) {
+    process.stderr.write(`${bot.fault.message}\n`);
+    return DATABASE_GONE_EXIT;
+  }
   return 0;
 }
 

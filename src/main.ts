@@ -5,14 +5,16 @@
 import type { Readable, Writable } from "node:stream";
 import type { AnchorHandler, ChatAdapter, ChatHandler } from "../adapters/chat-adapter.ts";
 import { serveCliSocket } from "../adapters/console/cli-socket.ts";
-import { createConsoleAdapter, type ConsoleAdapter } from "../adapters/console/console.ts";
+import { CONSOLE_CHANNEL, createConsoleAdapter, type ConsoleAdapter } from "../adapters/console/console.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "../adapters/discord/discord.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "../adapters/slack/slack.ts";
-import type { ChannelKey } from "../db/channel-key.ts";
+import { channelLabel, type ChannelKey } from "../db/channel-key.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
 import type { Config } from "./config.ts";
+import type { RlError } from "./errors.ts";
 import { acquireLease } from "./lease/acquire-lease.ts";
 import { createServices, type ServiceOptions, type Services } from "./services.ts";
+import { delay } from "./training/wait-until.ts";
 
 export interface BotDeps {
   /** Start the terminal console even when platform tokens are set (without any, it always starts). */
@@ -37,9 +39,49 @@ export interface Bot {
   slack?: SlackAdapter;
   discord?: DiscordAdapter;
   console?: ConsoleAdapter;
-  /** Resolves when the bot has stopped (console closed, or a signal). */
+  /** Resolves when the bot has stopped (console closed, a signal, or its database file gone). */
   done: Promise<void>;
+  /** Why the bot stopped by itself: its database file was deleted or replaced while it ran. */
+  readonly fault: RlError | undefined;
   stop(): Promise<void>;
+}
+
+/** How often the bot looks at its database file between writes (each write looks too). */
+const DB_CHECK_MS = 1000;
+
+/** How long telling a platform that the database is gone may hold up the bot's stop. */
+const TELL_TIMEOUT_MS = 5000;
+
+/**
+ * The console, and each channel with a live run (which keeps training, unwatched until the bot starts again), are told
+ * directly: the outbox is in the database that is gone. Where the run's channel is, is still readable from the old file.
+ */
+async function tellDatabaseGone(bot: Omit<Bot, "done" | "stop" | "fault">, fault: RlError): Promise<void> {
+  const { services } = bot;
+  const live = (() => {
+    try {
+      return services.dbWatch?.readStill(() => services.runs.listByStatus(["queued", "starting", "running"])) ?? [];
+    } catch {
+      return [];
+    }
+  })();
+  const targets = new Map(live.map((run) => [channelLabel(run.channel), run.channel]));
+  if (bot.console) targets.set(channelLabel(CONSOLE_CHANNEL), CONSOLE_CHANNEL);
+  const text = `⚠️ ${fault.message}`;
+  await Promise.all(
+    [...targets.values()].map(async (channel) => {
+      const adapter = bot.adapters.find((a) => a.platform === channel.platform);
+      if (!adapter) return;
+      const told = new AbortController();
+      try {
+        await Promise.race([adapter.post({ channel }, { text }), delay(TELL_TIMEOUT_MS, told.signal)]);
+      } catch (err) {
+        services.log.warn("could not say that the database file is gone", { channel, err });
+      } finally {
+        told.abort();
+      }
+    }),
+  );
 }
 
 export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot> {
@@ -55,7 +97,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   const stoppers: Array<() => Promise<void>> = [];
   const platforms = [config.slack.botToken && "slack", config.discord.token && "discord"].filter(Boolean);
   const useConsole = deps.console === true || platforms.length === 0;
-  const bot: Omit<Bot, "done" | "stop"> = { services, adapters: [] };
+  const bot: Omit<Bot, "done" | "stop" | "fault"> = { services, adapters: [] };
 
   let stopping: Promise<void> | undefined;
   let resolveDone!: () => void;
@@ -70,6 +112,19 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
       lease.release();
       resolveDone();
     })());
+
+  // A file deleted or replaced under the bot: its statements already refuse; it says so once and stops.
+  let fault: RlError | undefined;
+  const watch = services.dbWatch;
+  if (watch) {
+    const timer = setInterval(() => watch.check(), DB_CHECK_MS);
+    stoppers.push(async () => clearInterval(timer));
+    watch.onFault((found) => {
+      fault = found;
+      services.log.error(found.message, { file: config.databasePath });
+      void tellDatabaseGone(bot, found).then(stop);
+    });
+  }
 
   // Notices and digests go out through each platform's own post, once it is up.
   const serve = (adapter: ChatAdapter): void => {
@@ -127,6 +182,11 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     throw err;
   }
 
+  // Found gone while the platforms connected: the bot is already stopping and serves nothing.
+  if (fault) {
+    await stop();
+    throw fault;
+  }
   const terminal = useConsole ? createConsoleAdapter(services, { chat, ...deps.consoleIo }) : undefined;
   if (terminal) {
     bot.console = terminal;
@@ -142,5 +202,12 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     void terminal.done.then(stop);
   }
   services.log.info("rl-chatops started", { platforms, console: useConsole, trainingRoot: config.trainingRoot });
-  return { ...bot, done, stop };
+  return {
+    ...bot,
+    done,
+    stop,
+    get fault() {
+      return fault;
+    },
+  };
 }

@@ -14,6 +14,7 @@ import { createRunProcessesRepo, type RunProcessesRepo } from "../db/run-process
 import { createRunsRepo } from "../db/runs.ts";
 import { createSweepsRepo } from "../db/sweeps.ts";
 import { openDatabase, type Db } from "../db/open-database.ts";
+import { watchDatabaseFile, type DatabaseFileWatch } from "../db/watch-database-file.ts";
 import type { Config } from "./config.ts";
 import type { Operations } from "./operations.ts";
 import { createDigests } from "./digests/digests.ts";
@@ -40,6 +41,8 @@ import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts
 /** The whole core: the operations, plus what only the wiring, the lifecycle and delivery touch. */
 export interface Services extends Operations {
   db: Db;
+  /** Stops the database's statements once its file is deleted or replaced; the bot checks it on a timer too. */
+  dbWatch?: DatabaseFileWatch;
   processes: RunProcessesRepo;
   outbox: OutboxRepo;
   /** Delivers the outbox through the posters the platforms register; the bot starts it. */
@@ -66,6 +69,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const log = options.log ?? createLogger(config.logLevel, redact);
   const lockedFields = loadLockedFields(config.lockedFieldsPath);
   const db = openDatabase(config.databasePath, undefined, { beforePublish: () => crashPoint("database-built") });
+  const dbWatch = config.databasePath === ":memory:" ? undefined : watchDatabaseFile(db, config.databasePath);
   const channels = createChannelsRepo(db, now);
   const audit = createAuditRepo(db, now);
   // Discovery parses in a worker thread (and, on a machine with cores to spare, in helpers), one core left to the bot.
@@ -152,12 +156,16 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   });
   // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
   const closeInOrder = async () => {
-    await digests.stop();
-    await outboxSender.stop();
-    await manager.shutdown();
-    await sweepFinisher.idle();
-    await scanner.close();
-    db.close();
+    try {
+      await digests.stop();
+      await outboxSender.stop();
+      await manager.shutdown();
+      await sweepFinisher.idle();
+      await scanner.close();
+    } finally {
+      // Even when a step failed (its writes refused by a database file gone from under it): the handle is let go.
+      db.close();
+    }
   };
   let closing: Promise<void> | undefined;
   const report = createRunReport({
@@ -176,6 +184,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   return {
     config,
     db,
+    dbWatch,
     log,
     redact,
     lockedFields,

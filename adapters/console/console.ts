@@ -151,7 +151,8 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
   }
   options.signal?.removeEventListener("abort", onAbort);
   rl.close();
-  const live = services.runs.listByStatus(["queued", "starting", "running"]);
+  // A database file gone from under the bot refuses reads too; the bot has said so already.
+  const live = services.dbWatch?.fault ? [] : services.runs.listByStatus(["queued", "starting", "running"]);
   if (live.length > 0) {
     output.write(
       `${live.map((r) => r.id).join(", ")} ${live.length === 1 ? "keeps" : "keep"} running; start the bot again to follow ${live.length === 1 ? "it" : "them"} (or /rl stop).\n`,
