@@ -79,7 +79,7 @@ describe("a cookbook run through Discord", () => {
     expect(bodyOf(completed)["message_reference"]).toMatchObject({ message_id: runMessage });
     // Discord escapes the scheme's colon (inert text: no link is made of it).
     expect(embedsOf(completed)[0]?.["description"]).toMatch(
-      /^Training complete after 20 steps; reward mean 0\.\d+\. Final weights: tinker\\:\/\/\S+final$/,
+      /^Training complete after 20 steps; reward mean 0\.\d+\. Final weights: tinker\\:\/\/\S+\/sampler\\_weights\/final Final checkpoint: final \(step 20\) tinker\\:\/\/\S+\/weights\/final$/,
     );
     expect(fieldsOf(completed)["Final reward"]).toMatch(/^0\.\d+$/);
     expect(services.runs.get(runId)?.status).toBe("completed");
