@@ -12,6 +12,7 @@ import {
   readDb,
   runProcessesLeft,
   spawnBot,
+  type SpawnOptions,
   waitFor,
   waitForBot,
   waitForStuckTrainer,
@@ -102,7 +103,7 @@ const runsOf = (cwd: string): RunRecord[] =>
   ) as RunRecord[];
 
 /** A bot on the demo stack (its trainer given the demo `fault`, or a long healthy run), its console input left open. */
-async function stuckBot(fault: string | undefined) {
+async function stuckBot(fault: string | undefined, options: SpawnOptions = {}) {
   const cwd = tempDir();
   const dataDir = path.join(cwd, "data");
   dataDirs.push(dataDir);
@@ -112,10 +113,12 @@ async function stuckBot(fault: string | undefined) {
     RL_READY_TIMEOUT_SECONDS: "600",
     RL_STOP_GRACE_SECONDS: "5",
   };
-  const b = spawnBot(cwd, env);
+  const b = spawnBot(cwd, env, options);
   started.push(b);
-  await waitForBot(dataDir, b.pid);
-  return { cwd, dataDir, b };
+  // On a terminal, b.pid is the terminal's (script); the bot is the process holding the folder.
+  const holder = await waitFor(() => readLeaseHolder(dataDir), "the bot to hold the data folder");
+  if (!options.terminal) await waitForBot(dataDir, b.pid);
+  return { cwd, dataDir, b, botPid: holder.pid };
 }
 
 /** Every run the folder has was stopped by `by`, and none of its processes is left. */
@@ -160,6 +163,22 @@ describe("stopping during start-up", () => {
 
     expect((await endWithin(b, 60_000, "one SIGINT")).code).toBe(0);
     expectAllStopped(cwd, "bot shutdown");
+  });
+
+  it("Ctrl-C at a terminal just after confirming /rl start: exit 0, the run stopped, none of its processes left", async () => {
+    const { cwd, b, botPid } = await stuckBot("no_health", { terminal: true });
+    await waitFor(() => b.stdout().includes("rl> "), "the prompt");
+    b.write("/rl select arithmetic\r");
+    await waitFor(() => b.stdout().includes("Selected arithmetic"), "the selection");
+    b.write("/rl start\r");
+    await waitFor(() => b.stdout().includes("Go ahead?"), "the confirmation prompt");
+    b.write("y\r");
+    await waitFor(() => b.stdout().includes("Starting the trajectory API"), "the start to begin");
+    process.kill(botPid, "SIGINT");
+
+    expect((await endWithin(b, 60_000, "one SIGINT")).code).toBe(0);
+    expectAllStopped(cwd, "bot shutdown");
+    expect(runsOf(cwd)).toHaveLength(1);
   });
 
   it("/rl stop from exec on a run stuck starting: stopped by the person, its processes gone, the bot serving on", async () => {

@@ -28,11 +28,17 @@ export interface SpawnOptions {
   /** Read the bot's stdout only this many bytes every 50 ms while it runs (then all of it), as a slow terminal or log
    * pipe does: its writes back up, in the pipe and then in the bot. */
   slowStdout?: number;
+  /** Run it on a terminal of its own (util-linux `script`), so its console is interactive: it prompts and asks before
+   * a start. `pid` is then script's; the bot's is the lease holder's. */
+  terminal?: boolean;
 }
 
 export function spawnBot(cwd: string, env: Record<string, string> = {}, options: SpawnOptions = {}): BotProcess {
   const slow = options.slowStdout;
-  const child = execa(process.execPath, [CLI], {
+  const [command, args] = options.terminal
+    ? ["script", ["-qfec", `exec ${process.execPath} ${CLI}`, "/dev/null"]]
+    : [process.execPath, [CLI]];
+  const child = execa(command, args, {
     cwd,
     env: { RL_LOG_LEVEL: "silent", ...env },
     stdin: "pipe",
