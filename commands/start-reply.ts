@@ -1,4 +1,4 @@
-// The reply to a run being started (by start, rerun or a sweep's first run): running, queued, submitted, or failed with its log.
+// The reply to a run being started (by start, rerun or a sweep's first run): running, queued, submitted, stopped, or failed with its log.
 import type { RunRow } from "../db/runs.ts";
 import type { Reply } from "../src/reply.ts";
 import { allUpText } from "../src/stacks/describe-stack.ts";
@@ -25,6 +25,16 @@ export async function startReply(run: RunRow, ctx: CommandContext<"manager" | "r
       error: { code: "PROCESS_FAILED", message: run.error ?? "The run failed to start." },
       delivery: { anchorRunId: run.id },
       data,
+    };
+  }
+  // A stop (a person's, or the bot shutting down) ended the start before its components were all up.
+  if (run.status === "stopping" || run.status === "stopped") {
+    return {
+      title: statusLine(run),
+      text: `${run.status === "stopping" ? "Being stopped" : "Stopped"} before it was up, by ${run.stoppedBy ?? "a stop"}.`,
+      fields: [{ label: "Run", value: run.id }],
+      delivery: { anchorRunId: run.id },
+      data: { ...data, stopped_by: run.stoppedBy },
     };
   }
   return {

@@ -103,11 +103,18 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
   // Stoppers run newest first: inputs close and their commands in flight finish, then the core, the database, the lease.
+  // The starts in progress are stopped first, in the same tick as the first input closes: a command in flight that is
+  // starting a run would otherwise hold the shutdown until its components are up (or for the whole readiness timeout
+  // of a stuck one), and then leave the run behind.
   const stop = () =>
     (stopping ??= (async () => {
+      const starts = services.manager
+        .stopStarts()
+        .catch((err: unknown) => services.log.error("shutdown step failed", { err }));
       for (const s of stoppers.reverse()) {
         await s().catch((err: unknown) => services.log.error("shutdown step failed", { err }));
       }
+      await starts;
       await services.close().catch((err: unknown) => services.log.error("shutdown step failed", { err }));
       lease.release();
       resolveDone();

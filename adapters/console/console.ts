@@ -100,6 +100,13 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     output.write(`rl-chatops console: environments in ${services.config.environmentsDir}. Type /rl help.\n`);
     rl.prompt();
   }
+  // A prompt on a closed interface resumes the input, and a terminal being read keeps the process alive: a console
+  // stopped by a signal while a command ran would never let the bot exit.
+  let closed = false;
+  rl.once("close", () => (closed = true));
+  const prompt = () => {
+    if (interactive && !closed) rl.prompt();
+  };
   const lines = rl[Symbol.asyncIterator]();
   const stopped = () => options.signal?.aborted === true;
   // Closing readline ends the iterator; lines it had already buffered are skipped by the checks below.
@@ -122,7 +129,7 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     const raw = next.value;
     const line = raw.trim();
     if (line === "") {
-      if (interactive) rl.prompt();
+      prompt();
       continue;
     }
     if (line === "exit" || line === "quit") break;
@@ -147,7 +154,7 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     } else {
       output.write(`${HINT}\n`);
     }
-    if (interactive) rl.prompt();
+    prompt();
   }
   options.signal?.removeEventListener("abort", onAbort);
   rl.close();

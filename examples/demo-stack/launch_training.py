@@ -21,7 +21,7 @@ Demo-only keys in the run YAML's `tinker:` section (the real trainer ignores unk
   demo_learning_rate (float)              toy-policy step size (default: learning_rate * 1e5)
   demo_seed (int)                         seed for the policy's sampling
   demo_last_step_seconds (float, default 0) extra time in the last optimizer step (the environment is done by then)
-  demo_fault: "error_in_step:K" | "crash_in_step:K" | "no_health"
+  demo_fault: "error_in_step:K" | "crash_in_step:K" | "no_health" | "hung" (no_health, and SIGTERM is ignored)
 TINKER_API_KEY is not needed.
 """
 
@@ -32,6 +32,7 @@ import json
 import math
 import os
 import random
+import signal
 import string
 import sys
 import threading
@@ -145,7 +146,7 @@ def _parse_fault(raw: Any) -> Tuple[Optional[str], Optional[int]]:
         return None, None
     if not isinstance(raw, str):
         raise ConfigError(f"tinker.demo_fault must be a string, got {raw!r}")
-    if raw == "no_health":
+    if raw in ("no_health", "hung"):
         return raw, None
     kind, _, step = raw.partition(":")
     if kind in ("error_in_step", "crash_in_step"):
@@ -154,7 +155,7 @@ def _parse_fault(raw: Any) -> Tuple[Optional[str], Optional[int]]:
         except ValueError:
             pass
     raise ConfigError(
-        f"tinker.demo_fault {raw!r} is not one of 'error_in_step:K', 'crash_in_step:K', 'no_health'"
+        f"tinker.demo_fault {raw!r} is not one of 'error_in_step:K', 'crash_in_step:K', 'no_health', 'hung'"
     )
 
 
@@ -526,8 +527,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     print("Initializing Tinker-Atropos Trainer...", flush=True)
     trainer = DemoTrainer(config)
     print(f"Starting FastAPI inference server on port {config.inference_port}...", flush=True)
-    if config.fault == "no_health":
-        print("Demo fault no_health: the inference server never starts.", flush=True)
+    if config.fault in ("no_health", "hung"):
+        if config.fault == "hung":
+            # A trainer stuck past caring: only SIGKILL ends it (from before the line below, which tests wait for).
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        print(f"Demo fault {config.fault}: the inference server never starts.", flush=True)
         while True:
             time.sleep(3600)
     try:

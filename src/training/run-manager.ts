@@ -101,7 +101,12 @@ export function createRunManager(deps: RunManagerDeps) {
   const backends: Record<RunRow["backend"], RunBackend> = { local, slurm };
   const launch = (run: RunRow, progress?: (text: string) => Promise<void>): Promise<RunRow> =>
     backends[run.backend].launch(run, progress);
-  const startQueued = createQueueStarter({ config, runs, transitions, launch, log });
+  const shutdown = createShutdown({ local, transitions, owed, backends, now: deps.now });
+  const startQueuedNow = createQueueStarter({ config, runs, transitions, launch, log });
+  // Once the bot is shutting down, queued runs stay queued for the next bot: a run started now could not finish.
+  const startQueued = (): void => {
+    if (!shutdown.isClosing()) startQueuedNow();
+  };
   const prepare = createRunPreparer({ runs, stack: stacks.current });
   const stop = createRunStopper({ runs, transitions, backends, now: deps.now, startQueued });
   const sweeps = createSweeps({
@@ -137,6 +142,7 @@ export function createRunManager(deps: RunManagerDeps) {
       transitions,
       prepare,
       launch,
+      isClosing: shutdown.isClosing,
     }),
     /** Continue a stopped, failed or lost run from its last checkpoint, as the same run. */
     resume,
@@ -149,8 +155,13 @@ export function createRunManager(deps: RunManagerDeps) {
      */
     recover: recovery.recover,
     afterRecovery: recovery.afterRecovery,
+    /**
+     * The first step of the bot's shutdown, taken as its inputs close: no run starts any more, and the starts in
+     * progress are stopped (they cannot finish without the bot), so no command in flight waits on one.
+     */
+    stopStarts: shutdown.stopStarts,
     /** Bot shutdown: runs being started cannot finish without the bot and are stopped; running ones carry on. */
-    shutdown: createShutdown({ local, transitions, owed, backends, now: deps.now }),
+    shutdown: shutdown.shutdown,
     isLive: (run: RunRow) => LIVE_STATUSES.includes(run.status),
     /** A live run's trajectory API status, when its stack has one. */
     apiStatus: (run: RunRow) => stacks.of(run).apiStatus?.(),

@@ -31,7 +31,13 @@ export async function stopProcess(
   // Never signal a pid that is no longer the process we started.
   if (isSameProcess(item.pid, item.startTime)) {
     signalGroup(item.pid, "SIGTERM");
-    const graceful = await Promise.race([gone(item).then(() => true), delay(deps.stopGraceMs).then(() => false)]);
+    // The grace timer goes when the process does: left running, it would keep a bot that is shutting down alive.
+    const graceOver = new AbortController();
+    const graceful = await Promise.race([
+      gone(item).then(() => true),
+      delay(deps.stopGraceMs, graceOver.signal).then(() => false),
+    ]);
+    graceOver.abort();
     if (!graceful && isSameProcess(item.pid, item.startTime)) {
       deps.log.warn("component ignored SIGTERM; killing", { runId, component });
       signalGroup(item.pid, "SIGKILL");

@@ -1,5 +1,5 @@
 // A real rl-chatops bot in a child process with its stdin held open, plus waiting for what it writes or records.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -28,11 +28,17 @@ export interface SpawnOptions {
   /** Read the bot's stdout only this many bytes every 50 ms while it runs (then all of it), as a slow terminal or log
    * pipe does: its writes back up, in the pipe and then in the bot. */
   slowStdout?: number;
+  /** Run it on a terminal of its own (util-linux `script`), so its console is interactive: it prompts and asks before
+   * a start. `pid` is then script's; the bot's is the lease holder's. */
+  terminal?: boolean;
 }
 
 export function spawnBot(cwd: string, env: Record<string, string> = {}, options: SpawnOptions = {}): BotProcess {
   const slow = options.slowStdout;
-  const child = execa(process.execPath, [CLI], {
+  const [command, args] = options.terminal
+    ? ["script", ["-qfec", `exec ${process.execPath} ${CLI}`, "/dev/null"]]
+    : [process.execPath, [CLI]];
+  const child = execa(command, args, {
     cwd,
     env: { RL_LOG_LEVEL: "silent", ...env },
     stdin: "pipe",
@@ -120,6 +126,70 @@ export function killRunProcesses(dataDir: string): void {
     }
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Waits until the bot's start waits on a demo trainer given `demo_fault: no_health` or `hung`, which has reached its
+ * fault (its log says so); the run's id.
+ */
+export async function waitForStuckTrainer(dataDir: string, b: BotProcess): Promise<string> {
+  await waitFor(() => b.stdout().includes("api is ready"), "the api to be ready");
+  const logs = path.join(dataDir, "logs");
+  return waitFor(() => {
+    const file = readdirSync(logs).find((f) => /^trainer_\w+\.log$/.test(f));
+    return file && readFileSync(path.join(logs, file), "utf8").includes("the inference server never starts")
+      ? file.slice("trainer_".length, -".log".length)
+      : undefined;
+  }, "the trainer to reach its fault");
+}
+
+/** Pids of the processes in group `pgid` that are alive (a zombie, killed but not yet reaped by init, is not). */
+function liveInGroup(pgid: number): number[] {
+  const live: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // After the command's closing parenthesis: state, ppid, pgrp.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") live.push(Number(entry));
+  }
+  return live;
+}
+
+/** The run processes recorded in the data folder that are still alive: the process itself, or anything in its group. */
+export function runProcessesLeft(dataDir: string): string[] {
+  const db = openDatabase(path.join(dataDir, "rl-chatops.db"));
+  try {
+    const processes = createRunProcessesRepo(db);
+    return createRunsRepo(db)
+      .listByStatus(RUN_STATUSES)
+      .flatMap((run) => processes.list(run.id))
+      .filter((p) => p.pid && (isSameProcess(p.pid, p.startTime) || liveInGroup(p.pid).length > 0))
+      .map((p) => `${p.component} of ${p.runId} (pid ${p.pid}; alive in its group: ${liveInGroup(p.pid!).join(", ")})`);
+  } finally {
+    db.close();
+  }
+}
+
+/** The bot's exit, or a failure showing its output when it has not exited within `ms` of being asked to (`why`). */
+export async function endWithin(b: BotProcess, ms: number, why: string): Promise<{ code: number | undefined }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const tail = `stdout:\n${b.stdout().slice(-2000)}\nstderr:\n${b.stderr().slice(-2000)}`;
+      reject(new Error(`the bot did not exit within ${ms / 1000} s of ${why}.\n${tail}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([b.ended, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -3,6 +3,7 @@ import type { ChannelKey } from "../../../db/channel-key.ts";
 import type { ChannelsRepo, ConfigValues } from "../../../db/channels.ts";
 import type { RunRow, RunsRepo } from "../../../db/runs.ts";
 import type { Config } from "../../config.ts";
+import { RlError } from "../../errors.ts";
 import { LIVE_STATUSES, type Transitions } from "../lifecycle/transitions.ts";
 import { checkTrainingKeys } from "./check-training-keys.ts";
 import type { PrepareRun } from "./prepare-run.ts";
@@ -27,6 +28,8 @@ export interface RunStarterDeps {
   transitions: Transitions;
   prepare: PrepareRun;
   launch: (run: RunRow, progress?: (text: string) => Promise<void>) => Promise<RunRow>;
+  /** The bot is shutting down: a run started now could not finish. */
+  isClosing: () => boolean;
 }
 
 export function createRunStarter(deps: RunStarterDeps) {
@@ -39,6 +42,13 @@ export function createRunStarter(deps: RunStarterDeps) {
       : (await deps.startableEnvironment(request.channel)).name;
     checkTrainingKeys(config);
     const values = request.from?.values ?? deps.channels.configValues(request.channel, environment);
+    // Checked after the last wait: from here to the launch's registration nothing yields, so a shutdown either
+    // refuses this start or finds its launch and stops it.
+    if (deps.isClosing())
+      throw new RlError(
+        "CONFLICT",
+        "The bot is shutting down: nothing was started. Start the run again once it is back.",
+      );
     const prepared = deps.prepare(environment, values);
     const queued = runs.countByStatus(LIVE_STATUSES) >= config.maxConcurrentRuns || runs.countByStatus(["queued"]) > 0;
     const run = transitions.create(
