@@ -135,6 +135,27 @@ describe("/rl resume", () => {
   });
 });
 
+describe("/rl resume <sweep>", () => {
+  it("resumes the sweep's runs that saved a checkpoint and says why the others were not", async () => {
+    const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
+    const { reply } = await confirmed(ctx, "/rl sweep seed=1,2");
+    const sweepId = (reply.data as { sweep_id: string }).sweep_id;
+    const [first, second] = services.runs.listBySweep(sweepId);
+    await waitFor("a checkpoint of the first run", () => checkpointsOf(services, first!.id).length >= 1);
+    await confirmed(ctx, `/rl stop ${sweepId}`);
+    expect(services.runs.get(second!.id)!.status).toBe("stopped");
+
+    const { prompt, reply: resumed } = await confirmed(ctx, `/rl resume ${sweepId}`);
+    expect(prompt.title).toBe(`Resume sweep ${sweepId} (math_rl.train): 1 of its 2 runs?`);
+    const outcomes = Object.fromEntries((resumed.fields ?? []).map((f) => [f.label, f.value]));
+    expect(outcomes[`Run ${first!.id}`]).toMatch(/^(starting|running), from checkpoint \d+ \(step \d+\)$/);
+    expect(outcomes[`Run ${second!.id}`]).toMatch(/^not resumed: .*saved no checkpoint/);
+    expect(services.runs.get(first!.id)!.attempt).toBe(1);
+    expect(services.runs.get(second!.id)!.attempt).toBe(0);
+    await services.manager.stop(first!.id, "alice");
+  });
+});
+
 describe("/rl fork", () => {
   it("starts a new, linked run from a mid checkpoint's weights with the changed field", async () => {
     const { services, ctx } = await cookbook({ max_steps: "8", save_every: "4", demo_step_seconds: "0.05" });
