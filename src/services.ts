@@ -177,6 +177,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     outbox,
     stallMs: config.digests.stallMs,
     now,
+    redact,
   });
   const sweepFinisher = createSweepFinisher({ sweeps, runs, report, outbox, log, now });
   manager.onEvent((event) => sweepFinisher.onEvent(event));

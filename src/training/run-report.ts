@@ -111,6 +111,8 @@ export interface RunReportDeps {
   outbox: OutboxRepo;
   stallMs: number;
   now: () => number;
+  /** Log lines leave the report with the bot's keys masked: a trainer may print one, and the report reaches chat and the model. */
+  redact: (text: string) => string;
 }
 
 export function createRunReport(deps: RunReportDeps) {
@@ -210,7 +212,7 @@ export function createRunReport(deps: RunReportDeps) {
       final_weights: trainer.finalWeights,
       checkpoints: { count: saved.length, ...(latest ? { latest: checkpointView(latest) } : {}) },
       failed_log_tail: base.failed_component
-        ? await readTailLines(manager.logPath(run.id, base.failed_component as Component), 20)
+        ? (await readTailLines(manager.logPath(run.id, base.failed_component as Component), 20)).map(deps.redact)
         : undefined,
       history_note: "note" in history ? `${history.note} Reward history is from the run's own log files.` : undefined,
     };
@@ -241,7 +243,7 @@ export function createRunReport(deps: RunReportDeps) {
       return channel ? runs.listByChannel(channel, limit) : runs.listAll(limit);
     },
     async logs(run: RunRow, component: Component, lines: number): Promise<string[]> {
-      return readTailLines(manager.logPath(run.id, component), lines);
+      return (await readTailLines(manager.logPath(run.id, component), lines)).map(deps.redact);
     },
   };
 }
