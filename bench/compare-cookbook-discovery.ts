@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRecipeScanner } from "../src/stacks/tinker-cookbook/discovery/index.ts";
+import { createRecipeScanner } from "../src/environments/recipes/index.ts";
 import type { ConfigField } from "../src/environments/types.ts";
 
 const ORACLE = path.join(

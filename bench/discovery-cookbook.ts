@@ -2,7 +2,7 @@
 // ast oracle on the same folder, side by side; and the bot's event loop while it scans recipes on the cookbook stack.
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../src/config.ts";
-import { createRecipeScanner } from "../src/stacks/tinker-cookbook/discovery/index.ts";
+import { createRecipeScanner } from "../src/environments/recipes/index.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir } from "./cleanup.ts";
@@ -168,8 +168,8 @@ export async function measureDiscoveryCookbook(ctx: BenchContext): Promise<Bench
       met: stall < STALL_GOAL_MS,
       note:
         `perf_hooks.monitorEventLoopDelay (1 ms resolution) max in the bot process (createServices with RL_STACK=tinker-cookbook and the generated checkout ` +
-        `as RL_TRAINING_ROOT), from the start to the end of \`catalog.list()\` with fresh services each time. On this stack the recipe scan runs in ` +
-        `the bot's main thread (src/stacks/tinker-cookbook/recipe-catalog-scanner.ts), so each file's parse holds the loop. ` +
+        `as RL_TRAINING_ROOT), from the start to the end of \`catalog.list()\` with fresh services each time. The bot reads recipes in its ` +
+        `discovery thread (src/stacks/tinker-cookbook/recipe-catalog-scanner.ts), as it does environments; its own thread only takes the answer. ` +
         `"On CPU": the most time the main thread ran between two ticks of a 1 ms interval (Linux schedstat). ` +
         `Scan time in the bot ${ms(median(stalls.map((s) => s.scan.ms)))}; loop delay p99 ${ms(median(stalls.map((s) => s.loop.p99Ms)))}. Median of ${reps}.`,
       repetitions: reps,

@@ -4,7 +4,8 @@ import { createHash } from "node:crypto";
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { createEnvironmentScanner, type ScanStats } from "../scanner.ts";
+import { recipesAsScanner } from "../recipes/recipes-as-scanner.ts";
+import { createEnvironmentScanner, type EnvironmentScanner, type ScanStats } from "../scanner.ts";
 import { isStopRequest, type StopRequest } from "./spawn-worker.ts";
 import type { ScanReply, ScanRequest, ScanWorkerData } from "./worker-scanner.ts";
 import type { EnvironmentInfo, ScanResult } from "../types.ts";
@@ -32,7 +33,9 @@ function lowerPriority(): void {
 }
 
 lowerPriority();
-const scanner = createEnvironmentScanner((workerData as ScanWorkerData).options);
+const { options } = workerData as ScanWorkerData;
+const scanner: EnvironmentScanner =
+  options.kind === "recipes" ? recipesAsScanner(options.maxFileBytes) : createEnvironmentScanner(options);
 const reply = (message: ScanReply) => port.postMessage(message);
 const digestOf = (env: EnvironmentInfo) => createHash("sha1").update(JSON.stringify(env)).digest("base64");
 

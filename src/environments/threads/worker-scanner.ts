@@ -13,7 +13,10 @@ import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
 export type WorkerScannerOptions = Pick<
   EnvironmentScannerOptions,
   "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads" | "atroposlib" | "trainerConfigFile"
->;
+> & {
+  /** What the folder holds: Atropos environments (the default), or tinker-cookbook recipes. */
+  kind?: "environments" | "recipes";
+};
 
 export interface ScanWorkerData {
   options: WorkerScannerOptions;

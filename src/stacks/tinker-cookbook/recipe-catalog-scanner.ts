@@ -4,7 +4,7 @@ import type { Scanner } from "../../environments/resolution/catalog.ts";
 import type { ConfigField } from "../../environments/types.ts";
 import type { LockedFields } from "../../locked-fields.ts";
 import { BOT_SET_RECIPE_FIELDS } from "./cookbook-stack.ts";
-import { createRecipeScanner } from "./discovery/index.ts";
+import { createWorkerScanner } from "../../environments/threads/worker-scanner.ts";
 
 function lockField(field: ConfigField, locked: LockedFields): ConfigField {
   const botSet = BOT_SET_RECIPE_FIELDS[field.name];
@@ -18,7 +18,8 @@ export function createRecipeCatalogScanner(
   locked: LockedFields,
   options: { maxFileBytes?: number } = {},
 ): Scanner & { close(): Promise<void> } {
-  const scanner = createRecipeScanner({ maxFileBytes: options.maxFileBytes });
+  // In the discovery thread, as environments are: parsing recipes never holds the bot's event loop.
+  const scanner = createWorkerScanner({ kind: "recipes", lockedEnv: {}, maxFileBytes: options.maxFileBytes });
   return {
     async scan(dir) {
       const result = await scanner.scan(dir);
@@ -30,6 +31,6 @@ export function createRecipeCatalogScanner(
         })),
       };
     },
-    close: async () => undefined,
+    close: () => scanner.close(),
   };
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { compareCookbookDiscovery } from "../../../bench/compare-cookbook-discovery.ts";
-import { createRecipeScanner } from "../../../src/stacks/tinker-cookbook/discovery/index.ts";
+import { createRecipeScanner } from "../../../src/environments/recipes/index.ts";
 import type { EnvironmentInfo, ScanResult } from "../../../src/environments/types.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

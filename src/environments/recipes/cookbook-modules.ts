@@ -2,8 +2,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type Parser from "tree-sitter";
-import type { PyValue } from "../../../environments/python/python-file-summary.ts";
-import type { ScanWarning } from "../../../environments/types.ts";
+import type { PyValue } from "../python/python-file-summary.ts";
+import type { ScanWarning } from "../types.ts";
 import type { ChzClassDecl, CookbookFileSummary } from "./cookbook-file-summary.ts";
 import { summarizeCookbookFile } from "./summarize-cookbook-file.ts";
 

@@ -1,5 +1,5 @@
 // What one parse of a cookbook Python file leaves behind: chz classes, aliases, functions, imports and the entry point.
-import type { Binding, PyValue } from "../../../environments/python/python-file-summary.ts";
+import type { Binding, PyValue } from "../python/python-file-summary.ts";
 
 /** An annotated attribute of a class: a chz field when the class is a chz class. */
 export interface ChzFieldDecl {

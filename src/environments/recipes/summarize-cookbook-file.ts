@@ -1,20 +1,10 @@
 // Parses one cookbook Python file with tree-sitter and keeps what recipe discovery needs: chz classes, aliases, entry point.
 import type Parser from "tree-sitter";
-import { readSyntaxTree, type PyNode } from "../../../environments/python/cursor-node.ts";
-import { callsIn, isMainTest, moduleFunctions } from "../../../environments/python/read-main-entry.ts";
-import {
-  exprOf,
-  readDottedName,
-  readPythonValue,
-  readStringLiteral,
-} from "../../../environments/python/read-python-value.ts";
-import {
-  addFromImport,
-  addModuleImport,
-  firstError,
-  moduleStatements,
-} from "../../../environments/python/summarize-python-file.ts";
-import { withinParseGates } from "../../../environments/threads/parse-gate.ts";
+import { readSyntaxTree, type PyNode } from "../python/cursor-node.ts";
+import { callsIn, isMainTest, moduleFunctions } from "../python/read-main-entry.ts";
+import { exprOf, readDottedName, readPythonValue, readStringLiteral } from "../python/read-python-value.ts";
+import { addFromImport, addModuleImport, firstError, moduleStatements } from "../python/summarize-python-file.ts";
+import { withinParseGates } from "../threads/parse-gate.ts";
 import type {
   ChzClassDecl,
   ChzEntry,

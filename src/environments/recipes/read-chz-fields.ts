@@ -1,6 +1,6 @@
 // A chz config class's settable fields as argv names them: inherited fields, Literal aliases and nested chz classes resolved.
-import { parseAnnotation } from "../../../environments/python/parse-annotation.ts";
-import type { ConfigField, FieldType } from "../../../environments/types.ts";
+import { parseAnnotation } from "../python/parse-annotation.ts";
+import type { ConfigField, FieldType } from "../types.ts";
 import type { ChzFieldDecl } from "./cookbook-file-summary.ts";
 import type { CookbookModules, LoadedFile, Resolved } from "./cookbook-modules.ts";
 

@@ -3,11 +3,11 @@
 import { readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { RlError } from "../../../errors.ts";
-import { listPythonFiles } from "../../../environments/scanning/list-python-files.ts";
-import { openScanRoot } from "../../../environments/scanning/open-scan-root.ts";
-import { pythonParser } from "../../../environments/threads/load-python-parser.ts";
-import type { EnvironmentInfo, ScanResult, ScanWarning } from "../../../environments/types.ts";
+import { RlError } from "../../errors.ts";
+import { listPythonFiles } from "../scanning/list-python-files.ts";
+import { openScanRoot } from "../scanning/open-scan-root.ts";
+import { pythonParser } from "../threads/load-python-parser.ts";
+import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
 import type { ChzEntry } from "./cookbook-file-summary.ts";
 import { createCookbookModules, type CookbookModules, type LoadedFile, type Resolved } from "./cookbook-modules.ts";
 import { readChzFields } from "./read-chz-fields.ts";
