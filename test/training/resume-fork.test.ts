@@ -96,6 +96,7 @@ describe("/rl resume", () => {
       `at step ${last.batch} by ${personRef("alice")}`,
     );
     expect(status.reply.fields?.find((f) => f.label === "Step")?.value).toBe("16 / 16");
+    expect((await dispatch({ text: "/rl runs" }, ctx)).reply.text).toMatch(new RegExp(`Run ${id} .* · resumed$`, "m"));
   });
 
   it("is refused, with the reason and what to do instead, for a completed or checkpoint-less run", async () => {
@@ -180,6 +181,11 @@ describe("/rl fork", () => {
     expect(status.reply.fields?.find((f) => f.label === "Forked from")?.value).toBe(
       `run ${parent} at step ${mid.batch}`,
     );
+    const listed = (await dispatch({ text: "/rl runs" }, ctx)).reply.text ?? "";
+    expect(listed).toMatch(
+      new RegExp(`Run ${child} \\(math_rl\\.train\\): completed · .* · fork of ${parent} at step ${mid.batch}$`, "m"),
+    );
+    expect(listed).toMatch(new RegExp(`Run ${parent} \\(math_rl\\.train\\): completed · [^·]+ · [^·]+$`, "m"));
 
     const unknown = await dispatch({ text: `/rl fork ${parent} 999999` }, ctx);
     expect(unknown.reply.error?.message).toMatch(`Run ${parent} has no checkpoint "999999". Its checkpoints: `);
