@@ -301,8 +301,9 @@ class Launcher:
     def watch(self) -> None:
         while True:
             self.check_stop()
-            # Exits are looked at in stop order, so a trainer finishing cleanly wins over the api going down with it.
-            for name in self.stop_order:
+            # The main process first, then the stop order: a trainer that ended wins over the api going down with it,
+            # and over an environment that failed after it (its inference server went away with the trainer).
+            for name in [self.main] + [n for n in self.stop_order if n != self.main]:
                 comp = self.by_name.get(name)
                 if comp is None or comp.handled or comp.poll() is None:
                     continue
