@@ -21,7 +21,7 @@ async function sweepPlan(ctx: CommandContext<"manager" | "runs">, sweepId: strin
   const out: SweepRunPlan[] = [];
   for (const run of ctx.services.runs.listBySweep(sweepId)) {
     try {
-      out.push({ run, checkpoint: await resumePoint(ctx.services.manager, run) });
+      out.push({ run, checkpoint: await resumePoint(ctx.services.manager.stackOf(run), run) });
     } catch (err) {
       out.push({ run, reason: (err as Error).message });
     }
@@ -64,7 +64,7 @@ export default defineCommand({
     }
     const run = ctx.services.report.find(id);
     checkOwnership(run, ctx, "resume");
-    const checkpoint = await resumePoint(ctx.services.manager, run);
+    const checkpoint = await resumePoint(ctx.services.manager.stackOf(run), run);
     return {
       title: `Resume run ${run.id} (${run.environment}) from checkpoint ${checkpoint.name}?`,
       text: `Started by ${personRef(run.createdBy)}; now ${run.status}${run.error ? ` (${run.error})` : ""}.`,

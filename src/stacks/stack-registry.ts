@@ -1,7 +1,7 @@
 // The bot's training stack, and the stack of any run: runs made under another RL_STACK are still listed, stopped and read.
 import type { RunRow } from "../../db/runs.ts";
 import { RlError } from "../errors.ts";
-import type { StackId, TrainingStack } from "./training-stack.ts";
+import type { TrainingStack } from "./training-stack.ts";
 
 export interface StackRegistry {
   /** The stack new runs are started on (RL_STACK). */
@@ -42,5 +42,3 @@ export function createStackRegistry(current: TrainingStack, others: readonly Tra
     },
   };
 }
-
-export type { StackId };

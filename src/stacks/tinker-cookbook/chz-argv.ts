@@ -25,10 +25,7 @@ function pythonNumber(value: number): string {
  * (a `str | None` field reads "None" as None), and lists and dicts as Python literals (chz literal_evals them).
  */
 export function chzValue(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (value === null || value === undefined) return "None";
-  if (typeof value === "boolean" || typeof value === "number") return pythonLiteral(value);
-  return pythonLiteral(value);
+  return typeof value === "string" ? value : pythonLiteral(value);
 }
 
 /** `key=value` arguments in a stable order. */

@@ -4,7 +4,7 @@ import type { RunRow, RunsRepo } from "../../../db/runs.ts";
 import type { Config } from "../../config.ts";
 import { RlError } from "../../errors.ts";
 import type { StackRegistry } from "../../stacks/stack-registry.ts";
-import type { Checkpoint } from "../../stacks/training-stack.ts";
+import type { Checkpoint, TrainingStack } from "../../stacks/training-stack.ts";
 import { LIVE_STATUSES, type Transitions } from "../lifecycle/transitions.ts";
 
 export const RESUMABLE_STATUSES = ["stopped", "failed", "lost"] as const;
@@ -20,11 +20,7 @@ export interface RunResumerDeps {
 }
 
 /** Why a run cannot be resumed now, or its last checkpoint. */
-export async function resumePoint(
-  stacks: Pick<StackRegistry, "of"> | { stackOf: StackRegistry["of"] },
-  run: RunRow,
-): Promise<Checkpoint> {
-  const stack = "of" in stacks ? stacks.of(run) : stacks.stackOf(run);
+export async function resumePoint(stack: TrainingStack, run: RunRow): Promise<Checkpoint> {
   if (!stack.canResume) {
     throw new RlError(
       "CONFLICT",
@@ -65,7 +61,7 @@ export function createRunResumer(deps: RunResumerDeps) {
         `Run ${run.id} belongs to the ${run.stack} stack and this bot runs ${deps.stacks.current.id}: resume it from a bot started with RL_STACK=${run.stack}.`,
       );
     }
-    const checkpoint = await resumePoint(deps.stacks, run);
+    const checkpoint = await resumePoint(deps.stacks.of(run), run);
     const queued = runs.countByStatus(LIVE_STATUSES) >= config.maxConcurrentRuns || runs.countByStatus(["queued"]) > 0;
     const step = checkpoint.step;
     // One compare-and-set: of two identical requests only one moves the run; the other finds it live.
