@@ -12,6 +12,9 @@ export default defineConfig({
     // instead of 9.
     maxWorkers: 2,
     testTimeout: 60_000,
+    // The background supervisor an exec starts on a test's data folder exits as soon as it is idle, leaving nothing
+    // behind; the tests of its idle time set their own.
+    env: { RL_IDLE_EXIT_MINUTES: "0" },
     hookTimeout: 60_000,
   },
 });

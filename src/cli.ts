@@ -1,12 +1,11 @@
-// The rl-chatops command line: run the bot, run one command (exec), or show what discovery finds (scan).
+// The rl-chatops command line: run the bot, run one command (exec) by the bot or the background supervisor, stop
+// either, print kept notices, or show what discovery finds (scan).
 import { constants } from "node:os";
 import path from "node:path";
 import type { Config } from "./config.ts";
 import { isRlError, RlError } from "./errors.ts";
-import type { Lease } from "./lease/acquire-lease.ts";
-import type { BotRequest, BotResponse, BotState } from "./lease/ask-bot.ts";
-import type { LeaseHolder } from "./lease/lease-holder.ts";
-import type { Bot } from "./main.ts";
+import type { BotRequest } from "./lease/ask-bot.ts";
+import type { Bot, BotDeps } from "./main.ts";
 import type * as ScanCommandModule from "./scan-command.ts";
 import { parseCommandLine, UsageError, type CommandLine } from "./cli/parse-command-line.ts";
 
@@ -28,8 +27,12 @@ const SCAN_COMMAND = new URL(
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
   rl-chatops exec "<command>" [--channel ID] [--user ID] [--json] [--timeout SECONDS]
-                                                run one /rl command (by the running bot when one owns the data folder;
-                                                give up when that bot does not take it within SECONDS, default 30)
+                                                run one /rl command by the bot that owns the data folder (with none,
+                                                a background supervisor is started for it); give up when the owner
+                                                does not take it within SECONDS, default 30
+  rl-chatops stop [--timeout SECONDS]           stop the bot or background supervisor that owns the data folder, in order
+  rl-chatops notices [--follow]                 print the notices kept for console channels (--follow: and new ones)
+  rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
   rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
 
@@ -54,98 +57,14 @@ function onShutdownSignals(onFirst: () => void): void {
   process.on("SIGTERM", handle);
 }
 
-/** No bot runs: this process is the one supervising the data folder for the length of the command. */
-async function execHere(config: Config, lease: Lease, request: BotRequest): Promise<BotResponse> {
-  onShutdownSignals(() => undefined);
-  try {
-    const [{ createServices }, { runCliCommand }] = await Promise.all([
-      import("./services.ts"),
-      import("../adapters/console/cli-command.ts"),
-    ]);
-    const services = createServices(config);
-    try {
-      await services.manager.recover();
-      return await runCliCommand(services, request, { unsupervised: true });
-    } finally {
-      await services.close();
-    }
-  } finally {
-    lease.release();
-  }
-}
-
-/** The lease's holder, waiting a moment for one that has just won the lock to write its pid file. */
-async function holderOf(dataDir: string, known: LeaseHolder | undefined): Promise<LeaseHolder | undefined> {
-  const { readLeaseHolder } = await import("./lease/lease-holder.ts");
-  for (let i = 0; !known && i < 20; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    known = readLeaseHolder(dataDir);
-  }
-  return known;
-}
-
-/** Exec gives up on a bot that does not take its command, or stays stopped while working on it: what to do. */
-function botSilent(config: Config, holder: LeaseHolder | undefined, err: RlError, ackTimeoutMs: number): RlError {
-  const pid = holder ? String(holder.pid) : "<pid>";
-  const waited = `${ackTimeoutMs / 1000} s (--timeout)`;
-  const what = err.details.acknowledged
-    ? `took the command but has been stopped for ${waited}`
-    : `did not take the command within ${waited}`;
-  const fix = err.details.stopped
-    ? `It is stopped: resume it with kill -CONT ${pid}, or end it (kill ${pid}, then kill -CONT ${pid}).`
-    : `It may be hung: see its log in ${config.logsDir}, or restart it (kill ${pid}).`;
-  return new RlError(
-    "TIMEOUT",
-    `The bot${holder ? ` (pid ${pid})` : ""} that owns the data folder ${config.dataDir} ${what}. ${fix}`,
-    { cause: err, details: { ...err.details, pid: holder?.pid } },
-  );
-}
-
-async function execInBot(
-  config: Config,
-  found: LeaseHolder | undefined,
-  request: BotRequest,
-  ackTimeoutMs: number,
-): Promise<BotResponse> {
-  const [{ askBot }, { describeHolder }, { socketPathFor }, { isSameProcess, isStoppedProcess }] = await Promise.all([
-    import("./lease/ask-bot.ts"),
-    import("./lease/lease-holder.ts"),
-    import("./lease/socket-path.ts"),
-    import("./process/process-info.ts"),
-  ]);
-  const holder = await holderOf(config.dataDir, found);
-  if (holder?.mode === "exec") {
-    throw new RlError(
-      "CONFLICT",
-      `${describeHolder(holder)} is running a command on the data folder ${config.dataDir}; run yours when it has finished.`,
-    );
-  }
-  const socketPath = holder?.socket ?? socketPathFor(config.dataDir);
-  const botState = (): BotState => {
-    if (!holder) return "running";
-    if (!isSameProcess(holder.pid, holder.startTime)) return "gone";
-    return isStoppedProcess(holder.pid) ? "stopped" : "running";
-  };
-  try {
-    return await askBot(socketPath, request, { connectWaitMs: 5000, ackTimeoutMs, botState });
-  } catch (err) {
-    if (isRlError(err) && err.code === "TIMEOUT") throw botSilent(config, holder, err, ackTimeoutMs);
-    throw new RlError(
-      "UPSTREAM",
-      `${describeHolder(holder)} owns the data folder ${config.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`,
-      { cause: err },
-    );
-  }
-}
-
-/** --timeout SECONDS: how long a running bot has to take the command (default 30). */
+/** --timeout SECONDS: how long the owner of the data folder has to take the command (default 30). */
 function ackTimeoutOf(line: CommandLine): number {
   const value = line.options.timeout;
   if (value === undefined) return 30_000;
   const seconds = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
   if (!(seconds > 0))
     throw new UsageError(
-      `--timeout takes a number of seconds above 0, e.g. rl-chatops exec "/rl status" --timeout 10.`,
+      `--timeout takes a number of seconds above 0, e.g. rl-chatops ${line.verb} ${line.verb === "exec" ? '"/rl status" ' : ""}--timeout 10.`,
     );
   return seconds * 1000;
 }
@@ -165,10 +84,10 @@ async function exec(line: CommandLine): Promise<number> {
   const text = line.args[0];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
   const ackTimeoutMs = ackTimeoutOf(line);
-  const [config, { tryAcquireLease }, { exitCodeOf }] = await Promise.all([
+  const [config, { askSupervisor }, { exitCodeOf }] = await Promise.all([
     loadDataConfig(),
-    import("./lease/acquire-lease.ts"),
-    import("../adapters/console/cli-command.ts"),
+    import("./cli/ask-supervisor.ts"),
+    import("./lease/ask-bot.ts"),
   ]);
   const request: BotRequest = {
     text,
@@ -176,14 +95,58 @@ async function exec(line: CommandLine): Promise<number> {
     user: line.options.user ?? process.env.USER ?? "local",
     json: line.options.json === true,
   };
-  // Winning the lease means no bot runs; losing it means one does, and it answers for the folder.
-  const attempt = tryAcquireLease(config.dataDir, "exec");
-  const response =
-    "lease" in attempt
-      ? await execHere(config, attempt.lease, request)
-      : await execInBot(config, attempt.holder, request, ackTimeoutMs);
+  // Only a client: a signal ends this process, never the command it handed over or a run.
+  const response = await askSupervisor(config, request, ackTimeoutMs);
   (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
   return exitCodeOf(response);
+}
+
+async function stop(line: CommandLine): Promise<number> {
+  const ackTimeoutMs = ackTimeoutOf(line);
+  const [config, { runStop }] = await Promise.all([loadDataConfig(), import("./cli/stop-command.ts")]);
+  return runStop(config, ackTimeoutMs);
+}
+
+async function notices(line: CommandLine): Promise<number> {
+  const [config, { runNotices }] = await Promise.all([loadDataConfig(), import("./cli/notices-command.ts")]);
+  return runNotices(config, line.options.follow === true);
+}
+
+/**
+ * The bot, or the background supervisor exec starts (`supervise`, which reports its start on the pipe exec gave it
+ * and exits quietly when a racing one won the folder).
+ */
+async function runBot(line: CommandLine): Promise<number> {
+  const background = line.verb === "supervise";
+  const { reporterTo } = background ? await import("./cli/start-supervisor.ts") : { reporterTo: undefined };
+  const report = reporterTo?.(line.options["report-fd"]);
+  // Handlers go in before the bot starts serving: a signal during start-up still shuts down in order.
+  const running: { bot?: Bot; signalled?: boolean } = {};
+  onShutdownSignals(() => {
+    running.signalled = true;
+    void running.bot?.stop();
+  });
+  let bot: Bot;
+  try {
+    const [config, { createBot }] = await Promise.all([loadDataConfig(), import("./main.ts")]);
+    const deps: BotDeps = background ? { background } : { console: line.options.console === true };
+    bot = running.bot = await createBot(config, deps);
+  } catch (err) {
+    if (background && isRlError(err) && err.details.leaseTaken === true) {
+      report?.({ lost: true });
+      return 0;
+    }
+    report?.({ error: err instanceof Error ? err.message : String(err) });
+    throw err;
+  }
+  report?.({ serving: true });
+  if (running.signalled) void bot.stop();
+  await bot.done;
+  if (bot.fault) {
+    process.stderr.write(`${bot.fault.message}\n`);
+    return DATABASE_GONE_EXIT;
+  }
+  return 0;
 }
 
 async function scan(line: CommandLine): Promise<number> {
@@ -236,21 +199,9 @@ async function main(argv: string[]): Promise<number> {
   if (line.verb === "exec") return exec(line);
   if (line.verb === "scan") return scan(line);
   if (line.verb === "backup") return backup(line);
-  // Handlers go in before the bot starts serving: a signal during start-up still shuts down in order.
-  const running: { bot?: Bot; signalled?: boolean } = {};
-  onShutdownSignals(() => {
-    running.signalled = true;
-    void running.bot?.stop();
-  });
-  const [config, { createBot }] = await Promise.all([loadDataConfig(), import("./main.ts")]);
-  const bot = (running.bot = await createBot(config, { console: line.options.console === true }));
-  if (running.signalled) void bot.stop();
-  await bot.done;
-  if (bot.fault) {
-    process.stderr.write(`${bot.fault.message}\n`);
-    return DATABASE_GONE_EXIT;
-  }
-  return 0;
+  if (line.verb === "stop") return stop(line);
+  if (line.verb === "notices") return notices(line);
+  return runBot(line);
 }
 
 // A stray rejection from a platform SDK is logged, not fatal: the bot keeps serving the other platforms.

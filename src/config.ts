@@ -78,6 +78,7 @@ const settings = {
   RL_READY_TIMEOUT_SECONDS: z._default(int(1, 3600), 180),
   RL_STOP_GRACE_SECONDS: z._default(int(0, 600), 10),
   RL_CONFIRM_TTL_SECONDS: z._default(int(1, 7 * 24 * 3600), 900),
+  RL_IDLE_EXIT_MINUTES: z._default(int(0, 7 * 24 * 60), 10),
   RL_ADMINS: z._default(list, []),
   RL_OPERATORS: z._default(list, []),
   RL_DEFAULT_ROLE: z._default(z.enum(["none", "read", "operate", "admin"]), "read"),
@@ -178,6 +179,8 @@ export interface Config {
   /** The bot's daily database backups (the newest 7). */
   backupsDir: string;
   logsDir: string;
+  /** Notices for console channels that no console shows (rl-chatops notices prints them). */
+  noticesPath: string;
   runConfigsDir: string;
   lockedFieldsPath: string | undefined;
   python: string;
@@ -194,6 +197,8 @@ export interface Config {
   stopGraceMs: number;
   /** How long a confirmation prompt (Confirm / Cancel) can be answered. */
   confirmTtlMs: number;
+  /** How long the background supervisor that exec starts stays once no run is live or queued (0: it exits at once). */
+  idleExitMs: number;
   policy: {
     admins: string[];
     operators: string[];
@@ -314,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databasePath: path.join(dataDir, "rl-chatops.db"),
     backupsDir: path.join(dataDir, "backups"),
     logsDir: path.join(dataDir, "logs"),
+    noticesPath: path.join(dataDir, "notices.log"),
     runConfigsDir: path.join(dataDir, "run-configs"),
     lockedFieldsPath: r.RL_LOCKED_FIELDS ? path.resolve(cwd, r.RL_LOCKED_FIELDS) : lockedDefault,
     python,
@@ -335,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     readyTimeoutMs: r.RL_READY_TIMEOUT_SECONDS * 1000,
     stopGraceMs: r.RL_STOP_GRACE_SECONDS * 1000,
     confirmTtlMs: r.RL_CONFIRM_TTL_SECONDS * 1000,
+    idleExitMs: r.RL_IDLE_EXIT_MINUTES * 60_000,
     policy: {
       admins: r.RL_ADMINS,
       operators: r.RL_OPERATORS,

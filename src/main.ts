@@ -6,17 +6,27 @@ import type { Readable, Writable } from "node:stream";
 import type { AnchorHandler, ChatAdapter, ChatHandler } from "../adapters/chat-adapter.ts";
 import { serveCliSocket } from "../adapters/console/cli-socket.ts";
 import { CONSOLE_CHANNEL, createConsoleAdapter, type ConsoleAdapter } from "../adapters/console/console.ts";
+import { createNoticesFilePoster } from "../adapters/console/notices-file.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "../adapters/discord/discord.ts";
 import type { SlackAdapter, SlackAdapterOptions } from "../adapters/slack/slack.ts";
 import { channelLabel, type ChannelKey } from "../db/channel-key.ts";
 import { scheduleDailyBackups } from "../db/daily-backups.ts";
+import { ACTIVE_STATUSES } from "../db/runs.ts";
 import type { Config } from "./config.ts";
 import type { RlError } from "./errors.ts";
-import { acquireLease } from "./lease/acquire-lease.ts";
+import { acquireLease, type Lease } from "./lease/acquire-lease.ts";
+import { watchIdle } from "./lease/idle-exit.ts";
+import type { LeaseHolder } from "./lease/lease-holder.ts";
+import { acquireLeaseTakingOver } from "./lease/take-over-lease.ts";
 import { createServices, type ServiceOptions, type Services } from "./services.ts";
 import { delay } from "./training/wait-until.ts";
 
 export interface BotDeps {
+  /**
+   * The background supervisor `rl-chatops exec` starts when no bot runs: the same services and exec socket, no chat
+   * platform and no console (it gives the folder up to a bot a person starts), gone once idle for RL_IDLE_EXIT_MINUTES.
+   */
+  background?: boolean;
   /** Start the terminal console even when platform tokens are set (without any, it always starts). */
   console?: boolean;
   /** The console's streams (default: stdin and stdout). */
@@ -43,11 +53,16 @@ export interface Bot {
   done: Promise<void>;
   /** Why the bot stopped by itself: its database file was deleted or replaced while it ran. */
   readonly fault: RlError | undefined;
+  /** The background supervisor this bot took the data folder over from. */
+  tookOverFrom?: LeaseHolder;
   stop(): Promise<void>;
 }
 
 /** How often the bot looks at its database file between writes (each write looks too). */
 const DB_CHECK_MS = 1000;
+
+/** How long the background supervisor waits for the first command, the one it was started for. */
+const FIRST_COMMAND_WAIT_MS = 30_000;
 
 /** How long telling a platform that the database is gone may hold up the bot's stop. */
 const TELL_TIMEOUT_MS = 5000;
@@ -86,7 +101,11 @@ async function tellDatabaseGone(bot: Omit<Bot, "done" | "stop" | "fault">, fault
 
 export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot> {
   // Before anything opens the database: a second bot on the same folder would fight the first over its runs.
-  const lease = acquireLease(config.dataDir, "bot");
+  const background = deps.background === true;
+  let lease: Lease;
+  let tookOverFrom: LeaseHolder | undefined;
+  if (background) lease = acquireLease(config.dataDir, "background");
+  else ({ lease, from: tookOverFrom } = await acquireLeaseTakingOver(config.dataDir, config.stopGraceMs + 60_000));
   let services: Services;
   try {
     services = createServices(config, deps.services);
@@ -95,8 +114,14 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     throw err;
   }
   const stoppers: Array<() => Promise<void>> = [];
-  const platforms = [config.slack.botToken && "slack", config.discord.token && "discord"].filter(Boolean);
-  const useConsole = deps.console === true || platforms.length === 0;
+  let idle: { check(): void } | undefined;
+  // The background supervisor is started for an exec's command: it waits for that first one whatever the idle time.
+  let answered = false;
+  const startedAt = Date.now();
+  const platforms = background
+    ? []
+    : [config.slack.botToken && "slack", config.discord.token && "discord"].filter(Boolean);
+  const useConsole = !background && (deps.console === true || platforms.length === 0);
   const bot: Omit<Bot, "done" | "stop" | "fault"> = { services, adapters: [] };
 
   let stopping: Promise<void> | undefined;
@@ -143,15 +168,46 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     );
   };
 
-  let chat: ChatHandler;
+  let chat: ChatHandler | undefined;
   try {
-    const { createChatHandler } = await import("../adapters/chat/create-chat-handler.ts");
-    chat = deps.chat ?? createChatHandler(services);
+    if (tookOverFrom)
+      services.log.info("took the data folder over from the background supervisor", { pid: tookOverFrom.pid });
+    // Plain-language messages come only from a platform or the console, which the background supervisor has none of.
+    if (!background) {
+      const { createChatHandler } = await import("../adapters/chat/create-chat-handler.ts");
+      chat = deps.chat ?? createChatHandler(services);
+    }
     await services.manager.recover();
     const interrupted = services.inferenceTests.failInterrupted();
     if (interrupted > 0) services.log.warn("inference tests interrupted by the restart", { count: interrupted });
-    const socket = await serveCliSocket(services, lease.socketPath);
+    const socket = await serveCliSocket(services, lease.socketPath, {
+      onStopRequest: () => void stop(),
+      onAnswered: () => {
+        answered = true;
+        idle?.check();
+      },
+    });
     stoppers.push(() => socket.stop());
+    if (background) {
+      // Kept while runs are live or queued, a command is answered or a console notice is still to be written.
+      const busy = () =>
+        (!answered && Date.now() - startedAt < FIRST_COMMAND_WAIT_MS) ||
+        socket.inFlight() > 0 ||
+        services.runs.countByStatus(ACTIVE_STATUSES) > 0 ||
+        services.outbox.due(services.now(), 200).some((m) => m.target.channel.platform === "console");
+      const watch = watchIdle({
+        idleMs: config.idleExitMs,
+        isBusy: () => !services.dbWatch?.fault && busy(),
+        onIdle: () => {
+          services.log.info("idle: the background supervisor lets go of the data folder", {
+            idleMinutes: config.idleExitMs / 60_000,
+          });
+          void stop();
+        },
+      });
+      idle = watch;
+      stoppers.push(async () => watch.stop());
+    }
     const backups = scheduleDailyBackups({
       db: services.db,
       dir: config.backupsDir,
@@ -198,6 +254,15 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   if (terminal) {
     bot.console = terminal;
     serve(terminal);
+  } else {
+    // Console channels (exec's, by default) have no console to show their notices: they are kept in a file instead.
+    services.outboxSender.register(
+      "console",
+      createNoticesFilePoster(config.noticesPath, services.redact, services.now),
+      {
+        threads: false,
+      },
+    );
   }
   services.digests.start();
   services.outboxSender.start();
@@ -208,10 +273,16 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     await terminal.start();
     void terminal.done.then(stop);
   }
-  services.log.info("rl-chatops started", { platforms, console: useConsole, trainingRoot: config.trainingRoot });
+  services.log.info("rl-chatops started", {
+    platforms,
+    console: useConsole,
+    background,
+    trainingRoot: config.trainingRoot,
+  });
   return {
     ...bot,
     done,
+    tookOverFrom,
     stop,
     get fault() {
       return fault;

@@ -6,12 +6,15 @@ import { ACK_LINE, type BotResponse } from "../../src/lease/ask-bot.ts";
 import type { Services } from "../../src/services.ts";
 import { runCliCommand } from "./cli-command.ts";
 
-const requestSchema = z.object({
-  text: z.string().max(20_000),
-  channel: z.string().max(200).optional(),
-  user: z.string().max(200).optional(),
-  json: z.boolean().optional(),
-});
+const requestSchema = z.union([
+  z.object({ control: z.literal("stop") }),
+  z.object({
+    text: z.string().max(20_000),
+    channel: z.string().max(200).optional(),
+    user: z.string().max(200).optional(),
+    json: z.boolean().optional(),
+  }),
+]);
 
 /** A request line longer than this is not a command. */
 const MAX_LINE = 64 * 1024;
@@ -19,10 +22,23 @@ const MAX_LINE = 64 * 1024;
 export interface CliSocketServer {
   /** Stop taking requests, let the ones in flight answer, then close. */
   stop(): Promise<void>;
+  /** Commands being answered now. */
+  inFlight(): number;
+}
+
+export interface CliSocketOptions {
+  /** Asked to shut down in order (rl-chatops stop, a bot taking the folder over); answered before it begins. */
+  onStopRequest?: () => void;
+  /** A command has been answered. */
+  onAnswered?: () => void;
 }
 
 /** Listen on `socketPath`; the caller holds the data folder's lease, so a file already there is stale. */
-export async function serveCliSocket(services: Services, socketPath: string): Promise<CliSocketServer> {
+export async function serveCliSocket(
+  services: Services,
+  socketPath: string,
+  options: CliSocketOptions = {},
+): Promise<CliSocketServer> {
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
   let stopping = false;
@@ -31,12 +47,19 @@ export async function serveCliSocket(services: Services, socketPath: string): Pr
     let response: BotResponse;
     try {
       const request = requestSchema.parse(JSON.parse(line));
+      if ("control" in request) {
+        response = { ok: true, reply: {}, rendered: `Stopping (pid ${process.pid}).`, shuttingDown: stopping };
+        if (!socket.destroyed) socket.end(`${JSON.stringify(response)}\n`);
+        if (!stopping) options.onStopRequest?.();
+        return;
+      }
       response = stopping
         ? {
             ok: false,
             code: "CONFLICT",
             reply: {},
             rendered: "The bot is shutting down; run the command again when it is back (or with no bot running).",
+            shuttingDown: true,
           }
         : await runCliCommand(services, request);
     } catch (err) {
@@ -64,7 +87,10 @@ export async function serveCliSocket(services: Services, socketPath: string): Pr
       socket.removeAllListeners("data");
       // Taken at once, however long the command then takes: exec waits for the answer only from a bot that acknowledges.
       socket.write(`${ACK_LINE}\n`);
-      const work = answer(socket, line).finally(() => inFlight.delete(work));
+      const work = answer(socket, line).finally(() => {
+        inFlight.delete(work);
+        options.onAnswered?.();
+      });
       inFlight.add(work);
     });
   });
@@ -85,6 +111,7 @@ export async function serveCliSocket(services: Services, socketPath: string): Pr
   server.on("error", (err) => services.log.error("exec socket failed", { err }));
 
   return {
+    inFlight: () => inFlight.size,
     async stop() {
       stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

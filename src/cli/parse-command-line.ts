@@ -2,13 +2,23 @@
 // arguments, and anything else is a usage error that names the option and what the verb takes.
 import { parseArgs } from "node:util";
 
-export type Verb = "run" | "exec" | "scan" | "backup" | "help";
+export type Verb = "run" | "exec" | "supervise" | "stop" | "notices" | "scan" | "backup" | "help";
 
 export interface CommandLine {
   verb: Verb;
   /** The verb's arguments, after the verb itself. */
   args: string[];
-  options: { console?: boolean; help?: boolean; json?: boolean; channel?: string; user?: string; timeout?: string };
+  options: {
+    console?: boolean;
+    help?: boolean;
+    json?: boolean;
+    channel?: string;
+    user?: string;
+    timeout?: string;
+    follow?: boolean;
+    /** supervise: the pipe exec reads the supervisor's start-up report from. */
+    "report-fd"?: string;
+  };
 }
 
 /** A command line that cannot be run as written; the CLI prints it with the usage and exits 2. */
@@ -35,6 +45,9 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
     most: 1,
     example: 'rl-chatops exec "/rl envs" --channel C1',
   },
+  supervise: { options: { ...HELP, "report-fd": { type: "string" } }, most: 0, example: "rl-chatops supervise" },
+  stop: { options: { ...HELP, timeout: { type: "string" } }, most: 0, example: "rl-chatops stop --timeout 10" },
+  notices: { options: { ...HELP, follow: { type: "boolean" } }, most: 0, example: "rl-chatops notices --follow" },
   scan: { options: { ...HELP, ...JSON_OUTPUT }, most: 1, example: "rl-chatops scan ./environments --json" },
   backup: { options: HELP, most: 1, example: "rl-chatops backup data/backups/today.db" },
   help: { options: HELP, most: 0, example: "rl-chatops --help" },
@@ -72,7 +85,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
   const first = parseArgs({ args: argv, options: everyOption, strict: false, allowPositionals: true });
   const word = first.positionals[0];
   if (word !== undefined && !isVerb(word))
-    throw new UsageError(`Unknown command "${word}": the commands are exec, scan, backup and help.`);
+    throw new UsageError(
+      `Unknown command "${word}": the commands are exec, stop, notices, supervise, scan, backup and help.`,
+    );
   const verb: Verb = word ?? "run";
   let parsed;
   try {

@@ -92,8 +92,7 @@ export function acquireLease(dataDir: string, mode: LeaseMode): Lease {
   throw new RlError(
     "CONFLICT",
     `${describeHolder(attempt.holder)} owns the data folder ${dataDir}. Stop it, or set RL_DATA_DIR to another folder.`,
-    {
-      details: { pid: attempt.holder?.pid },
-    },
+    // leaseTaken: a background supervisor started by a racing exec exits quietly on it.
+    { details: { pid: attempt.holder?.pid, leaseTaken: true } },
   );
 }

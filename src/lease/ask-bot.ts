@@ -9,6 +9,11 @@ export interface BotRequest {
   json?: boolean;
 }
 
+/** Not a command: `stop` asks the bot to shut down in order (rl-chatops stop, a bot taking the folder over). */
+export interface BotControl {
+  control: "stop";
+}
+
 export interface BotResponse {
   ok: boolean;
   code?: string;
@@ -16,6 +21,14 @@ export interface BotResponse {
   reply: unknown;
   /** What exec prints: the rendered text, or the JSON. */
   rendered: string;
+  /** The bot took no new command: it is shutting down (exec asks the next owner of the folder instead). */
+  shuttingDown?: boolean;
+}
+
+/** README's exit codes: 0 done, 1 refused or failed, 2 usage. */
+export function exitCodeOf(response: Pick<BotResponse, "ok" | "code">): number {
+  if (response.ok) return 0;
+  return response.code === "USAGE" ? 2 : 1;
 }
 
 /**
@@ -41,7 +54,7 @@ export interface AskOptions {
 /** Connect errors that mean "nobody is listening yet": the bot may be between winning the lease and serving. */
 const NOT_LISTENING = new Set(["ENOENT", "ECONNREFUSED"]);
 
-function askOnce(socketPath: string, request: BotRequest, options: AskOptions): Promise<BotResponse> {
+function askOnce(socketPath: string, request: BotRequest | BotControl, options: AskOptions): Promise<BotResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let buffer = "";
@@ -108,7 +121,11 @@ function askOnce(socketPath: string, request: BotRequest, options: AskOptions): 
  * Ask the bot; while it is still starting (no socket yet) try again for up to `connectWaitMs`. Gives up (TIMEOUT)
  * when the bot does not acknowledge the request within `ackTimeoutMs`, or stays stopped that long while answering.
  */
-export async function askBot(socketPath: string, request: BotRequest, options: AskOptions): Promise<BotResponse> {
+export async function askBot(
+  socketPath: string,
+  request: BotRequest | BotControl,
+  options: AskOptions,
+): Promise<BotResponse> {
   const deadline = Date.now() + options.connectWaitMs;
   for (;;) {
     try {

@@ -4,14 +4,15 @@ import path from "node:path";
 import * as z from "zod/mini";
 import "../zod-english.ts";
 
-export type LeaseMode = "bot" | "exec";
+/** "bot": started by a person (with its platforms or console); "background": the supervisor exec starts when none runs. */
+export type LeaseMode = "bot" | "background";
 
 const holderSchema = z.object({
   pid: z.int(),
   /** The kernel's start time of the pid (/proc), which tells a reused pid from the holder. */
   startTime: z.optional(z.string()),
   startedAt: z.string(),
-  mode: z.enum(["bot", "exec"]),
+  mode: z.enum(["bot", "background"]),
   socket: z.optional(z.string()),
 });
 
@@ -39,6 +40,6 @@ export function writeLeaseHolder(dataDir: string, holder: LeaseHolder): void {
 
 export function describeHolder(holder: LeaseHolder | undefined): string {
   if (!holder) return "Another rl-chatops";
-  const what = holder.mode === "exec" ? "Another rl-chatops exec" : "Another rl-chatops";
+  const what = holder.mode === "background" ? "The background supervisor" : "Another rl-chatops";
   return `${what} (pid ${holder.pid}, started ${holder.startedAt})`;
 }

@@ -1,8 +1,8 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
-import { UNSUPERVISED_NOTE } from "../../adapters/console/cli-command.ts";
 import { type BotProcess, killBots, killRunProcesses, spawnBot, waitFor, waitForBot } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
@@ -41,7 +41,7 @@ describe("rl-chatops exec and the running bot", () => {
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: "NO_ENVIRONMENT" } });
   });
 
-  it("with no bot, holds the lease for the length of the command: a bot started meanwhile refuses; a failed start exits 1", async () => {
+  it("with no bot, the command is run by a background supervisor that holds the lease, not by exec; a failed start exits 1", async () => {
     const cwd = tempDir();
     const dataDir = path.join(cwd, "data");
     dataDirs.push(dataDir);
@@ -55,22 +55,20 @@ describe("rl-chatops exec and the running bot", () => {
     const exec = runCli(["exec", "/rl start", "--json"], { cwd, env });
     const holder = await waitFor(() => {
       const h = readLeaseHolder(dataDir);
-      return h?.mode === "exec" ? h : undefined;
-    }, "exec to hold the lease");
-
-    const bot = await runCli([], { cwd, env });
-    expect(bot.code).toBe(1);
-    expect(bot.stderr).toContain(`Another rl-chatops exec (pid ${holder.pid}`);
+      return h?.mode === "background" ? h : undefined;
+    }, "the background supervisor to hold the lease");
+    expect(readFileSync(`/proc/${holder.pid}/cmdline`, "utf8").split("\0")).toContain("supervise");
 
     const out = await exec;
     expect(out.code).toBe(1);
     const failed = JSON.parse(out.stdout) as { error: { code: string; message: string } };
     expect(failed.error.code).toBe("PROCESS_FAILED");
     expect(failed.error.message).toMatch(/trainer/);
-    expect(readLeaseHolder(dataDir)).toBeUndefined();
+    // Idle once the start has failed (RL_IDLE_EXIT_MINUTES is 0 in the tests): it lets go of the folder and exits.
+    await waitFor(() => readLeaseHolder(dataDir) === undefined, "the background supervisor to let go of the folder");
   });
 
-  it("starts and stops a run with nothing on stderr, and says the run is not supervised without a bot", async () => {
+  it("starts and stops a run with nothing on stderr, the run supervised by the background supervisor meanwhile", async () => {
     const cwd = tempDir();
     dataDirs.push(path.join(cwd, "data"));
     const env = {
@@ -85,11 +83,11 @@ describe("rl-chatops exec and the running bot", () => {
     expect(start.code).toBe(0);
     const run = JSON.parse(start.stdout) as { run_id: string; status: string; note?: string };
     expect(run.status).toBe("running");
-    expect(run.note).toBe(UNSUPERVISED_NOTE);
+    expect(run.note).toBeUndefined();
+    expect(readLeaseHolder(path.join(cwd, "data"))?.mode).toBe("background");
 
     const stop = await runCli(["exec", `/rl stop ${run.run_id}`], { cwd, env });
     expect(stop.stderr).toBe("");
     expect(stop.code).toBe(0);
-    expect(stop.stdout).not.toContain(UNSUPERVISED_NOTE);
   });
 });

@@ -1,10 +1,11 @@
 // The built command loads only what a command uses: every module the process (and its worker threads) loads is
 // recorded by a loader hook (test/helpers/record-loaded-modules.mjs), and the heavy packages must be absent.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+import { waitFor } from "../helpers/bot-process.ts";
 import { CLI } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -24,22 +25,46 @@ const HEAVY = {
 } as const;
 type Heavy = keyof typeof HEAVY;
 
-/** The heavy dependencies `rl-chatops ARGS` loaded, once it has exited with `code`. */
-async function loadedBy(args: string[], code: number): Promise<Set<Heavy>> {
+const heavyIn = (urls: string[]) =>
+  new Set((Object.keys(HEAVY) as Heavy[]).filter((name) => urls.some((url) => url.includes(HEAVY[name]))));
+
+/**
+ * The heavy dependencies `rl-chatops ARGS` loaded, once it has exited with `code`: the command's own process, and each
+ * other process it started that recorded too (the background supervisor exec starts), once that has exited.
+ */
+async function loadedByEach(args: string[], code: number): Promise<{ command: Set<Heavy>; others: Set<Heavy>[] }> {
   const cwd = tempDir();
   const record = path.join(cwd, "loaded.txt");
-  const result = await execa(process.execPath, ["--import", RECORDER, CLI, ...args], {
+  const subprocess = execa(process.execPath, ["--import", RECORDER, CLI, ...args], {
     cwd,
-    env: { RL_LOG_LEVEL: "silent", RECORD_LOADED_MODULES: record },
+    env: { RL_LOG_LEVEL: "silent", RECORD_LOADED_MODULES: record, RL_IDLE_EXIT_MINUTES: "0" },
     input: "",
     reject: false,
     timeout: 60_000,
   });
+  const result = await subprocess;
   expect({ code: result.exitCode, stderr: result.stderr }).toEqual({ code, stderr: expect.any(String) });
-  const urls = readFileSync(record, "utf8").split("\n");
+  const byPid = () => {
+    const map = new Map<number, string[]>();
+    for (const line of readFileSync(record, "utf8").split("\n").filter(Boolean)) {
+      const [pid, url] = line.split(" ", 2) as [string, string];
+      map.set(Number(pid), [...(map.get(Number(pid)) ?? []), url]);
+    }
+    return map;
+  };
+  // The others record what they required when they exit: wait for that.
+  const others = [...byPid().keys()].filter((pid) => pid !== subprocess.pid);
+  await waitFor(() => others.every((pid) => !existsSync(`/proc/${pid}`)), "the processes it started to exit");
+  const urls = byPid();
   // The recorder works: the command's own entry is always among what it loaded.
-  expect(urls.some((url) => url.endsWith("/dist/cli.js"))).toBe(true);
-  return new Set((Object.keys(HEAVY) as Heavy[]).filter((name) => urls.some((url) => url.includes(HEAVY[name]))));
+  expect(urls.get(subprocess.pid!)?.some((url) => url.endsWith("/dist/cli.js"))).toBe(true);
+  return { command: heavyIn(urls.get(subprocess.pid!)!), others: others.map((pid) => heavyIn(urls.get(pid)!)) };
+}
+
+/** The heavy dependencies `rl-chatops ARGS` and what it started loaded, once it has exited with `code`. */
+async function loadedBy(args: string[], code: number): Promise<Set<Heavy>> {
+  const { command, others } = await loadedByEach(args, code);
+  return new Set([command, ...others].flatMap((set) => [...set]));
 }
 
 describe("what each command loads", () => {
@@ -47,9 +72,11 @@ describe("what each command loads", () => {
     expect([...(await loadedBy(["--help"], 0))]).toEqual([]);
   });
 
-  it('exec "/rl status" opens the database, and loads no platform SDK, parser, chart renderer, scheduler or chat', async () => {
+  it('exec "/rl status" is a client that loads none of them; the background supervisor it starts opens the database and runs the schedules, and loads no platform SDK, parser, chart renderer or chat', async () => {
     // No runs in the channel yet: it answers so, with exit 1.
-    expect([...(await loadedBy(["exec", "/rl status"], 1))]).toEqual(["sqlite"]);
+    const { command, others } = await loadedByEach(["exec", "/rl status"], 1);
+    expect([...command]).toEqual([]);
+    expect(others.map((set) => [...set].sort())).toEqual([["nodeCron", "sqlite"]]);
   });
 
   it("scan loads the parser, and nothing of the bot", async () => {

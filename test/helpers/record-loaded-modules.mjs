@@ -1,5 +1,6 @@
 // Preloaded with `node --import` by the lazy-loading test: appends the URL of every module this process loads (ES
-// modules through a loader hook, CommonJS ones from require.cache at exit) to the file named by RECORD_LOADED_MODULES.
+// modules through a loader hook, CommonJS ones from require.cache at exit) to the file named by RECORD_LOADED_MODULES,
+// each after the pid of the process that loaded it (a background supervisor exec starts records into the same file).
 import { appendFileSync } from "node:fs";
 import { createRequire, register } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -8,19 +9,19 @@ const file = process.env.RECORD_LOADED_MODULES;
 if (file) {
   const hook = `
     import { appendFileSync } from "node:fs";
-    let file;
-    export function initialize(data) { file = data.file; }
+    let file, pid;
+    export function initialize(data) { file = data.file; pid = data.pid; }
     export async function load(url, context, nextLoad) {
-      appendFileSync(file, url + "\\n");
+      appendFileSync(file, pid + " " + url + "\\n");
       return nextLoad(url, context);
     }`;
-  register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { file } });
+  register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { file, pid: process.pid } });
   const require = createRequire(import.meta.url);
   process.on("exit", () =>
     appendFileSync(
       file,
       Object.keys(require.cache)
-        .map((path) => `${pathToFileURL(path).href}\n`)
+        .map((path) => `${process.pid} ${pathToFileURL(path).href}\n`)
         .join(""),
     ),
   );

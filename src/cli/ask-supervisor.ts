@@ -1,0 +1,95 @@
+// exec as a client: its command goes to the process that owns the data folder, the bot or a background supervisor,
+// which is started for it when none runs. The client loads none of the services.
+import type { Config } from "../config.ts";
+import { isRlError, RlError } from "../errors.ts";
+import { askBot, type BotRequest, type BotResponse } from "../lease/ask-bot.ts";
+import { describeHolder, readLeaseHolder, type LeaseHolder } from "../lease/lease-holder.ts";
+import { socketPathFor } from "../lease/socket-path.ts";
+import { stateOf, waitUntilGone } from "../lease/stop-holder.ts";
+import { startSupervisor, supervisorLogOf } from "./start-supervisor.ts";
+
+/** How long exec keeps starting a supervisor that loses the folder to one nobody can then be found for. */
+const FIND_OWNER_MS = 30_000;
+
+/** Exec gives up on a bot that does not take its command, or stays stopped while working on it: what to do. */
+export function botSilent(config: Config, holder: LeaseHolder, err: RlError, ackTimeoutMs: number): RlError {
+  const pid = String(holder.pid);
+  const waited = `${ackTimeoutMs / 1000} s (--timeout)`;
+  const what = err.details.acknowledged
+    ? `took the command but has been stopped for ${waited}`
+    : `did not take the command within ${waited}`;
+  const fix = err.details.stopped
+    ? `It is stopped: resume it with kill -CONT ${pid}, or end it (kill ${pid}, then kill -CONT ${pid}).`
+    : `It may be hung: see its log in ${config.logsDir}, or restart it (kill ${pid}).`;
+  const who = holder.mode === "background" ? "The background supervisor" : "The bot";
+  return new RlError("TIMEOUT", `${who} (pid ${pid}) that owns the data folder ${config.dataDir} ${what}. ${fix}`, {
+    cause: err,
+    details: { ...err.details, pid: holder.pid },
+  });
+}
+
+/** The live owner of the data folder, if any (a pid file left by a killed one is not). */
+function liveHolder(dataDir: string): LeaseHolder | undefined {
+  const holder = readLeaseHolder(dataDir);
+  return holder && stateOf(holder) !== "gone" ? holder : undefined;
+}
+
+/** Asks the owner; undefined when it went away or was shutting down meanwhile (the next owner is asked then). */
+async function askOwner(
+  config: Config,
+  holder: LeaseHolder,
+  request: BotRequest,
+  ackTimeoutMs: number,
+): Promise<BotResponse | undefined> {
+  const socketPath = holder.socket ?? socketPathFor(config.dataDir);
+  let response: BotResponse;
+  try {
+    response = await askBot(socketPath, request, {
+      connectWaitMs: 5000,
+      ackTimeoutMs,
+      botState: () => stateOf(holder),
+    });
+  } catch (err) {
+    if (stateOf(holder) === "gone") return undefined;
+    if (isRlError(err) && err.code === "TIMEOUT") throw botSilent(config, holder, err, ackTimeoutMs);
+    throw new RlError(
+      "UPSTREAM",
+      `${describeHolder(holder)} owns the data folder ${config.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  if (!response.shuttingDown) return response;
+  // It stops in order (finishing its commands in flight) and lets go of the folder; then another owner answers.
+  await waitUntilGone(holder, config.stopGraceMs + 60_000);
+  return undefined;
+}
+
+/**
+ * Runs `request` by the owner of the data folder. With none, a background supervisor is started; of several execs
+ * racing to start one, one wins the folder and the others' supervisors find it taken and exit, and every exec is
+ * answered by the winner.
+ */
+export async function askSupervisor(config: Config, request: BotRequest, ackTimeoutMs: number): Promise<BotResponse> {
+  let lostSince: number | undefined;
+  for (;;) {
+    const holder = liveHolder(config.dataDir);
+    if (holder) {
+      lostSince = undefined;
+      const response = await askOwner(config, holder, request, ackTimeoutMs);
+      if (response) return response;
+      continue;
+    }
+    const report = await startSupervisor(config);
+    if ("error" in report) throw new RlError("UPSTREAM", report.error);
+    if ("lost" in report) {
+      // Another process holds the folder: it is about to write its pid file, or is not rl-chatops's.
+      lostSince ??= Date.now();
+      if (Date.now() - lostSince > FIND_OWNER_MS)
+        throw new RlError(
+          "CONFLICT",
+          `Another process holds the lock of the data folder ${config.dataDir} (bot.lock) but says nothing in bot.pid; see ${supervisorLogOf(config)}.`,
+        );
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
