@@ -224,11 +224,13 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
         await deps.onAnchor?.(runId, channel, thread);
       }
     };
-    if (config.slack.botToken) {
+    // The background supervisor connects to no platform, tokens or not (a second Socket Mode connection would split
+    // the Slack app's events between it and the bot).
+    if (platforms.includes("slack")) {
       const { createSlackAdapter } = await import("../adapters/slack/slack.ts");
       bot.slack = await createSlackAdapter(services, { ...deps.slack, chat, onAnchor });
     }
-    if (config.discord.token) {
+    if (platforms.includes("discord")) {
       const { createDiscordAdapter } = await import("../adapters/discord/discord.ts");
       const runIds = (channel: ChannelKey) => services.runs.listByChannel(channel, 25).map((run) => run.id);
       bot.discord = createDiscordAdapter(services, { runIds, ...deps.discord, chat, onAnchor });

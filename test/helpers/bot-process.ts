@@ -31,13 +31,15 @@ export interface SpawnOptions {
   /** Run it on a terminal of its own (util-linux `script`), so its console is interactive: it prompts and asks before
    * a start. `pid` is then script's; the bot's is the lease holder's. */
   terminal?: boolean;
+  /** Run `rl-chatops ARGS` instead of the bot (a command that keeps running, such as notices --follow). */
+  args?: string[];
 }
 
 export function spawnBot(cwd: string, env: Record<string, string> = {}, options: SpawnOptions = {}): BotProcess {
   const slow = options.slowStdout;
   const [command, args] = options.terminal
     ? ["script", ["-qfec", `exec ${process.execPath} ${CLI}`, "/dev/null"]]
-    : [process.execPath, [CLI]];
+    : [process.execPath, [CLI, ...(options.args ?? [])]];
   const child = execa(command, args, {
     cwd,
     env: { RL_LOG_LEVEL: "silent", ...env },
