@@ -261,4 +261,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN fork_step INTEGER;
     `,
   },
+  {
+    version: 12,
+    name: "how many requeues of a run's Slurm job the bot has followed",
+    sql: `
+      ALTER TABLE runs ADD COLUMN job_requeues INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -40,6 +40,8 @@ export interface RunRow {
   stoppedBy?: string;
   /** The Slurm job id, for runs on the slurm backend. */
   jobId?: string;
+  /** How many requeues of that job the bot has followed (its `Restarts`): each was one more attempt of the run. */
+  jobRequeues: number;
   /** The sweep this run is one combination of. */
   sweepId?: string;
   /** How many times it was resumed from a checkpoint (0: never); each attempt gets its own notices. */
@@ -81,6 +83,7 @@ type Patchable =
   | "failedComponent"
   | "stoppedBy"
   | "jobId"
+  | "jobRequeues"
   | "attempt"
   | "resumedBy"
   | "resumedStep";
@@ -111,6 +114,7 @@ interface RawRun {
   failed_component: string | null;
   stopped_by: string | null;
   job_id: string | null;
+  job_requeues: number;
   sweep_id: string | null;
   attempt: number;
   resumed_by: string | null;
@@ -160,6 +164,7 @@ function toRow(r: RawRun): RunRow {
     failedComponent: r.failed_component ?? undefined,
     stoppedBy: r.stopped_by ?? undefined,
     jobId: r.job_id ?? undefined,
+    jobRequeues: r.job_requeues,
     sweepId: r.sweep_id ?? undefined,
     attempt: r.attempt,
     resumedBy: r.resumed_by ?? undefined,
@@ -183,6 +188,7 @@ const COLUMNS: Record<keyof RunPatch, string> = {
   failedComponent: "failed_component",
   stoppedBy: "stopped_by",
   jobId: "job_id",
+  jobRequeues: "job_requeues",
   attempt: "attempt",
   resumedBy: "resumed_by",
   resumedStep: "resumed_step",

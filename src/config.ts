@@ -73,6 +73,9 @@ const settings = {
   RL_SLURM_EXTRA_ARGS: z.optional(z.string()),
   RL_SLURM_POLL_SECONDS: z._default(int(1, 600), 5),
   RL_SLURM_START_WAIT_SECONDS: z._default(int(0, 3600), 10),
+  RL_SLURM_REQUEUE: z._default(bool, false),
+  RL_SLURM_SIGNAL_SECONDS: z._default(int(1, 65535), 120),
+  RL_SLURM_MAX_REQUEUES: z._default(int(0, 100), 3),
   RL_MAX_CONCURRENT_RUNS: z._default(int(1, 64), 1),
   RL_SWEEP_MAX_RUNS: z._default(int(1, 256), 16),
   RL_READY_TIMEOUT_SECONDS: z._default(int(1, 3600), 180),
@@ -164,6 +167,12 @@ export interface SlurmSettings {
   pollMs: number;
   /** How long /rl start waits for a pending job before answering that it waits in the Slurm queue. */
   startWaitMs: number;
+  /** Jobs are requeueable and warned before their end; a preempted or timed-out run continues where its stack can. */
+  requeue: boolean;
+  /** How long before the time limit the job's launcher gets SIGTERM (sbatch --signal=B:TERM@seconds). */
+  signalSeconds: number;
+  /** The most times one run's job is requeued before the run ends failed. */
+  maxRequeues: number;
 }
 
 export interface Config {
@@ -275,6 +284,39 @@ function readConfigFile(env: NodeJS.ProcessEnv, cwd: string): Record<string, str
   return out;
 }
 
+/** A Slurm time limit in seconds ("90" is minutes; M:S, H:M:S, D-H, D-H:M, D-H:M:S); undefined when unlimited. */
+export function slurmTimeSeconds(limit: string): number | undefined {
+  if (/^(UNLIMITED|INFINITE)$/i.test(limit)) return undefined;
+  const [days, rest] = limit.includes("-") ? limit.split("-") : [undefined, limit];
+  const parts = (rest ?? "").split(":").map(Number);
+  const d = Number(days ?? 0);
+  if (days !== undefined) {
+    const [h = 0, m = 0, s = 0] = parts;
+    return ((d * 24 + h) * 60 + m) * 60 + s;
+  }
+  if (parts.length === 1) return parts[0]! * 60;
+  if (parts.length === 2) return parts[0]! * 60 + parts[1]!;
+  return (parts[0]! * 60 + parts[1]!) * 60 + parts[2]!;
+}
+
+/** The warning must come before the end, and leave the trainer its stop grace to save in. */
+function checkSlurmSignal(r: Raw): void {
+  if (!r.RL_SLURM_REQUEUE) return;
+  const limit = r.RL_SLURM_TIME_LIMIT ? slurmTimeSeconds(r.RL_SLURM_TIME_LIMIT) : undefined;
+  if (limit !== undefined && r.RL_SLURM_SIGNAL_SECONDS >= limit) {
+    throw new RlError(
+      "CONFIG",
+      `RL_SLURM_SIGNAL_SECONDS has a bad value: ${r.RL_SLURM_SIGNAL_SECONDS} s is not before the end of a job limited to ${limit} s (RL_SLURM_TIME_LIMIT=${r.RL_SLURM_TIME_LIMIT}). Set RL_SLURM_SIGNAL_SECONDS below the time limit.`,
+    );
+  }
+  if (r.RL_SLURM_SIGNAL_SECONDS <= r.RL_STOP_GRACE_SECONDS) {
+    throw new RlError(
+      "CONFIG",
+      `RL_SLURM_SIGNAL_SECONDS has a bad value: ${r.RL_SLURM_SIGNAL_SECONDS} s leaves the trainer no time to save before the end (RL_STOP_GRACE_SECONDS is ${r.RL_STOP_GRACE_SECONDS}). Set RL_SLURM_SIGNAL_SECONDS above RL_STOP_GRACE_SECONDS.`,
+    );
+  }
+}
+
 function splitCommand(value: string): string[] {
   return value.split(/\s+/).filter(Boolean);
 }
@@ -299,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     raw[name] = result.data;
   }
   const r = raw as Raw;
+  checkSlurmSignal(r);
   const cookbook = r.RL_STACK === "tinker-cookbook";
   const demoRoot = cookbook ? COOKBOOK_DEMO_ROOT : DEMO_STACK_ROOT;
   const trainingRoot = path.resolve(cwd, r.RL_TRAINING_ROOT ?? demoRoot);
@@ -335,6 +378,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       extraArgs: splitCommand(r.RL_SLURM_EXTRA_ARGS ?? ""),
       pollMs: r.RL_SLURM_POLL_SECONDS * 1000,
       startWaitMs: r.RL_SLURM_START_WAIT_SECONDS * 1000,
+      requeue: r.RL_SLURM_REQUEUE,
+      signalSeconds: r.RL_SLURM_SIGNAL_SECONDS,
+      maxRequeues: r.RL_SLURM_MAX_REQUEUES,
     },
     maxConcurrentRuns: r.RL_MAX_CONCURRENT_RUNS,
     sweepMaxRuns: r.RL_SWEEP_MAX_RUNS,

@@ -14,19 +14,28 @@ import type { DemoStack } from "./demo-stack.ts";
 /** The slurm backend, polled each second; /rl start waits up to 30 s for the job to leave the queue (1-3 s here). */
 export const SLURM_ENV = { RL_BACKEND: "slurm", RL_SLURM_POLL_SECONDS: "1", RL_SLURM_START_WAIT_SECONDS: "30" };
 
-/** Why the slurm tests cannot run here, or undefined when an idle node is up. */
+/** How long slurmMissing waits for a node that another test file's job keeps busy. */
+const NODE_FREE_WAIT_MS = 5 * 60_000;
+
+/** Why the slurm tests cannot run here, or undefined when an idle node is up (waiting, bounded, while one is busy). */
 export function slurmMissing(): string | undefined {
-  const r = spawnSync("sinfo", ["-h", "-o", "%T"], { encoding: "utf8", timeout: 15_000 });
-  if (r.error)
-    return `sinfo is not available (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}); run .ci/start-slurm.sh as root`;
-  if (r.status !== 0) return `sinfo failed: ${r.stderr.trim() || `exit ${r.status}`}; run .ci/start-slurm.sh as root`;
-  const states = r.stdout
-    .split("\n")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (!states.some((s) => ["idle", "mixed"].includes(s)))
-    return `no idle Slurm node (node states: ${states.join(", ") || "none"})`;
-  return undefined;
+  const deadline = Date.now() + NODE_FREE_WAIT_MS;
+  for (;;) {
+    const r = spawnSync("sinfo", ["-h", "-o", "%T"], { encoding: "utf8", timeout: 15_000 });
+    if (r.error)
+      return `sinfo is not available (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}); run .ci/start-slurm.sh as root`;
+    if (r.status !== 0) return `sinfo failed: ${r.stderr.trim() || `exit ${r.status}`}; run .ci/start-slurm.sh as root`;
+    const states = r.stdout
+      .split("\n")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (states.some((s) => ["idle", "mixed"].includes(s))) return undefined;
+    // A node that is only allocated (or finishing a job) is busy with another test's job: it will be free soon.
+    const busy = states.some((s) => /^(allocated|completing)/.test(s));
+    if (!busy || Date.now() >= deadline)
+      return `no idle Slurm node (node states: ${states.join(", ") || "none"})${busy ? ` after waiting ${NODE_FREE_WAIT_MS / 60_000} minutes` : ""}`;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
 }
 
 export const slurm = createSlurmCommands();

@@ -37,6 +37,7 @@ async function setup(
     fault?: string;
     readyTimeoutMs?: number;
     apiCommand?: string[];
+    forwardSignalToMain?: boolean;
   } = {},
 ): Promise<Setup> {
   const dir = tempDir("rl-launcher-");
@@ -89,6 +90,7 @@ async function setup(
     stopGraceMs: 3000,
     readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
     secrets: ["tk-test-key"],
+    forwardSignalToMain: options.forwardSignalToMain,
   });
   expect(jobEnv.TINKER_API_KEY).toBe("tk-test-key");
   expect(spec.components.map((c) => [c.name, c.env_unset])).toEqual([
@@ -101,10 +103,10 @@ async function setup(
   return { files, logOf };
 }
 
-function launch(s: Setup) {
+function launch(s: Setup, extraEnv: Record<string, string> = {}) {
   const sub = execa("python3", [JOB_LAUNCHER, s.files.spec], {
     reject: false,
-    env: childEnv(process.env, DEMO_STACK_ROOT, { TINKER_API_KEY: "tk-test-key" }),
+    env: childEnv(process.env, DEMO_STACK_ROOT, { TINKER_API_KEY: "tk-test-key", ...extraEnv }),
     extendEnv: false,
   });
   children.push(sub);
@@ -146,6 +148,22 @@ describe("job-launcher.py", () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(await readJobStatus(s.files.status)).toMatchObject({ state: "stopped" });
     for (const pid of pids) expect(processStartTime(pid!)).toBeUndefined();
+  });
+
+  it("in a requeueable job forwards SIGTERM to the trainer at once and records which start of the job it is", async () => {
+    const s = await setup({ totalSteps: 400, stepSeconds: 0.1, forwardSignalToMain: true });
+    const sub = launch(s, { SLURM_RESTART_COUNT: "2" });
+    for (let i = 0; i < 300 && (await readJobStatus(s.files.status))?.state !== "running"; i++) await delay(100);
+    sub.kill("SIGTERM");
+    const result = await sub;
+    expect(result.exitCode).toBe(143);
+    const out = String(result.stdout);
+    const order = ["forwarding SIGTERM to trainer", "job-launcher: stopping env", "job-launcher: stopping api"].map(
+      (m) => out.indexOf(m),
+    );
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(await readJobStatus(s.files.status)).toMatchObject({ state: "stopped", restart_count: 2 });
   });
 
   it("fails naming a trainer that never becomes ready, and stops what it started", async () => {

@@ -1,6 +1,6 @@
 // Slurm command wrappers and job arguments without a cluster: scontrol/sbatch parsing, argv building, settings.
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig, slurmTimeSeconds } from "../../src/config.ts";
 import { JOB_LAUNCHER, jobFiles, sbatchArgs } from "../../src/training/backends/slurm/job-spec.ts";
 import {
   createSlurmCommands,
@@ -128,6 +128,39 @@ describe("sbatch arguments from the settings", () => {
     const args = sbatchArgs(config.slurm, { runId: "r", files: jobFiles("/l", "/c", "r"), chdir: "/t" });
     expect(args.some((a) => /^--(partition|account|time|gpus)=/.test(a))).toBe(false);
     expect(config.slurm).toMatchObject({ extraArgs: [], pollMs: 5000, startWaitMs: 10_000 });
+  });
+
+  it("submits requeueable jobs warned before their end with RL_SLURM_REQUEUE, and checks its settings", () => {
+    const off = loadConfig({}, tempDir());
+    expect(off.slurm).toMatchObject({ requeue: false, signalSeconds: 120, maxRequeues: 3 });
+    const on = loadConfig(
+      { RL_SLURM_REQUEUE: "true", RL_SLURM_TIME_LIMIT: "4:00:00", RL_SLURM_SIGNAL_SECONDS: "300" },
+      tempDir(),
+    );
+    const args = sbatchArgs(on.slurm, { runId: "r", files: jobFiles("/l", "/c", "r"), chdir: "/t" });
+    expect(args).toEqual(expect.arrayContaining(["--requeue", "--signal=B:TERM@300", "--open-mode=append"]));
+    expect(args).not.toContain("--no-requeue");
+    expect(() => loadConfig({ RL_SLURM_REQUEUE: "maybe" }, tempDir())).toThrow(/RL_SLURM_REQUEUE has a bad value/);
+    expect(() => loadConfig({ RL_SLURM_MAX_REQUEUES: "-1" }, tempDir())).toThrow(/RL_SLURM_MAX_REQUEUES/);
+    // The warning must come before the end, and leave the trainer its stop grace to save in.
+    expect(() =>
+      loadConfig({ RL_SLURM_REQUEUE: "1", RL_SLURM_TIME_LIMIT: "2", RL_SLURM_SIGNAL_SECONDS: "120" }, tempDir()),
+    ).toThrow(/RL_SLURM_SIGNAL_SECONDS has a bad value: 120 s is not before the end of a job limited to 120 s/);
+    expect(() =>
+      loadConfig({ RL_SLURM_REQUEUE: "1", RL_SLURM_SIGNAL_SECONDS: "5", RL_STOP_GRACE_SECONDS: "10" }, tempDir()),
+    ).toThrow(/RL_SLURM_SIGNAL_SECONDS has a bad value: .*RL_STOP_GRACE_SECONDS/);
+  });
+
+  it("reads Slurm's time limits in seconds", () => {
+    expect(["90", "5:30", "1:00:00", "1-12", "1-12:30", "2-00:00:05", "UNLIMITED"].map(slurmTimeSeconds)).toEqual([
+      5400,
+      330,
+      3600,
+      129_600,
+      131_400,
+      172_805,
+      undefined,
+    ]);
   });
 
   it("names the variable when a Slurm setting is bad", () => {

@@ -5,6 +5,10 @@ record with a state_path (weights + optimizer), or starts from load_checkpoint_p
 fresh optimizer (a fork), or from scratch; step i logs {"step": i, ...} to metrics.jsonl; a checkpoint
 named f"{i:06d}" (batch i) is saved at the start of step i when i % save_every == 0 (not on the first
 step of a run), and one named "final" (batch = last step + 1) at the end.
+
+Miniature-only: SIGTERM (a Slurm job's warning before its time limit, a preemption, a stop) ends the step under way,
+saves a checkpoint named after the next step (batch = steps done) and exits 143, so a restart loses nothing. The
+real loop has no handler: there a restart goes back to the last save_every checkpoint.
 """
 
 import asyncio
@@ -12,6 +16,7 @@ import logging
 import math
 import os
 import random
+import signal
 import sys
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -134,6 +139,21 @@ def run_step(config: Config, policy: Policy, i_batch: int) -> Dict[str, Any]:
     return metrics
 
 
+def stop_on_sigterm() -> asyncio.Event:
+    """An event set by SIGTERM (a second one changes nothing: the save under way goes on)."""
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    return stop
+
+
+async def pause(seconds: float, stop: asyncio.Event) -> None:
+    """The step's time, cut short by SIGTERM."""
+    try:
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
+    except asyncio.TimeoutError:
+        pass
+
+
 async def main(config: Config) -> None:
     """Train from start_batch (0, or the last checkpoint's batch) to the end of the dataset or max_steps."""
     fault, fault_step = parse_fault(config.demo_fault)
@@ -158,6 +178,7 @@ async def main(config: Config) -> None:
     logger.info(f"Will train on {end_batch} batches")
 
     policy = training_client.policy
+    stop = stop_on_sigterm()
     for i_batch in range(start_batch, end_batch):
         t_start = time.time()
         metrics: Dict[str, Any] = {
@@ -180,9 +201,17 @@ async def main(config: Config) -> None:
         if fault == "error_in_step" and fault_step == i_batch:
             raise RuntimeError(f"demo_fault: injected error in step {i_batch}")
         metrics.update(run_step(config, policy, i_batch))
-        await asyncio.sleep(config.demo_step_seconds)
+        await pause(config.demo_step_seconds, stop)
         metrics["time/total"] = time.time() - t_start
         ml_logger.log_metrics(metrics, step=i_batch)
+        if stop.is_set() and i_batch + 1 < end_batch:
+            checkpoint_utils.save_checkpoint(
+                training_client, name=f"{i_batch + 1:06d}", log_path=config.log_path,
+                loop_state={"batch": i_batch + 1}, kind="both",
+            )
+            ml_logger.close()
+            logger.info(f"SIGTERM: saved checkpoint {i_batch + 1:06d} after step {i_batch}; exiting")
+            raise SystemExit(143)
 
     if start_batch < end_batch:
         checkpoint_utils.save_checkpoint(

@@ -7,6 +7,7 @@
 SPEC.json (written by the bot; no secrets in it: keys come through the job's environment):
     run_id, status_path, grace_seconds, ready_timeout_seconds, config_path,
     main (the component whose clean exit ends the run), stop_order [names], step_error_pattern (optional regex),
+    forward_signal_to_main (optional: a stop signal goes to the main process at once, so it can save),
     components: [{name, argv, cwd, log, env_unset, ready, may_finish_first}]   in start order
 
 Readiness (as the bot's local backend), by each component's `ready`:
@@ -17,7 +18,7 @@ A main component that exits 0 after printing a line matching step_error_pattern 
 may finish first (an environment whose steps are done) exiting 0 leaves the run waiting for the main one.
 
 The status file (status_path) is rewritten atomically at every change, so the bot can read it at any time:
-    {state: starting|running|stopping|completed|failed|stopped, node, job_id, ready: [...],
+    {state: starting|running|stopping|completed|failed|stopped, node, job_id, restart_count, ready: [...],
      components: {name: {state, pid, exit_code, signal}}, component, exit_code, signal, message, ...}
 
 Exit status: 0 completed, 1 failed, 143 stopped by SIGTERM (scancel --batch --signal=TERM, or a time limit).
@@ -198,6 +199,7 @@ class Launcher:
             "job_id": os.environ.get("SLURM_JOB_ID"),
             "node": socket.gethostname().split(".")[0],
             "launcher_pid": os.getpid(),
+            "restart_count": slurm_restart_count(os.environ),
             "started_at": time.time(),
             "reached_running": False,
         }
@@ -223,6 +225,17 @@ class Launcher:
         if self.stop_signal is None:
             self.stop_signal = signal_name(number)
             log(f"received {self.stop_signal}: stopping {' -> '.join(self.stop_order)}")
+            self.forward_to_main(number)
+
+    def forward_to_main(self, number: int) -> None:
+        """In a requeueable job the signal (the time limit's warning, a preemption) goes to the main process at once, so
+        the trainer saves its checkpoint while the others are stopped in order; its stop then waits for it to exit."""
+        if not self.spec.get("forward_signal_to_main"):
+            return
+        comp = self.by_name.get(self.main)
+        if comp is not None and comp.proc is not None and comp.alive():
+            log(f"forwarding {signal_name(number)} to {comp.name} so it can save")
+            kill_group(comp.proc.pid, number)
 
     def check_stop(self) -> None:
         if self.stop_signal is not None:
@@ -365,6 +378,12 @@ class Launcher:
         )
         log(f"{outcome.state}: {outcome.message}")
         return {"completed": EXIT_COMPLETED, "stopped": EXIT_STOPPED}.get(outcome.state, EXIT_FAILED)
+
+
+def slurm_restart_count(environ: Any) -> int:
+    """How many times Slurm requeued this job before this start (0 on its first): the bot tells starts apart by it."""
+    text = str(environ.get("SLURM_RESTART_COUNT", "") or "")
+    return int(text) if text.isdigit() else 0
 
 
 def spec_path(argv: List[str], environ: Dict[str, str]) -> Optional[str]:

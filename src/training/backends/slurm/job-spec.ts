@@ -37,6 +37,8 @@ export interface JobSpec {
   stop_order: string[];
   /** A line of the main component's log starting with this is a failed step, whatever its exit code. */
   step_error_pattern?: string;
+  /** A stop signal goes to the main process at once, so the trainer saves before the job's end (RL_SLURM_REQUEUE). */
+  forward_signal_to_main?: boolean;
   components: JobSpecComponent[];
 }
 
@@ -75,6 +77,8 @@ export interface JobSpecInput {
   stopGraceMs: number;
   readyTimeoutMs: number;
   secrets: readonly string[];
+  /** The job may be requeued: its launcher hands a stop signal to the main process first. */
+  forwardSignalToMain?: boolean;
 }
 
 /**
@@ -109,6 +113,7 @@ export function buildJobSpec(input: JobSpecInput): { spec: JobSpec; env: Record<
     main: input.stack.main,
     stop_order: [...input.stack.stopOrder],
     ...(input.stack.stepErrorPattern ? { step_error_pattern: input.stack.stepErrorPattern } : {}),
+    ...(input.forwardSignalToMain ? { forward_signal_to_main: true } : {}),
     components,
   };
   const text = JSON.stringify(spec, null, 2);
@@ -138,6 +143,16 @@ export interface JobArray {
 /** Where a job array's tasks write their launcher output; task i's file is the pattern with %a replaced by i. */
 export const arrayOutputPattern = (logsDir: string, sweepId: string) => path.join(logsDir, `job_${sweepId}_%a.out`);
 
+/**
+ * Without RL_SLURM_REQUEUE a node failure must end the run visibly, not restart the training from step 0. With it the
+ * job may run again (the bot follows each restart), its launcher is warned before the time limit so the trainer
+ * saves, and each start appends to the launcher's output instead of truncating the last one's.
+ */
+function requeueArgs(settings: SlurmSettings): string[] {
+  if (!settings.requeue) return ["--no-requeue"];
+  return ["--requeue", `--signal=B:TERM@${settings.signalSeconds}`, "--open-mode=append"];
+}
+
 /** sbatch's options and the script with its argument(s); "--parsable" is added by the command wrapper. */
 export function sbatchArgs(
   settings: SlurmSettings,
@@ -153,8 +168,7 @@ export function sbatchArgs(
     "--export=ALL",
     "--nodes=1",
     "--ntasks=1",
-    // A node failure must end the run visibly, not restart the training from step 0.
-    "--no-requeue",
+    ...requeueArgs(settings),
   ];
   if (settings.partition) args.push(`--partition=${settings.partition}`);
   if (settings.account) args.push(`--account=${settings.account}`);

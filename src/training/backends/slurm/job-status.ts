@@ -13,6 +13,8 @@ const statusSchema = z.object({
   state: z.enum(["starting", "running", "stopping", "completed", "failed", "stopped"]),
   node: z.string().nullable().optional(),
   job_id: z.string().nullable().optional(),
+  /** SLURM_RESTART_COUNT of the job start that wrote it: a requeued job's next start writes over the same file. */
+  restart_count: z.number().default(0),
   ready: z.array(z.string()).default([]),
   reached_running: z.boolean().default(false),
   components: z.record(z.string(), componentView).default({}),
@@ -43,6 +45,10 @@ export async function readJobStatus(file: string): Promise<JobStatus | undefined
     return undefined;
   }
 }
+
+/** The status file when it is the current start's: one a requeued job's earlier start left is not the run's now. */
+export const currentStatus = (status: JobStatus | undefined, restarts: number): JobStatus | undefined =>
+  status && status.restart_count >= restarts ? status : undefined;
 
 export const isComponent = (name: string | null | undefined): name is string => typeof name === "string" && name !== "";
 

@@ -3,7 +3,7 @@ import type { RunRow } from "../../../../db/runs.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { JobFiles } from "./job-spec.ts";
 import type { JobSnapshots } from "./job-snapshots.ts";
-import { componentStates, readJobStatus } from "./job-status.ts";
+import { componentStates, currentStatus, readJobStatus } from "./job-status.ts";
 import type { SlurmCommands, SlurmJob } from "./slurm-commands.ts";
 
 /** The job as /rl status shows it. */
@@ -25,7 +25,7 @@ export interface JobViewDeps {
 export function createJobView(deps: JobViewDeps) {
   /** The job's state for /rl status, and each component's state from the launcher's status file. */
   return async function view(run: RunRow): Promise<{ job?: SlurmJobView; processes: Record<string, string> }> {
-    const status = await readJobStatus(deps.files(run.id).status);
+    const status = currentStatus(await readJobStatus(deps.files(run.id).status), run.jobRequeues);
     let job: SlurmJob | "unknown" | undefined;
     if (run.jobId) job = await deps.commands.show(run.jobId).catch(() => deps.snapshots.latest(run.id)?.job);
     const known = job === "unknown" ? undefined : job;

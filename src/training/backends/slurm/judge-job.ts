@@ -2,8 +2,9 @@
 import type { RunsRepo } from "../../../../db/runs.ts";
 import type { Config } from "../../../config.ts";
 import type { JobFiles } from "./job-spec.ts";
-import { isComponent, isOutcome } from "./job-status.ts";
+import { currentStatus, isComponent, isOutcome } from "./job-status.ts";
 import type { Snapshot } from "./job-snapshots.ts";
+import type { JobRequeuer } from "./requeue-job.ts";
 import { TERMINAL_STATES, type SlurmCommands } from "./slurm-commands.ts";
 import type { SlurmOutcomes } from "./slurm-outcomes.ts";
 
@@ -12,21 +13,27 @@ export interface JobJudgeDeps {
   runs: RunsRepo;
   commands: SlurmCommands;
   outcomes: SlurmOutcomes;
+  requeuer: JobRequeuer;
   files: (runId: string) => JobFiles;
   /** How long an ended job may go without its launcher's outcome in the status file (a shared filesystem may lag). */
   outcomeGraceMs: number;
 }
 
 export function createJobJudge(deps: JobJudgeDeps) {
-  const { config, runs, commands, files, outcomeGraceMs } = deps;
+  const { config, runs, commands, files, outcomeGraceMs, requeuer } = deps;
   const { markStarted, fail, complete, lose, endedOutside } = deps.outcomes;
 
   /** Decide what the latest look at the job means for the run; true once the run has ended. */
   return async function decide(runId: string, snap: Snapshot): Promise<boolean> {
     let run = runs.get(runId);
     if (!run || (run.status !== "starting" && run.status !== "running")) return true;
-    const { job, status } = snap;
+    const { job } = snap;
     const slurmJob = job === "unknown" ? undefined : job;
+    const requeuedJob = requeuer.requeuedJob(run, slurmJob);
+    if (requeuedJob) return requeuer.followRequeue(run, requeuedJob, snap);
+    // A requeued job's next start writes over the status file: what an earlier start left is not this start's.
+    const status = currentStatus(snap.status, run.jobRequeues);
+    if (status) snap.runningWithoutStatusSince = undefined;
     if (run.status === "starting" && status?.reached_running)
       run = markStarted(run, status.node ?? slurmJob?.node ?? undefined);
     if (status && isOutcome(status.state)) {
@@ -45,6 +52,8 @@ export function createJobJudge(deps: JobJudgeDeps) {
       }
       // Stopped by a signal the bot did not send: wait for Slurm's verdict (CANCELLED or TIMEOUT).
       if (slurmJob && !TERMINAL_STATES.has(slurmJob.state)) return false;
+      const requeued = slurmJob && (await requeuer.requeueAtLimit(run, slurmJob, snap));
+      if (requeued !== undefined) return requeued;
       await endedOutside(run, slurmJob);
       return true;
     }
@@ -61,6 +70,8 @@ export function createJobJudge(deps: JobJudgeDeps) {
     if (slurmJob && TERMINAL_STATES.has(slurmJob.state)) {
       snap.endedWithoutOutcomeSince ??= Date.now();
       if (Date.now() - snap.endedWithoutOutcomeSince < outcomeGraceMs) return false;
+      const requeued = await requeuer.requeueAtLimit(run, slurmJob, snap);
+      if (requeued !== undefined) return requeued;
       await endedOutside(run, slurmJob);
       return true;
     }

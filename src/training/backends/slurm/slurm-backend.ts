@@ -13,6 +13,7 @@ import { createJobView } from "./job-view.ts";
 import { createJobWatcher } from "./job-watcher.ts";
 import { createJobJudge } from "./judge-job.ts";
 import { createJobReconciler } from "./reconcile-job.ts";
+import { createJobRequeuer } from "./requeue-job.ts";
 import { createSlurmCommands, type SlurmCommands } from "./slurm-commands.ts";
 import { createSlurmOutcomes } from "./slurm-outcomes.ts";
 import { createJobStopper } from "./stop-job.ts";
@@ -52,11 +53,20 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     onEnded: deps.onEnded,
   });
   const snapshots = createJobSnapshots({ commands, files });
+  const requeuer = createJobRequeuer({
+    config,
+    log,
+    commands,
+    stacks: deps.stacks,
+    move: deps.move,
+    fail: outcomes.fail,
+  });
   const decide = createJobJudge({
     config,
     runs,
     commands,
     outcomes,
+    requeuer,
     files,
     outcomeGraceMs: deps.outcomeGraceMs ?? 10_000,
   });

@@ -88,6 +88,12 @@ export function parseScontrolJob(text: string): SlurmJob | undefined {
   };
 }
 
+/** How many times Slurm has requeued the job (scontrol's `Restarts`): 0 for a job it never restarted. */
+export const restartsOf = (job: SlurmJob): number => {
+  const n = Number(job.fields.Restarts ?? "0");
+  return Number.isInteger(n) && n >= 0 ? n : 0;
+};
+
 /** `sbatch --parsable` prints "ID" or "ID;CLUSTER". */
 export function parseSbatchParsable(stdout: string): string | undefined {
   const first = stdout.trim().split("\n").at(-1)?.split(";")[0]?.trim();
@@ -164,6 +170,12 @@ export function createSlurmCommands(run: CommandRunner = runSlurmCommand) {
     async signalBatch(jobId: string, signal: "TERM"): Promise<boolean> {
       const r = await run("scancel", ["--batch", `--signal=${signal}`, jobId]);
       return r.exitCode === 0;
+    },
+
+    /** Put the job back in the queue (it runs again from its script's start, its `Restarts` one more). */
+    async requeue(jobId: string): Promise<void> {
+      const r = await run("scontrol", ["requeue", jobId]);
+      if (r.exitCode !== 0) throw failure(`scontrol requeue ${jobId}`, r);
     },
 
     /** Cancel the job outright: Slurm ends every process of it. */

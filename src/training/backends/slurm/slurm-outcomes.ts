@@ -33,7 +33,11 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
   const { runs, log } = deps;
 
   function markStarted(run: RunRow, node: string | undefined): RunRow {
-    const message = `Run ${run.id} of ${run.environment} is running (Slurm job ${run.jobId}${node ? ` on ${node}` : ""}).`;
+    const where = `Slurm job ${run.jobId}${node ? ` on ${node}` : ""}`;
+    // A requeued job's next start is the same run going on: its thread hears where it resumed.
+    const message = run.jobRequeues
+      ? `Run ${run.id} resumed at step ${run.resumedStep ?? 0} on node ${node ?? "?"} (Slurm job ${run.jobId}, requeue ${run.jobRequeues}).`
+      : `Run ${run.id} of ${run.environment} is running (${where}).`;
     return (
       deps.move(
         run.id,

@@ -43,6 +43,7 @@ export function createJobSubmitter(deps: JobSubmitterDeps) {
       stopGraceMs: config.stopGraceMs,
       readyTimeoutMs: config.readyTimeoutMs,
       secrets: config.secrets,
+      forwardSignalToMain: config.slurm.requeue,
     });
     writeJobSpec(files(run.id).spec, spec);
     // slurmd opens --output before the launcher runs: a missing folder fails the job at launch.
@@ -105,7 +106,7 @@ export function createJobSubmitter(deps: JobSubmitterDeps) {
           await deps.fail(run, { message: asRlError(thrown).message });
           return runs.get(run.id)!;
         }
-        runs.update(run.id, { jobId });
+        runs.update(run.id, { jobId, jobRequeues: 0 });
         log.info("submitted a Slurm job", { runId: run.id, jobId });
         await progress?.(`Submitted Slurm job ${jobId}`).catch(() => undefined);
         watcher.watch(run.id);
@@ -147,7 +148,7 @@ export function createJobSubmitter(deps: JobSubmitterDeps) {
         }
         log.info("submitted a Slurm job array", { sweepId, arrayId, tasks: members.length });
         members.forEach((run, i) => {
-          runs.update(run.id, { jobId: `${arrayId}_${i}` });
+          runs.update(run.id, { jobId: `${arrayId}_${i}`, jobRequeues: 0 });
           watcher.watch(run.id);
         });
         return members.map((run) => runs.get(run.id)!);
