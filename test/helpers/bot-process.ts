@@ -80,13 +80,17 @@ export function spawnBot(cwd: string, env: Record<string, string> = {}, options:
 }
 
 /** Wait for a condition the test depends on (not a timing assertion: it fails only if the condition never holds). */
-export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
     let value: T | undefined | false;
     try {
-      value = check();
+      value = await check();
     } catch (err) {
       // The bot may be creating or checkpointing its database at this moment: look again.
       lastError = err;
