@@ -1,7 +1,8 @@
 // Who may act on a run or sweep: the person who started it (on the same platform), or an admin.
 import type { RunRow } from "../db/runs.ts";
 import { RlError } from "../src/errors.ts";
-import { accessOf, holdersOf } from "../src/policy.ts";
+import { accessOf, holderNames } from "../src/policy.ts";
+import { personRef } from "../src/reply.ts";
 import type { CommandContext } from "./types.ts";
 
 /** "stop" -> "Stopping", "resume" -> "Resuming", "fork" -> "Forking". */
@@ -22,13 +23,14 @@ export function checkOwnership(
   const access = accessOf(policy, ctx.channel, ctx.user);
   if (access.role === "admin") return;
   if (run.createdBy === ctx.user.id && run.channel.platform === ctx.channel.platform) return;
-  const admins = holdersOf(policy, "admin");
+  const admins = holderNames(policy, "admin", ctx.channel.platform);
+  const starter = personRef(run.createdBy);
   throw new RlError(
     "FORBIDDEN",
-    `${noun} ${run.id} was started by ${run.createdBy}; only they or an admin may ${verb} it. ${gerundOf(verb)} another person's ${noun.toLowerCase()} needs the admin permission; you have ${access.role}. ${
+    `${noun} ${run.id} was started by ${starter}; only they or an admin may ${verb} it. ${gerundOf(verb)} another person's ${noun.toLowerCase()} needs the admin permission; you have ${access.role}. ${
       admins.length
-        ? `Ask ${run.createdBy} or one of: ${admins.join(", ")} (RL_ADMINS).`
-        : `Ask ${run.createdBy}; no admins are configured (RL_ADMINS).`
+        ? `Ask ${starter} or one of: ${admins.join(", ")} (RL_ADMINS).`
+        : `Ask ${starter}; no admins are configured (RL_ADMINS).`
     }`,
     { details: { needed: "admin", role: access.role, started_by: run.createdBy } },
   );

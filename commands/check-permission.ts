@@ -8,12 +8,16 @@ export function checkPermission(command: AnyCommand, ctx: CommandContext): void 
   const { policy } = ctx.services.config;
   const access = accessOf(policy, ctx.channel, ctx.user);
   if (!allows(access.role, command.permission)) {
-    throw new RlError("FORBIDDEN", refusalMessage(policy, access, `/rl ${command.name}`, command.permission), {
-      details: {
-        needed: command.permission,
-        role: access.role,
-        ...(access.reason === "channel" ? { reason: "channel_not_allowed" } : {}),
+    throw new RlError(
+      "FORBIDDEN",
+      refusalMessage(policy, access, `/rl ${command.name}`, command.permission, ctx.channel.platform),
+      {
+        details: {
+          needed: command.permission,
+          role: access.role,
+          ...(access.reason === "channel" ? { reason: "channel_not_allowed" } : {}),
+        },
       },
-    });
+    );
   }
 }

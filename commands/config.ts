@@ -71,7 +71,7 @@ function baseSource(view: ConfigView, stack: TrainingStack): string {
   if (stack.id !== "atropos-tinker") return `Training stack: ${stack.title} (RL_STACK=${stack.id}).`;
   return view.base_config_source === "bundled"
     ? "Base fields: the bot's bundled copy of atroposlib's BaseEnvConfig (no atroposlib found; set RL_ATROPOSLIB_DIR)."
-    : `Base fields: read from atroposlib (${view.base_config_source}).`;
+    : "Base fields: read from atroposlib's envs/base.py (the atroposlib the bot found; RL_ATROPOSLIB_DIR names another).";
 }
 
 /** Everything about one field, its description whole. */

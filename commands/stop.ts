@@ -43,7 +43,7 @@ export default defineCommand({
       const runs = await ctx.services.manager.stopSweep(sweep.id, ctx.user.name ?? ctx.user.id);
       return {
         title: `⏹ Sweep ${sweep.id} (${sweep.environment}): stopped`,
-        text: `Stopped by ${ctx.user.name ?? ctx.user.id}.`,
+        text: `Stopped by ${personRef(ctx.user.id)}.`,
         fields: runs.map((r) => ({ label: `Run ${r.id}`, value: r.status })),
         data: { sweep_id: sweep.id, runs: runs.map((r) => ({ run_id: r.id, status: r.status })) },
       };
@@ -53,7 +53,8 @@ export default defineCommand({
     const run = await ctx.services.manager.stop(found.id, ctx.user.name ?? ctx.user.id);
     return {
       title: statusLine(run),
-      text: `Stopped by ${run.stoppedBy ?? ctx.user.id}.`,
+      // Named as the starter is (personRef), so one person reads the same in both lines.
+      text: `Stopped by ${personRef(ctx.user.id)}.`,
       data: { run_id: run.id, status: run.status },
     };
   },

@@ -30,6 +30,8 @@ export interface CommandContext<U extends ServiceName = ServiceName> {
   /** How the command arrived: typed, a button click, the LLM in chat mode, or the command line. */
   via: "slash" | "button" | "chat" | "cli" | "console";
   services: Pick<CommandServices, U>;
+  /** In chat mode, the person's message the model is answering: limits on the model's own polling last one turn. */
+  turn?: string;
   /** Show progress on long work (an edited message, a console line). */
   progress?: (text: string) => Promise<void>;
 }

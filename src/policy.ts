@@ -1,5 +1,6 @@
 // Who may do what: admins and operators by user id (or Discord role), everyone else the default role; console and CLI are admin.
 import { channelLabel, type ChannelKey } from "../db/channel-key.ts";
+import { personRef } from "./reply.ts";
 
 export type Role = "none" | "read" | "operate" | "admin";
 export type Level = "read" | "operate" | "admin";
@@ -123,27 +124,41 @@ export function holdersOf(policy: Policy, level: Level): string[] {
   return [...list(policy.admins), ...list(policy.operators)];
 }
 
+/**
+ * The holders of a level as a person on `platform` can reach them: people named (each adapter shows a name, never a
+ * raw id or ping) and roles as roles; entries for another platform are no one this person can ask.
+ */
+export function holderNames(policy: Policy, level: Level, platform: string): string[] {
+  return holdersOf(policy, level).flatMap((raw) => {
+    const entry = parseEntry(raw);
+    if (!entry || (entry.platform !== undefined && entry.platform !== platform.toLowerCase())) return [];
+    return [entry.kind === "role" ? `anyone with the ${entry.value} role` : personRef(entry.value)];
+  });
+}
+
 /** The settings that grant a level, named in refusals so the bot's operator knows what to change. */
 function settingsFor(level: Level): string {
   return level === "admin" ? "RL_ADMINS" : "RL_OPERATORS or RL_ADMINS";
 }
 
 /** A refusal that says what is needed, what the person has, and who has it (or what to configure). */
-export function refusalMessage(policy: Policy, access: Access, what: string, level: Level): string {
+export function refusalMessage(policy: Policy, access: Access, what: string, level: Level, platform: string): string {
   if (access.reason === "channel") {
     const where = policy.channelAllowlist
       .map((c) => c.trim())
       .filter(Boolean)
       .join(", ");
-    const admins = holdersOf(policy, "admin");
+    const admins = holderNames(policy, "admin", platform);
     return (
       `${what} needs the ${level} permission; you have none in this channel: outside the channels listed in RL_CHANNEL_ALLOWLIST (${where}) only admins may use the bot. ` +
       `Use one of those channels${admins.length ? `, or ask an admin (${admins.join(", ")}) to add this one` : ", or ask the bot's operator to add this one"}.`
     );
   }
-  const holders = holdersOf(policy, level);
+  const holders = holderNames(policy, level, platform);
   const ask = holders.length
     ? `Ask one of: ${holders.join(", ")} (listed in ${settingsFor(level)}).`
-    : `No one is listed in ${settingsFor(level)} yet; ask the bot's operator to add you there.`;
+    : holdersOf(policy, level).length
+      ? `No one here is listed in ${settingsFor(level)}; ask the bot's operator to add you there.`
+      : `No one is listed in ${settingsFor(level)} yet; ask the bot's operator to add you there.`;
   return `${what} needs the ${level} permission; you have ${access.role}. ${ask}`;
 }

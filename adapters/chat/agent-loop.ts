@@ -1,4 +1,5 @@
 // The agent loop of one turn: ask the model, run the tools it calls in order, feed the results back, until it answers.
+import { randomUUID } from "node:crypto";
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import { asRlError, type RlError } from "../../src/errors.ts";
 import type { AssistantMessage, ChatMessage, ToolDefinition } from "./chat-messages.ts";
@@ -50,7 +51,9 @@ function withUniqueIds(message: AssistantMessage): AssistantMessage {
 }
 
 export async function runTurn(input: TurnInput): Promise<TurnResult> {
-  const { client, tools, system, history, ctx, commands, maxIterations, maxResultChars } = input;
+  const { client, tools, system, history, commands, maxIterations, maxResultChars } = input;
+  // Each person's message is its own turn: limits on the model's polling (rl_check_status) last this turn only.
+  const ctx: CommandContext = { ...input.ctx, turn: randomUUID() };
   const turn: ChatMessage[] = [{ role: "user", content: input.userText }];
   const outcomes: ToolOutcome[] = [];
   const { redact } = ctx.services;

@@ -12,9 +12,13 @@ export function chatRefusal(services: Services, ctx: CommandContext): Reply | un
   const { policy } = services.config;
   const access = accessOf(policy, ctx.channel, ctx.user);
   if (allows(access.role, "read")) return undefined;
-  const err = new RlError("FORBIDDEN", refusalMessage(policy, access, "Asking me in plain words", "read"), {
-    details: { needed: "read", role: access.role },
-  });
+  const err = new RlError(
+    "FORBIDDEN",
+    refusalMessage(policy, access, "Asking me in plain words", "read", ctx.channel.platform),
+    {
+      details: { needed: "read", role: access.role },
+    },
+  );
   try {
     services.audit.record({
       ...ctx.channel,

@@ -32,7 +32,6 @@ export function createLlmClient({
   now = Date.now,
 }: LlmClientOptions): LlmClient {
   const endpoint = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const host = new URL(endpoint).host;
   // The key is scrubbed here as well as by the service-wide redactor, so a client built with a key the
   // config does not know (tests, a future per-channel key) cannot leak it through an error either.
   const redact = (text: string): string =>
@@ -46,10 +45,10 @@ export function createLlmClient({
     let text: string;
     try {
       response = await fetch(endpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs) });
-      text = await readCappedBody(response, host);
+      text = await readCappedBody(response);
     } catch (err) {
       if (err instanceof RlError) throw scrub(err, redact);
-      throw scrub(transportError(err, host, timeoutMs), redact);
+      throw scrub(transportError(err, timeoutMs), redact);
     }
     if (!response.ok) {
       throw scrub(
@@ -57,7 +56,6 @@ export function createLlmClient({
           status: response.status,
           retryAfter: response.headers.get("retry-after"),
           body: text,
-          host,
           now: now(),
         }),
         redact,

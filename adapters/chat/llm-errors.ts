@@ -24,17 +24,15 @@ export interface HttpFailure {
   status: number;
   retryAfter: string | null;
   body: string;
-  /** The endpoint's origin, for messages (never the full URL, which could carry credentials). */
-  host: string;
   now: number;
 }
 
-export function httpError({ status, retryAfter, body, host, now }: HttpFailure): RlError {
+export function httpError({ status, retryAfter, body, now }: HttpFailure): RlError {
   if (status === 401 || status === 403) {
     // The provider's text is not quoted: a 401 often echoes part of the key.
     return new RlError(
       "UPSTREAM",
-      `The language model service at ${host} refused the API key (HTTP ${status}). Check LLM_API_KEY.`,
+      `The language model service (LLM_BASE_URL) refused the API key (HTTP ${status}). Check LLM_API_KEY.`,
       {
         details: { status },
       },
@@ -54,7 +52,7 @@ export function httpError({ status, retryAfter, body, host, now }: HttpFailure):
   if (status >= 500) {
     return new RlError(
       "UPSTREAM",
-      `The language model service at ${host} failed (HTTP ${status}). Try again in a minute.`,
+      `The language model service (LLM_BASE_URL) failed (HTTP ${status}). Try again in a minute.`,
       { details: { status } },
     );
   }
@@ -65,19 +63,19 @@ export function httpError({ status, retryAfter, body, host, now }: HttpFailure):
       : " Check LLM_MODEL and LLM_BASE_URL.";
   return new RlError(
     "UPSTREAM",
-    `The language model service at ${host} rejected the request (HTTP ${status})${said ? `: ${said}` : "."}${hint}`,
+    `The language model service (LLM_BASE_URL) rejected the request (HTTP ${status})${said ? `: ${said}` : "."}${hint}`,
     {
       details: { status },
     },
   );
 }
 
-export function transportError(err: unknown, host: string, timeoutMs: number): RlError {
+export function transportError(err: unknown, timeoutMs: number): RlError {
   const name = err instanceof Error ? err.name : "";
   if (name === "TimeoutError" || name === "AbortError") {
     return new RlError(
       "TIMEOUT",
-      `The language model service at ${host} did not answer within ${Math.round(timeoutMs / 1000)} seconds. Try again, or ask for less at once.`,
+      `The language model service (LLM_BASE_URL) did not answer within ${Math.round(timeoutMs / 1000)} seconds. Try again, or ask for less at once.`,
       {
         cause: err,
         details: { timeout_ms: timeoutMs },
@@ -89,9 +87,7 @@ export function transportError(err: unknown, host: string, timeoutMs: number): R
   const code = (cause as { code?: unknown } | undefined)?.code;
   const reason =
     typeof code === "string" ? code : (cause?.message ?? (err instanceof Error ? err.message : String(err)));
-  return new RlError(
-    "UPSTREAM",
-    `Could not reach the language model service at ${host} (${reason}). Check LLM_BASE_URL.`,
-    { cause: err },
-  );
+  return new RlError("UPSTREAM", `Could not reach the language model service (${reason}). Check LLM_BASE_URL.`, {
+    cause: err,
+  });
 }

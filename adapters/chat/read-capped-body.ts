@@ -5,16 +5,12 @@ import { RlError } from "../../src/errors.ts";
 export const MAX_LLM_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 /** The body as UTF-8 text; an RlError("UPSTREAM") as soon as it passes `maxBytes` (the rest is not read). */
-export async function readCappedBody(
-  response: Response,
-  host: string,
-  maxBytes = MAX_LLM_RESPONSE_BYTES,
-): Promise<string> {
+export async function readCappedBody(response: Response, maxBytes = MAX_LLM_RESPONSE_BYTES): Promise<string> {
   const declared = Number(response.headers.get("content-length"));
   const tooBig = (): RlError =>
     new RlError(
       "UPSTREAM",
-      `The language model service at ${host} sent an answer over ${Math.round(maxBytes / 1024 / 1024)} MB; it was not read. Ask for less, or check LLM_BASE_URL.`,
+      `The language model service sent an answer over ${Math.round(maxBytes / 1024 / 1024)} MB; it was not read. Ask for less, or check LLM_BASE_URL.`,
       {
         details: { limit_bytes: maxBytes },
       },

@@ -52,20 +52,18 @@ function parseArguments(raw: string): Parsed {
 }
 
 /**
- * Models send `"value": 8` or `true` where a command takes a field's value as text (rl_edit_config): the JSON scalar
- * is the text it stands for, parsed by the command into the field's type like anything typed. Only a "value" argument:
- * a number given for a name is still a mistake the model hears about.
+ * Models send `"value": 8`, `true` or `["a", "b"]` where a command takes a field's value as text (rl_edit_config): the
+ * JSON value is the text it stands for (a list field takes a JSON array), parsed by the command into the field's type
+ * like anything typed. Only a "value" argument: a number given for a name is still a mistake the model hears about.
  */
-function scalarsAsText(command: AnyCommand, args: Record<string, unknown>): Record<string, unknown> {
+function valuesAsText(command: AnyCommand, args: Record<string, unknown>): Record<string, unknown> {
   const out = { ...args };
   for (const spec of argSpecs(command)) {
     const value = out[spec.name];
-    if (
-      spec.name === "value" &&
-      spec.type === "string" &&
-      (typeof value === "number" || typeof value === "boolean") &&
-      Number.isFinite(Number(value))
-    )
+    if (spec.name !== "value" || spec.type !== "string") continue;
+    if ((typeof value === "number" || typeof value === "boolean") && Number.isFinite(Number(value)))
+      out[spec.name] = JSON.stringify(value);
+    else if (Array.isArray(value) || (value !== null && typeof value === "object"))
       out[spec.name] = JSON.stringify(value);
   }
   return out;
@@ -107,7 +105,7 @@ export async function runToolCall(
   if ("error" in parsed) return fail(parsed.error);
 
   try {
-    const result = await dispatch({ name, args: scalarsAsText(command, parsed.args) }, ctx, { commands });
+    const result = await dispatch({ name, args: valuesAsText(command, parsed.args) }, ctx, { commands });
     if (result.needsConfirmation) {
       return {
         name,

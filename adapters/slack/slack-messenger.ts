@@ -94,7 +94,15 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger): Sla
   return {
     post: (channel, message, thread) =>
       attempt("chat.postMessage", { channel, thread }, message, (m) =>
-        client.chat.postMessage({ channel, text: m.text, blocks: m.blocks, ...(thread ? { thread_ts: thread } : {}) }),
+        // No previews: a link in a bot post (WandB, or one an environment's text carries) stays a link.
+        client.chat.postMessage({
+          channel,
+          text: m.text,
+          blocks: m.blocks,
+          unfurl_links: false,
+          unfurl_media: false,
+          ...(thread ? { thread_ts: thread } : {}),
+        }),
       ),
     update: (channel, ts, message) =>
       attempt("chat.update", { channel, ts }, message, (m) =>
@@ -128,6 +136,8 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger): Sla
           blocks: message.blocks,
           response_type: how.visibility ?? "ephemeral",
           replace_original: how.replace ?? false,
+          unfurl_links: false,
+          unfurl_media: false,
         },
         "response_url",
       ),

@@ -4,12 +4,25 @@ import { safeCut } from "../split-text.ts";
 
 export { splitText } from "../split-text.ts";
 
+/** &, < and > escaped, as Slack asks of any text (they start links and mentions); enough inside a code block. */
+export function escapeMarkup(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** A mark that opens *bold*, _italics_, ~strike~ or `code` where a word starts. */
+const OPENING_MARK = /(^|[\s([{"'])([*_~`])/g;
+/** A quote: ">" (escaped by then) at the start of a line. */
+const QUOTE = /^(\s*)&gt;/gm;
+
 /**
- * Slack reads &, < and > as markup (links, mentions), so plain text must escape them. A person is never made a
- * <@U…> mention here, since that notifies them: renderSlack has put in their names, and an id left over stays text.
+ * Plain text as Slack shows it literally, for text that may come from anyone (environment descriptions, log lines):
+ * markup escaped, and a zero-width space before each formatting mark that could open a span or a quote, since mrkdwn
+ * has no escape character. Links are not made from bare URLs because every text object is sent verbatim
+ * (slack-render). A person is never made a <@U…> mention here, since that notifies them: renderSlack has put in their
+ * names, and an id left over stays text.
  */
 export function escapeMrkdwn(text: string): string {
-  const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const escaped = escapeMarkup(text).replace(OPENING_MARK, "$1\u200b$2").replace(QUOTE, "$1\u200b&gt;");
   return showPeople(escaped, (id) => id);
 }
 

@@ -8,7 +8,7 @@ import type { PeopleNames } from "./slack-people.ts";
 import type { ReplyContent, ReplyBlock, ReplyButton, ReplyChart, ReplyField, ReplyLink } from "../../src/reply.ts";
 import { sparkline } from "../render-text.ts";
 import { encodeButtonValue } from "./slack-button-value.ts";
-import { escapeMrkdwn, mrkdwnLink, splitText, truncate } from "./slack-mrkdwn.ts";
+import { escapeMarkup, escapeMrkdwn, mrkdwnLink, splitText, truncate } from "./slack-mrkdwn.ts";
 
 export type KnownBlock = types.KnownBlock;
 
@@ -53,7 +53,8 @@ export interface RenderOptions {
   names?: PeopleNames;
 }
 
-const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text });
+/** Verbatim: Slack makes no links from bare URLs or channel names in text the bot did not mark up itself. */
+const mrkdwn = (text: string) => ({ type: "mrkdwn" as const, text, verbatim: true });
 const section = (text: string): KnownBlock => ({ type: "section", text: mrkdwn(text) });
 const context = (text: string): KnownBlock => ({
   type: "context",
@@ -99,7 +100,7 @@ function fieldSections(fields: readonly ReplyField[]): KnownBlock[] {
 
 function codeSections(block: ReplyBlock, cuts: Cuts): KnownBlock[] {
   // A fence inside the content would end the code block early.
-  const content = escapeMrkdwn(block.content).replace(/```/g, "`\u200b`\u200b`");
+  const content = showPeople(escapeMarkup(block.content), (id) => id).replace(/```/g, "`\u200b`\u200b`");
   const room = SLACK_LIMITS.sectionText - 2 * (FENCE.length + 1);
   const pieces = splitText(content, room, { wordBreaks: false });
   const kept = pieces.slice(0, MAX_CODE_SECTIONS);

@@ -77,4 +77,19 @@ describe("chat mode bounds", () => {
       (await h.services.env.getConfig(SLACK)).configurable_fields.find((f) => f.name === "num_choices")?.current_value,
     ).toBe(3);
   });
+
+  it("takes a JSON array for a list field", async () => {
+    const h = (harness = await startChatHarness({ env: { RL_OPERATORS: "slack:U1" } }));
+    h.fake.script(
+      { toolCalls: [{ name: "rl_select_environment", arguments: { name: "arithmetic" } }] },
+      { toolCalls: [{ name: "rl_edit_config", arguments: { field: "operations", value: ["add", "mul"] } }] },
+      { text: "Set." },
+    );
+    await h.chat("only add and mul in arithmetic", h.ctx());
+    const result = toolResult(h.fake.requests[2]!.body.messages.at(-1));
+    expect(result).not.toHaveProperty("error");
+    expect(
+      (await h.services.env.getConfig(SLACK)).configurable_fields.find((f) => f.name === "operations")?.current_value,
+    ).toEqual(["add", "mul"]);
+  });
 });

@@ -197,7 +197,7 @@ describe("chat mode safety", () => {
     ]);
   });
 
-  it("lets the model check a run's status once per 30 minutes, across messages", async () => {
+  it("stops the model polling a run's status within one message, but answers a person who asks again", async () => {
     const h = (harness = await startChatHarness());
     h.services.runs.insert({
       id: "abcd1234",
@@ -208,29 +208,33 @@ describe("chat mode safety", () => {
       createdBy: "U1",
     });
     h.fake.script(
-      { toolCalls: [{ name: "rl_check_status", arguments: { run: "abcd1234" } }] },
-      { text: "It completed." },
-    );
-    await h.chat("how is abcd1234 doing?", h.ctx());
-    expect(toolResult(conversation(h.fake, 1).at(-1))).toMatchObject({ run_id: "abcd1234", status: "completed" });
-
-    h.fake.script(
       {
         toolCalls: [
+          { name: "rl_check_status", arguments: { run: "abcd1234" } },
           { name: "rl_check_status", arguments: { run: "abcd1234" } },
           { name: "rl_check_status", arguments: {} },
         ],
       },
-      { text: "I checked recently; next check in 30 minutes." },
+      { text: "It completed." },
     );
-    const reply = await h.chat("and now?", h.ctx());
-    const results = conversation(h.fake, 3)
-      .slice(-2)
-      .map((m) => toolResult(m).error);
-    expect(results).toEqual([
+    const first = await h.chat("how is abcd1234 doing?", h.ctx());
+    const polled = conversation(h.fake, 1).slice(-3).map(toolResult);
+    expect(polled[0]).toMatchObject({ run_id: "abcd1234", status: "completed" });
+    expect(polled.slice(1).map((r) => r.error)).toEqual([
       expect.objectContaining({ code: "RATE_LIMITED", details: expect.objectContaining({ run_id: "abcd1234" }) }),
       expect.objectContaining({ code: "RATE_LIMITED" }),
     ]);
-    expect(reply.data).toMatchObject({ tool_calls: [{ code: "RATE_LIMITED" }, { code: "RATE_LIMITED" }] });
+    expect(first.data).toMatchObject({
+      tool_calls: [{ ok: true }, { code: "RATE_LIMITED" }, { code: "RATE_LIMITED" }],
+    });
+
+    // The person asks again a minute later: a new question, answered with a fresh check.
+    h.fake.script(
+      { toolCalls: [{ name: "rl_check_status", arguments: { run: "abcd1234" } }] },
+      { text: "Still completed." },
+    );
+    const again = await h.chat("status?", h.ctx());
+    expect(toolResult(conversation(h.fake, 3).at(-1))).toMatchObject({ run_id: "abcd1234", status: "completed" });
+    expect(again.text).toContain("Still completed.");
   });
 });

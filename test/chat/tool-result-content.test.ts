@@ -33,13 +33,34 @@ describe("toolResultContent", () => {
     const content = toolResultContent(view, redact, 8_000);
     expect(content.length).toBeLessThanOrEqual(8_000);
     const read = JSON.parse(content) as { shortened: string; result: ReturnType<typeof configView> };
-    expect(read.shortened).toMatch(/^Texts longer than \d+ characters are cut short/);
+    expect(read.shortened).toMatch(/^Descriptions longer than \d+ characters are cut short/);
     expect(read.result.configurable_fields.map((field) => [field.name, field.current_value, field.locked])).toEqual(
       view.configurable_fields.map((field) => [field.name, field.current_value, field.locked]),
     );
     const description = read.result.configurable_fields[0]!.description;
     expect(description.endsWith("…")).toBe(true);
     expect(view.configurable_fields[0]!.description.startsWith(description.slice(0, -1))).toBe(true);
+  });
+
+  it("keeps every field and value of a 110-field config, writing it as columns and rows without descriptions", () => {
+    const view = {
+      ...configView(110),
+      locked_fields: configView(30).configurable_fields.map((f) => ({ ...f, name: `locked_${f.name}` })),
+    };
+    const content = toolResultContent(view, redact, 8_000);
+    expect(content.length).toBeLessThanOrEqual(8_000);
+    expect(content).not.toContain("[truncated");
+    const read = JSON.parse(content) as {
+      shortened: string;
+      result: { environment: string; configurable_fields: { columns: string[]; rows: unknown[][] } };
+    };
+    expect(read.shortened).toContain("columns and rows");
+    expect(read.result.environment).toBe("parity");
+    const { columns, rows } = read.result.configurable_fields;
+    const pick = (row: unknown[], key: string): unknown => row[columns.indexOf(key)];
+    expect(
+      rows.map((row) => [pick(row, "name"), pick(row, "default"), pick(row, "current_value"), pick(row, "locked")]),
+    ).toEqual(view.configurable_fields.map((f) => [f.name, f.default, f.current_value, f.locked]));
   });
 
   it("redacts a secret before a text is cut, so no start of it is left", () => {

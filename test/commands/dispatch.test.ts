@@ -10,6 +10,7 @@ import { createServices, type Services } from "../../src/services.ts";
 import { answeredBy, dispatchConfirmed } from "../helpers/confirm.ts";
 import { buttonCommand } from "../../src/reply.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { personRef } from "../../src/reply.ts";
 
 const opened: Services[] = [];
 afterEach(async () => {
@@ -37,7 +38,7 @@ describe("dispatch", () => {
     expect(refused.ok).toBe(false);
     expect(refused.reply.error?.code).toBe("FORBIDDEN");
     expect(refused.reply.text).toMatch(/needs the operate permission; you have read/);
-    expect(refused.reply.text).toContain("slack:U2");
+    expect(refused.reply.text).toContain(`Ask one of: ${personRef("U9")}, ${personRef("U2")}`);
     const allowed = await dispatch({ text: "/rl select arithmetic" }, ctx(s, "U2"));
     expect(allowed.ok).toBe(true);
     expect(s.audit.latest(5).map((a) => [a.userId, a.outcome])).toEqual([
@@ -155,7 +156,7 @@ describe("dispatch", () => {
     });
     const other = await dispatchConfirmed({ text: "/rl stop feed0001" }, ctx(s, "U2"));
     expect(other.reply.error?.code).toBe("FORBIDDEN");
-    expect(other.reply.text).toMatch(/started by U1/);
+    expect(other.reply.text).toMatch(/started by \uE000U1\uE001/);
     const admin = await dispatchConfirmed({ text: "/rl stop feed0001" }, ctx(s, "UADMIN"));
     expect(admin.ok).toBe(true);
     expect(s.runs.get("feed0001")!.status).toBe("stopped");

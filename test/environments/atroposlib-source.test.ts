@@ -79,7 +79,9 @@ describe("atroposlib's own BaseEnvConfig", () => {
       out = await dispatch({ text: "/rl config" }, ctx);
     }
     expect((out.reply.data as ConfigView).base_config_source).toBe(BASE_PY);
-    expect(out.reply.text).toContain(`Base fields: read from atroposlib (${BASE_PY}).`);
+    // The answer names the source and the setting, never a path on the bot's server.
+    expect(out.reply.text).toContain("Base fields: read from atroposlib's envs/base.py");
+    expect(out.reply.text).not.toContain(BASE_PY);
     const one = await dispatch({ text: "/rl config group_size" }, ctx);
     expect(one.reply.blocks?.[0]).toMatchObject({
       content: "Number of responses grouped together for scoring, as this checkout says",

@@ -4,12 +4,16 @@ const KNOWN = new Set(["header", "section", "context", "actions", "divider", "im
 interface TextObject {
   type?: unknown;
   text?: unknown;
+  verbatim?: unknown;
 }
 
 function textProblems(where: string, obj: unknown, max: number, kinds: readonly string[]): string[] {
   const t = obj as TextObject | undefined;
   if (!t || typeof t !== "object") return [`${where}: missing text object`];
   if (!kinds.includes(String(t.type))) return [`${where}: text type ${String(t.type)} not allowed`];
+  // Slack takes verbatim on mrkdwn text objects only, as a boolean.
+  if (t.verbatim !== undefined && (t.type !== "mrkdwn" || typeof t.verbatim !== "boolean"))
+    return [`${where}: verbatim is only a boolean of mrkdwn text`];
   if (typeof t.text !== "string" || t.text.length === 0) return [`${where}: empty text`];
   if (t.text.length > max) return [`${where}: text is ${t.text.length} characters (max ${max})`];
   return [];

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_AUDIT_ROWS, MAX_AUDIT_ROWS } from "../../commands/audit.ts";
 import { dispatch } from "../../commands/dispatch.ts";
 import { POLICY_ENV, SLACK, USERS, startKit, type Kit } from "./security-kit.ts";
+import { personRef } from "../../src/reply.ts";
 
 let kit: Kit | undefined;
 afterEach(async () => {
@@ -105,7 +106,7 @@ describe("the audit log", () => {
         const r = await dispatch(input, k.ctx(user));
         expect(r.reply.error?.code).toBe("FORBIDDEN");
         expect(r.reply.text).toContain(`needs the admin permission`);
-        expect(r.reply.text).toContain(`slack:${USERS.admin}`);
+        expect(r.reply.text).toContain(personRef(USERS.admin));
         expect(r.reply.data).toBeUndefined();
       }
     }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createChatHandler } from "../../adapters/chat/create-chat-handler.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
 import { POLICY_ENV, SLACK, USERS, startKit, type Kit } from "./security-kit.ts";
+import { personRef } from "../../src/reply.ts";
 
 let kit: Kit | undefined;
 let llm: FakeLlm | undefined;
@@ -55,7 +56,7 @@ describe("chat access", () => {
     const { k, fake, chat } = await start({ RL_DEFAULT_ROLE: "none" });
     const refused = await chat("hello", k.ctx("USTRANGER", { via: "chat" }));
     expect(refused.text).toBe(
-      `Asking me in plain words needs the read permission; you have none. Ask one of: slack:${USERS.admin}, slack:${USERS.operator}, slack:${USERS.operator2} (listed in RL_OPERATORS or RL_ADMINS).`,
+      `Asking me in plain words needs the read permission; you have none. Ask one of: ${personRef(USERS.admin)}, ${personRef(USERS.operator)}, ${personRef(USERS.operator2)} (listed in RL_OPERATORS or RL_ADMINS).`,
     );
     expect(fake.requests).toHaveLength(0);
     fake.script({ text: "Hi." });

@@ -6,6 +6,7 @@ import { confirmButtons } from "../../src/reply.ts";
 import { startFakeLlm, type FakeLlm } from "../fakes/llm-server.ts";
 import { answer, dispatchConfirmed } from "../helpers/confirm.ts";
 import { DISCORD, POLICY_ENV, SLACK, USERS, insertRun, startKit, type Kit } from "./security-kit.ts";
+import { personRef } from "../../src/reply.ts";
 
 let kit: Kit | undefined;
 let llm: FakeLlm | undefined;
@@ -47,7 +48,7 @@ describe("run ownership", () => {
         details: { needed: "admin", role: "operate", started_by: USERS.operator },
       });
       expect(r.reply.text).toBe(
-        `Run feed0001 was started by ${USERS.operator}; only they or an admin may stop it. Stopping another person's run needs the admin permission; you have operate. Ask ${USERS.operator} or one of: slack:${USERS.admin} (RL_ADMINS).`,
+        `Run feed0001 was started by ${personRef(USERS.operator)}; only they or an admin may stop it. Stopping another person's run needs the admin permission; you have operate. Ask ${personRef(USERS.operator)} or one of: ${personRef(USERS.admin)} (RL_ADMINS).`,
       );
     }
     expect(statusOf(k)).toBe("queued");
@@ -150,7 +151,7 @@ describe("sweep ownership", () => {
       details: { needed: "admin", started_by: USERS.operator },
     });
     expect(reply.reply.text).toMatch(
-      /^Sweep s0000001 was started by UOPS; only they or an admin may stop it\. Stopping another person's sweep needs the admin permission/,
+      /^Sweep s0000001 was started by \uE000UOPS\uE001; only they or an admin may stop it\. Stopping another person's sweep needs the admin permission/,
     );
     expect(statuses(k)).toEqual(["queued", "queued"]);
   });

@@ -1,6 +1,7 @@
 // The access policy on its own: entries per platform, Discord roles by id and by name, the channel allowlist, refusal wording.
 import { describe, expect, it } from "vitest";
 import type { ChannelKey } from "../../db/channel-key.ts";
+import { personRef } from "../../src/reply.ts";
 import {
   accessOf,
   channelAllowed,
@@ -105,29 +106,32 @@ describe("roleOf", () => {
 describe("refusals", () => {
   it("say what is needed, what the person has, and who has it", () => {
     const p = policy({ admins: ["slack:UADMIN"], operators: ["slack:UOPS", "discord:role:Trainers"] });
-    const operate = refusalMessage(p, accessOf(p, slack, { id: "U1" }), "/rl select", "operate");
+    const operate = refusalMessage(p, accessOf(p, slack, { id: "U1" }), "/rl select", "operate", "slack");
     expect(operate).toBe(
-      "/rl select needs the operate permission; you have read. Ask one of: slack:UADMIN, slack:UOPS, discord:role:Trainers (listed in RL_OPERATORS or RL_ADMINS).",
+      `/rl select needs the operate permission; you have read. Ask one of: ${personRef("UADMIN")}, ${personRef("UOPS")} (listed in RL_OPERATORS or RL_ADMINS).`,
     );
-    const admin = refusalMessage(p, accessOf(p, slack, { id: "UOPS" }), "/rl audit", "admin");
+    const admin = refusalMessage(p, accessOf(p, slack, { id: "UOPS" }), "/rl audit", "admin", "slack");
     expect(admin).toBe(
-      "/rl audit needs the admin permission; you have operate. Ask one of: slack:UADMIN (listed in RL_ADMINS).",
+      `/rl audit needs the admin permission; you have operate. Ask one of: ${personRef("UADMIN")} (listed in RL_ADMINS).`,
     );
+    // On Discord the same policy names the role, and no Slack person.
+    const discordAsk = refusalMessage(p, accessOf(p, discord, { id: "9" }), "/rl select", "operate", "discord");
+    expect(discordAsk).toContain("Ask one of: anyone with the Trainers role (listed in RL_OPERATORS or RL_ADMINS).");
   });
 
   it("say what to configure when no one holds the permission", () => {
     const p = policy({ defaultRole: "read" });
     expect(holdersOf(p, "admin")).toEqual([]);
-    expect(refusalMessage(p, accessOf(p, slack, { id: "U1" }), "/rl audit", "admin")).toMatch(
+    expect(refusalMessage(p, accessOf(p, slack, { id: "U1" }), "/rl audit", "admin", "slack")).toMatch(
       /you have read\. No one is listed in RL_ADMINS yet; ask the bot's operator to add you there\.$/,
     );
   });
 
   it("blame the channel, not the person, outside the allowlist", () => {
     const p = policy({ admins: ["slack:UADMIN"], channelAllowlist: ["slack:C1", "slack:C2"] });
-    const text = refusalMessage(p, accessOf(p, { ...slack, channel: "C5" }, { id: "U1" }), "/rl envs", "read");
+    const text = refusalMessage(p, accessOf(p, { ...slack, channel: "C5" }, { id: "U1" }), "/rl envs", "read", "slack");
     expect(text).toBe(
-      "/rl envs needs the read permission; you have none in this channel: outside the channels listed in RL_CHANNEL_ALLOWLIST (slack:C1, slack:C2) only admins may use the bot. Use one of those channels, or ask an admin (slack:UADMIN) to add this one.",
+      `/rl envs needs the read permission; you have none in this channel: outside the channels listed in RL_CHANNEL_ALLOWLIST (slack:C1, slack:C2) only admins may use the bot. Use one of those channels, or ask an admin (${personRef("UADMIN")}) to add this one.`,
     );
   });
 });

@@ -34,8 +34,8 @@ describe("Slack over HTTP: /rl", () => {
     expect(blockKitProblems(post.body.blocks)).toEqual([]);
     expect(post.body.blocks).toEqual([
       { type: "header", text: { type: "plain_text", text: "Waited", emoji: true } },
-      { type: "section", text: { type: "mrkdwn", text: "The gate opened." } },
-      { type: "context", elements: [{ type: "mrkdwn", text: "<@U0ALICE> ran `/rl wait`" }] },
+      { type: "section", text: { type: "mrkdwn", text: "The gate opened.", verbatim: true } },
+      { type: "context", elements: [{ type: "mrkdwn", text: "<@U0ALICE> ran `/rl wait`", verbatim: true }] },
     ]);
   });
 
