@@ -129,6 +129,28 @@ describe("training runs on the demo stack", () => {
     expect(results.reward_history.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it("holds a run's end the disk refused, stops the rest of the run at once, and records it once a write goes through", async () => {
+    const stack = await demo({ totalSteps: 40, stepSeconds: 0.2, fault: "crash_in_step:3" });
+    const { services } = stack;
+    // The database refuses the run's end as a full disk does (better-sqlite3's SqliteError carries SQLITE_FULL).
+    const transition = services.runs.transition.bind(services.runs);
+    let refuse = true;
+    services.runs.transition = (id, from, patch) => {
+      if (refuse && patch.status === "failed")
+        throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      return transition(id, from, patch);
+    };
+    const failed = nextEvent(services, "failed");
+    const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    await until(() => pids(stack, run.id).every((p) => !running(p.pid)), "every process of the run to be stopped");
+    expect(services.runs.get(run.id)?.status).toBe("running");
+    refuse = false;
+    const event = await failed;
+    expect(event.component).toBe("trainer");
+    expect(event.message).toMatch(/trainer exited with code 1/);
+    expect(services.runs.get(run.id)?.status).toBe("failed");
+  });
+
   it("fails a start whose trainer never becomes ready, within the readiness timeout", async () => {
     // The timeout is per component: the API's Python must be ready within it too (up to 1.4 s on a loaded machine).
     const stack = await demo({ fault: "no_health", env: { RL_READY_TIMEOUT_SECONDS: "8" } });
