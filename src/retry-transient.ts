@@ -29,7 +29,8 @@ export function retryAfterSeconds(header: string | null, now: number): number | 
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-function causeCodes(err: unknown): string[] {
+/** The error codes along its chain of causes. */
+export function causeCodes(err: unknown): string[] {
   const codes: string[] = [];
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;

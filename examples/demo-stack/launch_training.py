@@ -22,6 +22,9 @@ Demo-only keys in the run YAML's `tinker:` section (the real trainer ignores unk
   demo_seed (int)                         seed for the policy's sampling
   demo_last_step_seconds (float, default 0) extra time in the last optimizer step (the environment is done by then)
   demo_fault: "error_in_step:K" | "crash_in_step:K" | "no_health" | "hung" (no_health, and SIGTERM is ignored)
+              | "flood_after_error:K" (error_in_step:K, then 5 MiB of log lines before the end, exit 0)
+              | "verbose:KIB" (KIB KiB of chatter in each step's log)
+              | "fill_disk:K" (in step K, fills the disk of the run YAML's folder with a file beside it, then goes on)
 TINKER_API_KEY is not needed.
 """
 
@@ -126,6 +129,8 @@ class TrainerConfig:
         self.demo_learning_rate = _get(tinker, "demo_learning_rate", self.learning_rate * 1e5, float, "tinker")
         self.demo_seed = _get(tinker, "demo_seed", None, int, "tinker") if tinker.get("demo_seed") is not None else None
         self.fault, self.fault_step = _parse_fault(tinker.get("demo_fault"))
+        # Where the run YAML is (set by load_config): demo_fault fill_disk fills its disk.
+        self.config_dir = os.getcwd()
         if self.num_steps <= 0:
             raise ConfigError(f"env.total_steps must be positive, got {self.num_steps}")
         if self.group_size <= 0:
@@ -149,13 +154,14 @@ def _parse_fault(raw: Any) -> Tuple[Optional[str], Optional[int]]:
     if raw in ("no_health", "hung"):
         return raw, None
     kind, _, step = raw.partition(":")
-    if kind in ("error_in_step", "crash_in_step"):
+    if kind in ("error_in_step", "crash_in_step", "flood_after_error", "verbose", "fill_disk"):
         try:
             return kind, int(step)
         except ValueError:
             pass
     raise ConfigError(
-        f"tinker.demo_fault {raw!r} is not one of 'error_in_step:K', 'crash_in_step:K', 'no_health', 'hung'"
+        f"tinker.demo_fault {raw!r} is not one of 'error_in_step:K', 'crash_in_step:K', 'flood_after_error:K', "
+        "'verbose:KIB', 'fill_disk:K', 'no_health', 'hung'"
     )
 
 
@@ -182,7 +188,9 @@ def load_config(args: argparse.Namespace) -> TrainerConfig:
     }
     if ignored:
         print(f"Ignoring CLI overrides in the demo: {ignored}", flush=True)
-    return TrainerConfig(data)
+    config = TrainerConfig(data)
+    config.config_dir = os.path.dirname(os.path.abspath(args.config)) if args.config else os.getcwd()
+    return config
 
 
 # ---------------------------------------------------------------------------
@@ -444,7 +452,11 @@ class DemoTrainer:
         if skipped:
             print(f"Skipped {skipped} groups with zero advantages", flush=True)
         print(f"Got {datums} Datum objects", flush=True)
-        if cfg.fault == "error_in_step" and cfg.fault_step == step:
+        if cfg.fault == "verbose":
+            _chatter(cfg.fault_step or 0, step)
+        if cfg.fault == "fill_disk" and cfg.fault_step == step:
+            _fill_disk(cfg.config_dir)
+        if cfg.fault in ("error_in_step", "flood_after_error") and cfg.fault_step == step:
             raise RuntimeError(f"demo fault injected: forward_backward failed at step {step}")
         if cfg.fault == "crash_in_step" and cfg.fault_step == step:
             raise DemoCrash(f"demo fault injected: trainer crashed at step {step}")
@@ -478,10 +490,41 @@ class DemoTrainer:
                 traceback.print_exc()
                 sys.stderr.flush()
                 break
+        if self.config.fault == "flood_after_error":
+            # A trainer that keeps talking after its step error: the verdict must not depend on the log's last MiBs.
+            _chatter(5 * 1024, -1)
         print("\n" + "=" * 60, flush=True)
         print("Training complete!", flush=True)
         print("=" * 60 + "\n", flush=True)
         print(f"Final weights are available here: tinker://demo/{self.config.wandb_run_name}/final", flush=True)
+
+
+def _chatter(kib: int, step: int) -> None:
+    """KIB KiB of debug lines on stdout, as a verbose trainer writes between its progress lines."""
+    line = f"DEBUG step {step}: " + "x" * 100 + "\n"
+    block = line * 64
+    for _ in range(max(0, kib * 1024 // len(block))):
+        sys.stdout.write(block)
+    sys.stdout.flush()
+
+
+def _fill_disk(folder: str) -> None:
+    """Fills the disk of `folder` with demo-disk-filler beside the run YAML (deleting it frees the space again)."""
+    chunk = b"\0" * (1024 * 1024)
+    try:
+        with open(os.path.join(folder, "demo-disk-filler"), "ab") as f:
+            while True:
+                f.write(chunk)
+                f.flush()
+    except OSError:
+        pass
+    try:
+        with open(os.path.join(folder, "demo-disk-filler"), "ab") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+    except OSError:
+        pass
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:

@@ -53,7 +53,7 @@ export interface ScanStats {
 export interface EnvironmentScanner {
   scan(dir: string): Promise<ScanResult>;
   stats(): ScanStats;
-  /** Stops the helper threads a scan in progress uses (scans still work afterwards). */
+  /** Stops the helper threads a scan in progress uses, for good (scans still work afterwards, in this thread). */
   close(): Promise<void>;
 }
 
@@ -164,6 +164,6 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
       return run;
     },
     stats: () => ({ ...lastStats }),
-    close: () => pool.release(),
+    close: () => pool.close(),
   };
 }

@@ -1,7 +1,7 @@
 // Reads the end of a log file without loading all of it (logs of long runs grow large).
 import { open } from "node:fs/promises";
 
-export async function readTailBytes(file: string, maxBytes: number): Promise<string> {
+async function readTailBytes(file: string, maxBytes: number): Promise<string> {
   let handle;
   try {
     handle = await open(file, "r");

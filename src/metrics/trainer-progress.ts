@@ -1,10 +1,9 @@
-// The trainer's progress from its log: one reader with one size policy for every caller.
-import { readTailBytes } from "./log-tail.ts";
-import { parseTrainerLog, type TrainerProgress } from "./trainer-log.ts";
+// The trainer's progress from its log: one reader for every caller, following the log as it grows (every line counts).
+import { createLogFollower } from "./follow-log.ts";
+import { copyProgress, trainerLogFold, type TrainerProgress } from "./trainer-log.ts";
 
-/** The trainer prints a few short lines per step: 4 MiB holds the whole history of any realistic run. */
-export const TRAINER_LOG_TAIL_BYTES = 4 * 1024 * 1024;
+const followTrainerLog = createLogFollower(trainerLogFold);
 
 export async function readTrainerProgress(logPath: string): Promise<TrainerProgress> {
-  return parseTrainerLog(await readTailBytes(logPath, TRAINER_LOG_TAIL_BYTES));
+  return copyProgress((await followTrainerLog(logPath)).progress);
 }

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Component } from "../../db/run-processes.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
@@ -99,6 +101,54 @@ describe("training runs on the demo stack", () => {
     const event = await failed;
     expect(event.component).toBe("trainer");
     expect(event.message).toMatch(/Error in step 3/);
+  });
+
+  it("fails a run whose trainer logs a step error, then more than 4 MiB, and exits 0", async () => {
+    const stack = await demo({ totalSteps: 20, fault: "flood_after_error:3" });
+    const failed = nextEvent(stack.services, "failed");
+    const run = await stack.services.manager.start({ channel: CONSOLE, userId: "alice" });
+    const event = await failed;
+    expect(event.component).toBe("trainer");
+    expect(event.message).toMatch(/reported a step error and stopped: Error in step 3/);
+    const log = stack.services.config.logsDir;
+    expect(statSync(path.join(log, `trainer_${run.id}.log`)).size).toBeGreaterThan(5 * 1024 * 1024);
+    // The steps before the error are on its chart, 5 MiB above the log's end.
+    const results = await stack.services.report.results(stack.services.runs.get(run.id)!);
+    expect(results.reward_history.map((p) => p.step)).toEqual([0, 1, 2]);
+  });
+
+  it("keeps every step of a verbose run (more than 4 MiB of log) on its chart", async () => {
+    const stack = await demo({ totalSteps: 6, fault: "verbose:1200" });
+    const completed = nextEvent(stack.services, "completed");
+    const run = await stack.services.manager.start({ channel: CONSOLE, userId: "alice" });
+    await completed;
+    expect(statSync(path.join(stack.services.config.logsDir, `trainer_${run.id}.log`)).size).toBeGreaterThan(
+      6 * 1024 * 1024,
+    );
+    const results = await stack.services.report.results(stack.services.runs.get(run.id)!);
+    expect(results.reward_history.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("holds a run's end the disk refused, stops the rest of the run at once, and records it once a write goes through", async () => {
+    const stack = await demo({ totalSteps: 40, stepSeconds: 0.2, fault: "crash_in_step:3" });
+    const { services } = stack;
+    // The database refuses the run's end as a full disk does (better-sqlite3's SqliteError carries SQLITE_FULL).
+    const transition = services.runs.transition.bind(services.runs);
+    let refuse = true;
+    services.runs.transition = (id, from, patch) => {
+      if (refuse && patch.status === "failed")
+        throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      return transition(id, from, patch);
+    };
+    const failed = nextEvent(services, "failed");
+    const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
+    await until(() => pids(stack, run.id).every((p) => !running(p.pid)), "every process of the run to be stopped");
+    expect(services.runs.get(run.id)?.status).toBe("running");
+    refuse = false;
+    const event = await failed;
+    expect(event.component).toBe("trainer");
+    expect(event.message).toMatch(/trainer exited with code 1/);
+    expect(services.runs.get(run.id)?.status).toBe("failed");
   });
 
   it("fails a start whose trainer never becomes ready, within the readiness timeout", async () => {

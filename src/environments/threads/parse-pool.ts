@@ -20,6 +20,8 @@ export interface ParsePool {
   parse(bytes: Uint8Array): Promise<FileOutcome>;
   /** Stops the helpers; a later large scan starts new ones. */
   release(): Promise<void>;
+  /** Stops the helpers for good: a scan still running parses in this thread from now on. */
+  close(): Promise<void>;
 }
 
 /**
@@ -63,6 +65,13 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
   const helperMinBytes = options.helperMinBytes ?? HELPER_MIN_BYTES;
   let helpers: Helper[] = [];
   let nextId = 0;
+  let closed = false;
+  /**
+   * Every helper asked to stop that has not yet exited, whichever release asked it: a release that finds no helpers of
+   * its own (a scan's end raced a stop) still waits for these. The thread that started them may exit, which would
+   * terminate them where they stand, possibly still loading their parser or parsing.
+   */
+  const leaving = new Set<Promise<void>>();
 
   const parseHere = async (bytes: Uint8Array): Promise<FileOutcome> => analysePythonFile(pythonParser(), bytes);
 
@@ -104,7 +113,7 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
 
   return {
     prepare(bytes) {
-      if (threads <= 1 || bytes < helperMinBytes) return;
+      if (closed || threads <= 1 || bytes < helperMinBytes) return;
       helpers = helpers.filter((helper) => !helper.dead);
       while (helpers.length < threads - 1) helpers.push(startHelper());
     },
@@ -118,11 +127,21 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
         helper.worker.postMessage({ id, bytes } satisfies ParseRequest);
       });
     },
-    async release() {
-      const stopping = helpers;
-      helpers = [];
-      for (const helper of stopping) retire(helper);
-      await Promise.all(stopping.map((helper) => stopWorker(helper.worker)));
+    release,
+    close() {
+      closed = true;
+      return release();
     },
   };
+
+  async function release(): Promise<void> {
+    const stopping = helpers;
+    helpers = [];
+    for (const helper of stopping) retire(helper);
+    for (const helper of stopping) {
+      const stopped = stopWorker(helper.worker).finally(() => leaving.delete(stopped));
+      leaving.add(stopped);
+    }
+    await Promise.all([...leaving]);
+  }
 }

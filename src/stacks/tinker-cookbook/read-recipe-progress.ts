@@ -1,12 +1,10 @@
 // A cookbook run's progress from its log folder: metrics.jsonl (one record per step) and checkpoints.jsonl.
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { readTailBytes } from "../../metrics/log-tail.ts";
+import { createLogFollower, type LineFold } from "../../metrics/follow-log.ts";
 import type { TrainerProgress } from "../../metrics/trainer-log.ts";
 import type { Checkpoint } from "../training-stack.ts";
 
-/** Both files get one short record per step or checkpoint: 8 MiB holds the whole history of any realistic run. */
-const TAIL_BYTES = 8 * 1024 * 1024;
 /** The mean total reward the RL loop logs for each step's batch (tinker_cookbook/rl/metric_util.py). */
 export const REWARD_KEY = "env/all/reward/total";
 /** The supervised loop's loss; the RL loop logs no loss of its own. */
@@ -22,25 +20,28 @@ export interface CheckpointRecord {
   sampler_path?: string;
 }
 
-function* jsonLines(text: string): Generator<Record<string, unknown>> {
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      const parsed: unknown = JSON.parse(line);
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) yield parsed as Record<string, unknown>;
-    } catch {
-      // A line being written right now, or one damaged: the next read sees it whole.
-    }
+/** One JSON object per line; a line that is not one (damaged, or cut by a crash) is skipped. */
+function jsonRecord(line: string): Record<string, unknown> | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 const numberAt = (record: Record<string, unknown>, key: string): number | undefined =>
   typeof record[key] === "number" && Number.isFinite(record[key]) ? record[key] : undefined;
 
-export async function readCheckpoints(logDir: string): Promise<CheckpointRecord[]> {
-  const out: CheckpointRecord[] = [];
-  for (const r of jsonLines(await readTailBytes(path.join(logDir, "checkpoints.jsonl"), TAIL_BYTES))) {
-    if (typeof r.name !== "string") continue;
+// Both files are followed as they grow (every record counts, none is read twice).
+const followCheckpoints = createLogFollower<CheckpointRecord[]>({
+  initial: () => [],
+  add(out, line) {
+    const r = jsonRecord(line);
+    if (typeof r?.name !== "string") return;
     out.push({
       name: r.name,
       batch: numberAt(r, "batch"),
@@ -49,8 +50,36 @@ export async function readCheckpoints(logDir: string): Promise<CheckpointRecord[
       state_path: typeof r.state_path === "string" ? r.state_path : undefined,
       sampler_path: typeof r.sampler_path === "string" ? r.sampler_path : undefined,
     });
-  }
-  return out;
+  },
+});
+
+/** What a training step's record says that progress shows. */
+interface StepRecord {
+  reward?: number;
+  doneFraction?: number;
+  loss?: number;
+}
+
+const metricsFold: LineFold<Map<number, StepRecord>> = {
+  initial: () => new Map(),
+  add(steps, line) {
+    const record = jsonRecord(line);
+    const step = record && numberAt(record, "step");
+    // Evaluation records carry test/ keys only; a training step has the reward or the progress keys.
+    if (!record || step === undefined) return;
+    const reward = numberAt(record, REWARD_KEY);
+    const doneFraction = numberAt(record, "progress/done_frac");
+    if (reward === undefined && doneFraction === undefined) return;
+    let loss: number | undefined;
+    for (const key of LOSS_KEYS) loss = numberAt(record, key) ?? loss;
+    // A resumed run logs again the steps after its last checkpoint: the last record of a step is the one that counts.
+    steps.set(step, { reward, doneFraction, loss });
+  },
+};
+const followMetrics = createLogFollower(metricsFold);
+
+export async function readCheckpoints(logDir: string): Promise<CheckpointRecord[]> {
+  return (await followCheckpoints(path.join(logDir, "checkpoints.jsonl"))).map((record) => ({ ...record }));
 }
 
 /**
@@ -86,26 +115,17 @@ export async function readRecipeCheckpoints(logDir: string): Promise<Checkpoint[
 
 export async function readRecipeProgress(logDir: string, totalSteps?: number): Promise<TrainerProgress> {
   const progress: TrainerProgress = { rewardHistory: [], stepErrors: [], completed: false };
-  // A resumed run logs again the steps after its last checkpoint: the last record of a step is the one that counts.
-  const steps = new Map<number, Record<string, unknown>>();
-  for (const record of jsonLines(await readTailBytes(path.join(logDir, "metrics.jsonl"), TAIL_BYTES))) {
-    const step = numberAt(record, "step");
-    // Evaluation records carry test/ keys only; a training step has the reward or the progress keys.
-    if (step === undefined) continue;
-    if (numberAt(record, REWARD_KEY) === undefined && numberAt(record, "progress/done_frac") === undefined) continue;
-    steps.set(step, record);
-  }
+  const steps = await followMetrics(path.join(logDir, "metrics.jsonl"));
   let doneFraction: number | undefined;
   for (const [step, record] of [...steps].sort(([a], [b]) => a - b)) {
     // Steps are numbered from 0: step 4 logged means five are done.
     progress.step = step + 1;
-    doneFraction = numberAt(record, "progress/done_frac") ?? doneFraction;
-    const reward = numberAt(record, REWARD_KEY);
-    if (reward !== undefined) {
-      progress.rewardMean = reward;
-      progress.rewardHistory.push({ step: step + 1, value: reward });
+    doneFraction = record.doneFraction ?? doneFraction;
+    if (record.reward !== undefined) {
+      progress.rewardMean = record.reward;
+      progress.rewardHistory.push({ step: step + 1, value: record.reward });
     }
-    for (const key of LOSS_KEYS) progress.loss = numberAt(record, key) ?? progress.loss;
+    progress.loss = record.loss ?? progress.loss;
   }
   progress.totalSteps =
     totalSteps ?? (doneFraction && progress.step ? Math.round(progress.step / doneFraction) : undefined);

@@ -37,6 +37,10 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     onEnded: deps.onEnded,
     log,
     now: deps.now,
+    folders: [
+      { path: deps.config.dataDir, what: "the data folder" },
+      { path: deps.config.logsDir, what: "the runs' log folder" },
+    ],
   });
   const exits = createExitWatcher({ runs, supervisor, launching, stacks: deps.stacks, outcomes, log });
   const launch = createLocalLauncher({

@@ -4,6 +4,7 @@ import type { RunsRepo } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
 import { readTailLines } from "../../../metrics/log-tail.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import { describeFullDisks, type Folder } from "../../full-disk.ts";
 import { describeCompletion } from "../../lifecycle/completion-notice.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { ExitInfo } from "../../../process/supervised-process.ts";
@@ -19,12 +20,16 @@ export interface LocalOutcomesDeps {
   onEnded: () => void;
   log: Logger;
   now: () => number;
+  /** The folders a run writes to (its logs, the database): a failure names those on a full disk. */
+  folders: readonly Folder[];
 }
 
 const LOG_TAIL_LINES = 15;
 
 export function createLocalOutcomes(deps: LocalOutcomesDeps) {
   const { transitions, log } = deps;
+  /** What was seen when a run's end could not be written (the disk full then, free by the time it is written). */
+  const causes = new Map<string, string>();
 
   async function fail(
     runId: string,
@@ -33,17 +38,20 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
     info?: ExitInfo,
   ): Promise<void> {
     const logTail = component ? await readTailLines(deps.logPath(runId, component), LOG_TAIL_LINES) : undefined;
+    const cause = causes.get(runId) ?? describeFullDisks(deps.folders);
+    const said = cause ? `${message} ${cause}` : message;
     const run = transitions.move(
       runId,
       ["starting", "running"],
-      { status: "failed", error: message, failedComponent: component, endedAt: deps.now() },
+      { status: "failed", error: said, failedComponent: component, endedAt: deps.now() },
       {
-        notice: { kind: "failed", component, exitCode: info?.exitCode, signal: info?.signal, logTail, message },
+        notice: { kind: "failed", component, exitCode: info?.exitCode, signal: info?.signal, logTail, message: said },
         stopAll: true,
       },
     );
+    causes.delete(runId);
     if (!run) return;
-    log.warn("run failed", { runId, component, message });
+    log.warn("run failed", { runId, component, message: said });
     await deps.carryOut(runId);
     deps.onEnded();
   }
@@ -66,7 +74,14 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
     deps.onEnded();
   }
 
-  return { fail, complete };
+  /** Remember why a run's end could not be written now, for the notice written once it can be. */
+  function noteCause(runId: string): string | undefined {
+    const cause = describeFullDisks(deps.folders);
+    if (cause && !causes.has(runId)) causes.set(runId, cause);
+    return causes.get(runId);
+  }
+
+  return { fail, complete, noteCause };
 }
 
 export type LocalOutcomes = ReturnType<typeof createLocalOutcomes>;

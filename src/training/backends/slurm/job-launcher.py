@@ -193,6 +193,9 @@ class Launcher:
         self.stop_order: List[str] = list(spec.get("stop_order") or [c.name for c in reversed(self.components)])
         pattern = spec.get("step_error_pattern")
         self.step_error = re.compile(f"^{re.escape(pattern)}") if pattern else None
+        self.step_error_offset = 0
+        self.step_error_partial = b""
+        self.step_error_lines: List[str] = []
         self.stop_signal: Optional[str] = None
         self.status: Dict[str, Any] = {
             "run_id": spec.get("run_id"),
@@ -298,18 +301,28 @@ class Launcher:
     # --- the run ------------------------------------------------------------------------------
 
     def step_errors(self) -> List[str]:
+        """The main log's step error lines: all of them, read on from where the last call stopped (the whole log counts,
+        however much follows an error, and no line is read twice)."""
         comp = self.by_name.get(self.main)
         if comp is None or self.step_error is None:
             return []
         try:
             with open(comp.log, "rb") as f:
-                f.seek(0, os.SEEK_END)
-                size = f.tell()
-                f.seek(max(0, size - 4 * 1024 * 1024))
-                text = f.read().decode("utf-8", errors="replace")
+                f.seek(self.step_error_offset)
+                while True:
+                    chunk = f.read(1024 * 1024)
+                    if not chunk:
+                        break
+                    lines = (self.step_error_partial + chunk).split(b"\n")
+                    self.step_error_partial = lines.pop()[-65536:]
+                    self.step_error_offset += len(chunk)
+                    for raw in lines:
+                        line = raw.decode("utf-8", errors="replace").strip()
+                        if self.step_error.match(line):
+                            self.step_error_lines.append(line)
         except OSError:
-            return []
-        return [line.strip() for line in text.split("\n") if self.step_error.match(line.strip())]
+            pass
+        return self.step_error_lines
 
     def watch(self) -> None:
         while True:
