@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import type { RunRow } from "../../db/runs.ts";
+import type { Comparison } from "../../src/experiments/compare-runs.ts";
 import { loadConfig } from "../../src/config.ts";
 import { personRef } from "../../src/reply.ts";
 import { createServices, type Services } from "../../src/services.ts";
@@ -157,14 +158,20 @@ describe("/rl resume <sweep>", () => {
   });
 });
 
+/** An 8-step run that completed, with its mid checkpoint (step 4) to fork from. */
+async function finishedParent() {
+  const { services, ctx } = await cookbook({ max_steps: "8", save_every: "4", demo_step_seconds: "0.05" });
+  const completed = nextEvent(services, "completed");
+  const { reply } = await confirmed(ctx, "/rl start");
+  const parent = (reply.data as { run_id: string }).run_id;
+  await completed;
+  const mid = JSON.parse(checkpointsOf(services, parent)[0]!) as { name: string; batch: number; state_path: string };
+  return { services, ctx, parent, mid };
+}
+
 describe("/rl fork", () => {
   it("starts a new, linked run from a mid checkpoint's weights with the changed field", async () => {
-    const { services, ctx } = await cookbook({ max_steps: "8", save_every: "4", demo_step_seconds: "0.05" });
-    const completed = nextEvent(services, "completed");
-    const { reply } = await confirmed(ctx, "/rl start");
-    const parent = (reply.data as { run_id: string }).run_id;
-    await completed;
-    const mid = JSON.parse(checkpointsOf(services, parent)[0]!) as { name: string; batch: number; state_path: string };
+    const { services, ctx, parent, mid } = await finishedParent();
 
     const forkDone = nextEvent(services, "completed");
     const { prompt, reply: forked } = await confirmed(ctx, `/rl fork ${parent} ${mid.name} learning_rate=0.00002`);
@@ -189,5 +196,60 @@ describe("/rl fork", () => {
 
     const unknown = await dispatch({ text: `/rl fork ${parent} 999999` }, ctx);
     expect(unknown.reply.error?.message).toMatch(`Run ${parent} has no checkpoint "999999". Its checkpoints: `);
+  });
+});
+
+describe("/rl compare of a fork", () => {
+  it("draws each fork after its parent's curve up to the fork step, labelled as the parent's, and names the parent", async () => {
+    const { services, ctx, parent, mid } = await finishedParent();
+    const forks: string[] = [];
+    for (const rate of ["0.00002", "0.00003"]) {
+      const done = nextEvent(services, "completed");
+      const { reply: forked } = await confirmed(ctx, `/rl fork ${parent} ${mid.name} learning_rate=${rate}`);
+      forks.push((forked.data as { run_id: string }).run_id);
+      await done;
+    }
+    const rewards = (id: string) =>
+      readFileSync(path.join(services.config.dataDir, "runs", id, "metrics.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { step: number; "env/all/reward/total": number })
+        .map((m) => ({ done: m.step + 1, y: m["env/all/reward/total"] }));
+
+    // Only the forks compared: the parent's line up to the fork step, once for both, then each fork from there on.
+    const [a, b] = forks as [string, string];
+    const compared = await dispatch({ text: `/rl compare ${a} ${b}` }, ctx);
+    expect(compared.ok, compared.reply.text).toBe(true);
+    const series = compared.reply.chart?.series ?? [];
+    expect(series.map((s) => s.label)).toEqual([
+      `${parent} (parent of ${a}, ${b}, to step ${mid.batch})`,
+      `${a} learning_rate=0.00002`,
+      `${b} learning_rate=0.00003`,
+    ]);
+    expect(series[0]!.points).toEqual(
+      rewards(parent)
+        .filter((p) => p.done <= mid.batch)
+        .map((p) => ({ x: p.done, y: p.y })),
+    );
+    for (const [i, id] of forks.entries())
+      expect(series[i + 1]!.points).toEqual(rewards(id).map((p) => ({ x: mid.batch + p.done, y: p.y })));
+    const table = compared.reply.blocks![0]!.content.split("\n").map((l) => l.split(/\s{2,}/));
+    expect(table[0]).toEqual(["run", "learning_rate", "reward", "steps", "time", "state", "forked from"]);
+    for (const id of forks)
+      expect(table.find((row) => row[0]!.startsWith(id))?.at(-1)).toBe(`${parent} at step ${mid.batch}`);
+    const data = compared.reply.data as Comparison;
+    expect(data.runs.map((r) => [r.forked_from?.run_id, r.forked_from?.step])).toEqual([
+      [parent, mid.batch],
+      [parent, mid.batch],
+    ]);
+
+    // The parent compared too: its whole line is drawn once, under its own name, and the fork still continues it.
+    const withParent = await dispatch({ text: `/rl compare ${parent} ${a}` }, ctx);
+    const lines = withParent.reply.chart?.series ?? [];
+    expect(lines.map((s) => s.label.split(" ")[0])).toEqual([parent, a]);
+    expect(lines[0]!.points).toEqual(rewards(parent).map((p) => ({ x: p.done, y: p.y })));
+    expect(lines[1]!.points[0]!.x).toBe(mid.batch + 1);
+    const rows = withParent.reply.blocks![0]!.content.split("\n").map((l) => l.split(/\s{2,}/));
+    expect(rows.find((row) => row[0]!.startsWith(parent))?.at(-1)).toBe("–");
   });
 });
