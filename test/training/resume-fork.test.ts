@@ -65,6 +65,16 @@ const noticesOf = (services: Services, id: string): string[] =>
     }>
   ).map((r) => r.dedupe_key.split(":").at(-1)!);
 
+/** A long run stopped by alice once it saved a checkpoint: ready to be resumed. */
+async function stoppedAfterCheckpoint() {
+  const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
+  const { reply } = await confirmed(ctx, "/rl start");
+  const id = (reply.data as { run_id: string }).run_id;
+  await waitFor("a checkpoint", () => checkpointsOf(services, id).length >= 1);
+  await services.manager.stop(id, "alice");
+  return { services, ctx, id };
+}
+
 describe("/rl resume", () => {
   it("continues a stopped run from its last checkpoint as the same run, to its last step, with one completed notice", async () => {
     const { services, ctx } = await cookbook({ max_steps: "16", save_every: "4", demo_step_seconds: "0.2" });
@@ -121,11 +131,7 @@ describe("/rl resume", () => {
   });
 
   it("moves the run once when the same resume arrives twice", async () => {
-    const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
-    const { reply } = await confirmed(ctx, "/rl start");
-    const id = (reply.data as { run_id: string }).run_id;
-    await waitFor("a checkpoint", () => checkpointsOf(services, id).length >= 1);
-    await services.manager.stop(id, "alice");
+    const { services, id } = await stoppedAfterCheckpoint();
     const both = await Promise.allSettled([services.manager.resume(id, "alice"), services.manager.resume(id, "bob")]);
     expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = both.find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -133,6 +139,31 @@ describe("/rl resume", () => {
       /only a stopped, failed or lost run can be resumed|resumed or started by someone else/,
     );
     expect(services.runs.get(id)!.attempt).toBe(1);
+    await services.manager.stop(id, "alice");
+  });
+});
+
+describe("/rl resume, confirmed twice", () => {
+  it("resumes once when two people's confirmations race and when one confirmation is replayed", async () => {
+    const { services, ctx, id } = await stoppedAfterCheckpoint();
+
+    // Two prompts for the same run, confirmed at the same moment: one resumes it, the other is told why not.
+    const admin: CommandContext = { ...ctx, user: { id: "root", name: "root" } };
+    const asked = [
+      await dispatch({ text: `/rl resume ${id}` }, ctx),
+      await dispatch({ text: `/rl resume ${id}` }, admin),
+    ];
+    const [one, two] = await Promise.all([answer(asked[0]!.reply, ctx), answer(asked[1]!.reply, admin)]);
+    expect([one!.ok, two!.ok].sort()).toEqual([false, true]);
+    expect((one!.ok ? two! : one!).reply.error?.message).toMatch(
+      /only a stopped, failed or lost run can be resumed|resumed or started by someone else/,
+    );
+    // The same Confirm once more (a replayed click): nothing happens again.
+    const replayed = await answer(asked[0]!.reply, ctx);
+    expect(replayed.reply.error?.message).toMatch(/^This was already answered/);
+    expect(services.runs.get(id)!.attempt).toBe(1);
+    const resumedNotices = noticesOf(services, id).filter((k) => k === "resumed");
+    expect(resumedNotices).toHaveLength(1);
     await services.manager.stop(id, "alice");
   });
 });
