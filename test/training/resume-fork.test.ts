@@ -11,6 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { personRef } from "../../src/reply.ts";
 import { createServices, type Services } from "../../src/services.ts";
 import { answer } from "../helpers/confirm.ts";
+import { environOf } from "../helpers/cookbook.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -81,6 +82,11 @@ describe("/rl resume", () => {
     const { reply: started } = await confirmed(ctx, "/rl start");
     const id = (started.data as { run_id: string }).run_id;
     await waitFor("two checkpoints", () => checkpointsOf(services, id).length >= 2);
+    const wandbIdentity = () => {
+      const environ = environOf(services.processes.list(id).find((p) => p.component === "trainer")!.pid!);
+      return { id: environ.WANDB_RUN_ID, resume: environ.WANDB_RESUME };
+    };
+    const firstAttempt = wandbIdentity();
     await confirmed(ctx, `/rl stop ${id}`);
     expect(services.runs.get(id)!.status).toBe("stopped");
     const last = JSON.parse(checkpointsOf(services, id).at(-1)!) as { name: string; batch: number };
@@ -90,6 +96,9 @@ describe("/rl resume", () => {
     expect(prompt.title).toBe(`Resume run ${id} (math_rl.train) from checkpoint ${last.name}?`);
     expect((reply.data as { run_id: string; resumed_step: number }).run_id).toBe(id);
     expect((reply.data as { resumed_step: number }).resumed_step).toBe(last.batch);
+    // Both attempts tell wandb.init the same run id, to resume if it exists: one WandB run, continued.
+    expect(wandbIdentity()).toEqual(firstAttempt);
+    expect(firstAttempt).toEqual({ id, resume: "allow" });
     expect((await completed).run.id).toBe(id);
 
     const run = services.runs.get(id)!;
@@ -215,6 +224,12 @@ describe("/rl fork", () => {
     expect(run.config).toMatchObject({ learning_rate: 0.00002, load_checkpoint_path: mid.state_path });
     const log = readFileSync(path.join(services.config.logsDir, `trainer_${child}.log`), "utf8");
     expect(log).toContain(`Loaded weights from ${mid.state_path}`);
+    // It trained with the changed field: every step the fork logged used the new learning rate.
+    const logged = readFileSync(path.join(services.config.dataDir, "runs", child, "metrics.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { "optim/lr": number })["optim/lr"]);
+    expect(logged).toEqual(Array.from({ length: 8 }, () => 0.00002));
     const status = await dispatch({ text: `/rl status ${child}` }, ctx);
     expect(status.reply.fields?.find((f) => f.label === "Forked from")?.value).toBe(
       `run ${parent} at step ${mid.batch}`,
