@@ -14,7 +14,7 @@ export default defineCommand({
   name: "compare",
   summary: "Compare runs or a sweep",
   description:
-    "Compare training runs: given a sweep id, all its runs; else the run ids given (two or more, space-separated). Returns a table of the config fields on which they differ with each run's final (or latest) reward mean, steps, duration and state, names the run with the best reward, and one chart with every run's reward curve.",
+    "Compare training runs: given a sweep id, all its runs; else the run ids given (two or more, space-separated). Returns a table of the config fields on which they differ with each run's final (or latest) reward mean, steps, duration and state, names the run with the best reward, and one chart with every run's reward curve. A forked run is drawn from its fork step on, after its parent's curve up to that step (the parent's line is labelled as such), and the table names the run and step it was forked from.",
   toolName: "rl_compare_runs",
   args: z.object({
     run: z.string().min(1).max(2000).describe("A sweep id, or two or more run ids separated by spaces"),

@@ -13,6 +13,9 @@ export interface ComparedRun {
   total_steps: number | null;
   duration_ms: number | null;
   curve: Array<{ step: number; value: number }>;
+  /** A fork: its parent, the checkpoint's step it started from, and the parent's curve up to that step (the training
+   * the fork's weights carry; a curve's step counts the steps done). */
+  forked_from?: { run_id: string; step: number; curve: Array<{ step: number; value: number }> };
 }
 
 export interface Comparison {
@@ -25,6 +28,20 @@ export interface Comparison {
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** The parent's curve up to a fork's step, or undefined when the run is no fork or its parent is gone. */
+async function lineageOf(run: RunRow, report: RunReport): Promise<ComparedRun["forked_from"]> {
+  if (!run.parentId || run.forkStep === undefined) return undefined;
+  let parent: RunRow;
+  try {
+    parent = report.find(run.parentId);
+  } catch {
+    return undefined;
+  }
+  const step = run.forkStep;
+  const curve = (await report.results(parent)).reward_history.filter((p) => p.step <= step);
+  return { run_id: parent.id, step, curve };
+}
+
 export async function compareRuns(runs: readonly RunRow[], report: RunReport, now: () => number): Promise<Comparison> {
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.config)))];
   const fields = keys.filter((key) => runs.some((r) => !same(r.config[key], runs[0]!.config[key])));
@@ -32,6 +49,7 @@ export async function compareRuns(runs: readonly RunRow[], report: RunReport, no
   for (const run of runs) {
     const view = await report.results(run);
     const lastPoint = view.reward_history.at(-1);
+    const forkedFrom = await lineageOf(run, report);
     compared.push({
       run_id: run.id,
       status: run.status,
@@ -41,6 +59,7 @@ export async function compareRuns(runs: readonly RunRow[], report: RunReport, no
       total_steps: view.total_steps,
       duration_ms: run.startedAt === undefined ? null : (run.endedAt ?? now()) - run.startedAt,
       curve: view.reward_history,
+      ...(forkedFrom ? { forked_from: forkedFrom } : {}),
     });
   }
   const ranked = compared

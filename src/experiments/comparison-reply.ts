@@ -21,9 +21,30 @@ function table(rows: string[][]): string {
     .join("\n");
 }
 
+/** A fork counts its steps from 0 again; drawn from its checkpoint's step, it continues its parent's line. */
+const pointsOf = (r: ComparedRun) => r.curve.map((p) => ({ x: p.step + (r.forked_from?.step ?? 0), y: p.value }));
+
+/** Each fork's parent up to the fork step (once for forks of the same parent at the same step), unless the parent is
+ * compared too: its whole line is drawn then. */
+function parentSeries(runs: readonly ComparedRun[]) {
+  const byStart = new Map<string, { from: NonNullable<ComparedRun["forked_from"]>; forks: string[] }>();
+  for (const r of runs) {
+    const from = r.forked_from;
+    if (!from || from.curve.length === 0 || runs.some((o) => o.run_id === from.run_id)) continue;
+    const key = `${from.run_id}@${from.step}`;
+    const seen = byStart.get(key) ?? byStart.set(key, { from, forks: [] }).get(key)!;
+    seen.forks.push(r.run_id);
+  }
+  return [...byStart.values()].map(({ from, forks }) => ({
+    label: `${from.run_id} (parent of ${forks.join(", ")}, to step ${from.step})`,
+    points: from.curve.map((p) => ({ x: p.step, y: p.value })),
+  }));
+}
+
 export function comparisonReply(comparison: Comparison, sweep?: SweepRow, finished = false): Reply {
   const { runs, fields, best } = comparison;
-  const header = ["run", ...fields, "reward", "steps", "time", "state"];
+  const forks = runs.some((r) => r.forked_from);
+  const header = ["run", ...fields, "reward", "steps", "time", "state", ...(forks ? ["forked from"] : [])];
   const rows = runs.map((r) => [
     `${r.run_id}${r.run_id === best ? " ★" : ""}`,
     ...fields.map((f) => (Object.hasOwn(r.config, f) ? formatValue(r.config[f]) : "default")),
@@ -31,6 +52,7 @@ export function comparisonReply(comparison: Comparison, sweep?: SweepRow, finish
     `${r.step ?? 0}/${r.total_steps ?? "?"}`,
     r.duration_ms === null ? "–" : formatDuration(r.duration_ms),
     r.status,
+    ...(forks ? [r.forked_from ? `${r.forked_from.run_id} at step ${r.forked_from.step}` : "–"] : []),
   ]);
   const winner = runs.find((r) => r.run_id === best);
   const curves = runs.filter((r) => r.curve.length > 0);
@@ -47,11 +69,14 @@ export function comparisonReply(comparison: Comparison, sweep?: SweepRow, finish
       ? {
           chart: {
             title: "Reward mean by step",
-            points: lead.curve.map((p) => ({ x: p.step, y: p.value })),
-            series: curves.map((r) => ({
-              label: `${r.run_id}${fields.length ? ` ${changes(r, fields)}` : ""}`,
-              points: r.curve.map((p) => ({ x: p.step, y: p.value })),
-            })),
+            points: pointsOf(lead),
+            series: [
+              ...parentSeries(runs),
+              ...curves.map((r) => ({
+                label: `${r.run_id}${fields.length ? ` ${changes(r, fields)}` : ""}`,
+                points: pointsOf(r),
+              })),
+            ],
           },
         }
       : {}),

@@ -27,5 +27,6 @@ export async function sendMessage(message: OutboxMessage, poster: Poster, deps: 
   // Nothing is awaited between the platform's answer and the mark. A crash in this window posts the message again
   // after the restart: Discord answers that repeat with the first message (its nonce), Slack posts it twice.
   crashPoint("posted");
+  if (message.dedupeKey.endsWith(":resumed")) crashPoint("resume:posted");
   deps.outbox.markSent(message.id, id, deps.now());
 }

@@ -16,7 +16,18 @@ export const CRASH_POINTS = [
   "stopped:trainer",
   "posted",
 ] as const;
-export type CrashPoint = (typeof CRASH_POINTS)[number];
+
+/** Resume's own points, between its decision and the resumed process (the resume crash-point suite's). */
+export const RESUME_CRASH_POINTS = [
+  // The compare-and-set committed: the attempt, who resumed it and its "resumed" notice, in one transaction.
+  "resume:committed",
+  // What the backend kept of the last attempt is put aside; nothing is spawned yet.
+  "resume:relaunching",
+  "resume:spawned:trainer",
+  // The "resumed" notice is posted and not yet marked sent.
+  "resume:posted",
+] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number] | (typeof RESUME_CRASH_POINTS)[number];
 
 /** SIGKILL this process here when RL_CRASH_AT names this point: the test of what a restart repairs. */
 export function crashPoint(point: CrashPoint): void {

@@ -6,10 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import type { RunRow } from "../../db/runs.ts";
+import type { Comparison } from "../../src/experiments/compare-runs.ts";
 import { loadConfig } from "../../src/config.ts";
 import { personRef } from "../../src/reply.ts";
 import { createServices, type Services } from "../../src/services.ts";
 import { answer } from "../helpers/confirm.ts";
+import { environOf } from "../helpers/cookbook.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -64,12 +66,27 @@ const noticesOf = (services: Services, id: string): string[] =>
     }>
   ).map((r) => r.dedupe_key.split(":").at(-1)!);
 
+/** A long run stopped by alice once it saved a checkpoint: ready to be resumed. */
+async function stoppedAfterCheckpoint() {
+  const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
+  const { reply } = await confirmed(ctx, "/rl start");
+  const id = (reply.data as { run_id: string }).run_id;
+  await waitFor("a checkpoint", () => checkpointsOf(services, id).length >= 1);
+  await services.manager.stop(id, "alice");
+  return { services, ctx, id };
+}
+
 describe("/rl resume", () => {
   it("continues a stopped run from its last checkpoint as the same run, to its last step, with one completed notice", async () => {
     const { services, ctx } = await cookbook({ max_steps: "16", save_every: "4", demo_step_seconds: "0.2" });
     const { reply: started } = await confirmed(ctx, "/rl start");
     const id = (started.data as { run_id: string }).run_id;
     await waitFor("two checkpoints", () => checkpointsOf(services, id).length >= 2);
+    const wandbIdentity = () => {
+      const environ = environOf(services.processes.list(id).find((p) => p.component === "trainer")!.pid!);
+      return { id: environ.WANDB_RUN_ID, resume: environ.WANDB_RESUME };
+    };
+    const firstAttempt = wandbIdentity();
     await confirmed(ctx, `/rl stop ${id}`);
     expect(services.runs.get(id)!.status).toBe("stopped");
     const last = JSON.parse(checkpointsOf(services, id).at(-1)!) as { name: string; batch: number };
@@ -79,6 +96,9 @@ describe("/rl resume", () => {
     expect(prompt.title).toBe(`Resume run ${id} (math_rl.train) from checkpoint ${last.name}?`);
     expect((reply.data as { run_id: string; resumed_step: number }).run_id).toBe(id);
     expect((reply.data as { resumed_step: number }).resumed_step).toBe(last.batch);
+    // Both attempts tell wandb.init the same run id, to resume if it exists: one WandB run, continued.
+    expect(wandbIdentity()).toEqual(firstAttempt);
+    expect(firstAttempt).toEqual({ id, resume: "allow" });
     expect((await completed).run.id).toBe(id);
 
     const run = services.runs.get(id)!;
@@ -120,11 +140,7 @@ describe("/rl resume", () => {
   });
 
   it("moves the run once when the same resume arrives twice", async () => {
-    const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
-    const { reply } = await confirmed(ctx, "/rl start");
-    const id = (reply.data as { run_id: string }).run_id;
-    await waitFor("a checkpoint", () => checkpointsOf(services, id).length >= 1);
-    await services.manager.stop(id, "alice");
+    const { services, id } = await stoppedAfterCheckpoint();
     const both = await Promise.allSettled([services.manager.resume(id, "alice"), services.manager.resume(id, "bob")]);
     expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = both.find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -132,6 +148,31 @@ describe("/rl resume", () => {
       /only a stopped, failed or lost run can be resumed|resumed or started by someone else/,
     );
     expect(services.runs.get(id)!.attempt).toBe(1);
+    await services.manager.stop(id, "alice");
+  });
+});
+
+describe("/rl resume, confirmed twice", () => {
+  it("resumes once when two people's confirmations race and when one confirmation is replayed", async () => {
+    const { services, ctx, id } = await stoppedAfterCheckpoint();
+
+    // Two prompts for the same run, confirmed at the same moment: one resumes it, the other is told why not.
+    const admin: CommandContext = { ...ctx, user: { id: "root", name: "root" } };
+    const asked = [
+      await dispatch({ text: `/rl resume ${id}` }, ctx),
+      await dispatch({ text: `/rl resume ${id}` }, admin),
+    ];
+    const [one, two] = await Promise.all([answer(asked[0]!.reply, ctx), answer(asked[1]!.reply, admin)]);
+    expect([one!.ok, two!.ok].sort()).toEqual([false, true]);
+    expect((one!.ok ? two! : one!).reply.error?.message).toMatch(
+      /only a stopped, failed or lost run can be resumed|resumed or started by someone else/,
+    );
+    // The same Confirm once more (a replayed click): nothing happens again.
+    const replayed = await answer(asked[0]!.reply, ctx);
+    expect(replayed.reply.error?.message).toMatch(/^This was already answered/);
+    expect(services.runs.get(id)!.attempt).toBe(1);
+    const resumedNotices = noticesOf(services, id).filter((k) => k === "resumed");
+    expect(resumedNotices).toHaveLength(1);
     await services.manager.stop(id, "alice");
   });
 });
@@ -157,14 +198,20 @@ describe("/rl resume <sweep>", () => {
   });
 });
 
+/** An 8-step run that completed, with its mid checkpoint (step 4) to fork from. */
+async function finishedParent() {
+  const { services, ctx } = await cookbook({ max_steps: "8", save_every: "4", demo_step_seconds: "0.05" });
+  const completed = nextEvent(services, "completed");
+  const { reply } = await confirmed(ctx, "/rl start");
+  const parent = (reply.data as { run_id: string }).run_id;
+  await completed;
+  const mid = JSON.parse(checkpointsOf(services, parent)[0]!) as { name: string; batch: number; state_path: string };
+  return { services, ctx, parent, mid };
+}
+
 describe("/rl fork", () => {
   it("starts a new, linked run from a mid checkpoint's weights with the changed field", async () => {
-    const { services, ctx } = await cookbook({ max_steps: "8", save_every: "4", demo_step_seconds: "0.05" });
-    const completed = nextEvent(services, "completed");
-    const { reply } = await confirmed(ctx, "/rl start");
-    const parent = (reply.data as { run_id: string }).run_id;
-    await completed;
-    const mid = JSON.parse(checkpointsOf(services, parent)[0]!) as { name: string; batch: number; state_path: string };
+    const { services, ctx, parent, mid } = await finishedParent();
 
     const forkDone = nextEvent(services, "completed");
     const { prompt, reply: forked } = await confirmed(ctx, `/rl fork ${parent} ${mid.name} learning_rate=0.00002`);
@@ -177,6 +224,12 @@ describe("/rl fork", () => {
     expect(run.config).toMatchObject({ learning_rate: 0.00002, load_checkpoint_path: mid.state_path });
     const log = readFileSync(path.join(services.config.logsDir, `trainer_${child}.log`), "utf8");
     expect(log).toContain(`Loaded weights from ${mid.state_path}`);
+    // It trained with the changed field: every step the fork logged used the new learning rate.
+    const logged = readFileSync(path.join(services.config.dataDir, "runs", child, "metrics.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { "optim/lr": number })["optim/lr"]);
+    expect(logged).toEqual(Array.from({ length: 8 }, () => 0.00002));
     const status = await dispatch({ text: `/rl status ${child}` }, ctx);
     expect(status.reply.fields?.find((f) => f.label === "Forked from")?.value).toBe(
       `run ${parent} at step ${mid.batch}`,
@@ -189,5 +242,60 @@ describe("/rl fork", () => {
 
     const unknown = await dispatch({ text: `/rl fork ${parent} 999999` }, ctx);
     expect(unknown.reply.error?.message).toMatch(`Run ${parent} has no checkpoint "999999". Its checkpoints: `);
+  });
+});
+
+describe("/rl compare of a fork", () => {
+  it("draws each fork after its parent's curve up to the fork step, labelled as the parent's, and names the parent", async () => {
+    const { services, ctx, parent, mid } = await finishedParent();
+    const forks: string[] = [];
+    for (const rate of ["0.00002", "0.00003"]) {
+      const done = nextEvent(services, "completed");
+      const { reply: forked } = await confirmed(ctx, `/rl fork ${parent} ${mid.name} learning_rate=${rate}`);
+      forks.push((forked.data as { run_id: string }).run_id);
+      await done;
+    }
+    const rewards = (id: string) =>
+      readFileSync(path.join(services.config.dataDir, "runs", id, "metrics.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { step: number; "env/all/reward/total": number })
+        .map((m) => ({ done: m.step + 1, y: m["env/all/reward/total"] }));
+
+    // Only the forks compared: the parent's line up to the fork step, once for both, then each fork from there on.
+    const [a, b] = forks as [string, string];
+    const compared = await dispatch({ text: `/rl compare ${a} ${b}` }, ctx);
+    expect(compared.ok, compared.reply.text).toBe(true);
+    const series = compared.reply.chart?.series ?? [];
+    expect(series.map((s) => s.label)).toEqual([
+      `${parent} (parent of ${a}, ${b}, to step ${mid.batch})`,
+      `${a} learning_rate=0.00002`,
+      `${b} learning_rate=0.00003`,
+    ]);
+    expect(series[0]!.points).toEqual(
+      rewards(parent)
+        .filter((p) => p.done <= mid.batch)
+        .map((p) => ({ x: p.done, y: p.y })),
+    );
+    for (const [i, id] of forks.entries())
+      expect(series[i + 1]!.points).toEqual(rewards(id).map((p) => ({ x: mid.batch + p.done, y: p.y })));
+    const table = compared.reply.blocks![0]!.content.split("\n").map((l) => l.split(/\s{2,}/));
+    expect(table[0]).toEqual(["run", "learning_rate", "reward", "steps", "time", "state", "forked from"]);
+    for (const id of forks)
+      expect(table.find((row) => row[0]!.startsWith(id))?.at(-1)).toBe(`${parent} at step ${mid.batch}`);
+    const data = compared.reply.data as Comparison;
+    expect(data.runs.map((r) => [r.forked_from?.run_id, r.forked_from?.step])).toEqual([
+      [parent, mid.batch],
+      [parent, mid.batch],
+    ]);
+
+    // The parent compared too: its whole line is drawn once, under its own name, and the fork still continues it.
+    const withParent = await dispatch({ text: `/rl compare ${parent} ${a}` }, ctx);
+    const lines = withParent.reply.chart?.series ?? [];
+    expect(lines.map((s) => s.label.split(" ")[0])).toEqual([parent, a]);
+    expect(lines[0]!.points).toEqual(rewards(parent).map((p) => ({ x: p.done, y: p.y })));
+    expect(lines[1]!.points[0]!.x).toBe(mid.batch + 1);
+    const rows = withParent.reply.blocks![0]!.content.split("\n").map((l) => l.split(/\s{2,}/));
+    expect(rows.find((row) => row[0]!.startsWith(parent))?.at(-1)).toBe("–");
   });
 });

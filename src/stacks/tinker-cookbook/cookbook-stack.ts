@@ -86,6 +86,10 @@ export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
         env: childEnv(deps.processEnv ?? process.env, config.trainingRoot, {
           TINKER_API_KEY: config.keys.tinker,
           WANDB_API_KEY: config.keys.wandb,
+          // The recipe's wandb.init names the run but gives no id: these make every attempt of a resumed run log to
+          // the one WandB run (created by the first attempt, resumed by the next), as wandb.init reads them.
+          WANDB_RUN_ID: run.id,
+          WANDB_RESUME: "allow",
         }),
         logPath: logPathOf(config.logsDir, run.id, component),
       };

@@ -3,6 +3,7 @@
 import type { RunRow, RunsRepo } from "../../../db/runs.ts";
 import type { Config } from "../../config.ts";
 import { RlError } from "../../errors.ts";
+import { crashPoint } from "../../process/crash-point.ts";
 import type { StackRegistry } from "../../stacks/stack-registry.ts";
 import type { Checkpoint, TrainingStack } from "../../stacks/training-stack.ts";
 import { LIVE_STATUSES, type Transitions } from "../lifecycle/transitions.ts";
@@ -90,7 +91,9 @@ export function createRunResumer(deps: RunResumerDeps) {
       const now = runs.get(run.id)!;
       throw new RlError("CONFLICT", `Run ${run.id} is ${now.status} now; it was resumed or started by someone else.`);
     }
+    crashPoint("resume:committed");
     deps.beforeRelaunch(moved);
+    crashPoint("resume:relaunching");
     if (queued) return { run: moved, checkpoint };
     return { run: await deps.launch(moved, progress), checkpoint };
   };

@@ -49,6 +49,7 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         const startedAt = deps.now();
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);
+        if (run.attempt > 0) crashPoint(`resume:spawned:${component}` as CrashPoint);
         deps.exits.watch(run.id, component);
         await waitUntil(
           deps.readiness(
