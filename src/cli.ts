@@ -233,6 +233,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const { loadDotEnv } = await import("./cli/load-dot-env.ts");
+  for (const warning of await loadDotEnv(process.cwd())) process.stderr.write(`rl-chatops: ${warning}\n`);
   if (line.verb === "exec") return exec(line);
   if (line.verb === "scan") return scan(line);
   if (line.verb === "backup") return backup(line);

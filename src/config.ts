@@ -236,7 +236,8 @@ export interface Config {
 
 /** Read the optional YAML file: a flat map of the same names as the environment variables. */
 function readConfigFile(env: NodeJS.ProcessEnv, cwd: string): Record<string, string> {
-  const explicit = env.RL_CONFIG;
+  // Empty is unset, as for every setting: the `RL_CONFIG=` line of a .env copied from .env.example names no file.
+  const explicit = env.RL_CONFIG || undefined;
   const file = path.resolve(cwd, explicit ?? "rl-chatops.yaml");
   if (!existsSync(file)) {
     if (explicit)

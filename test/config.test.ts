@@ -66,6 +66,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ RL_CONFIG: "nope.yaml" }, cwd)).toThrow(/RL_CONFIG/);
   });
 
+  it("reads an empty RL_CONFIG (the .env.example line) as unset: the default file, when there is one", () => {
+    const cwd = tmp();
+    expect(loadConfig({ RL_CONFIG: "" }, cwd).maxConcurrentRuns).toBe(1);
+    writeFileSync(path.join(cwd, "rl-chatops.yaml"), "RL_MAX_CONCURRENT_RUNS: 2\n");
+    expect(loadConfig({ RL_CONFIG: "" }, cwd).maxConcurrentRuns).toBe(2);
+  });
+
   it("logs only warnings when the console is the only front end, unless told otherwise", () => {
     expect(loadConfig({}, tmp()).logLevel).toBe("warn");
     expect(loadConfig({ SLACK_BOT_TOKEN: "xoxb-1" }, tmp()).logLevel).toBe("info");
