@@ -33,7 +33,8 @@ const int = (min: number, max: number) =>
     z.int().check(z.minimum(min), z.maximum(max)),
   );
 const port = int(0, 65535);
-const url = trimmed(z.url("expected a URL such as http://127.0.0.1:8080"));
+// "localhost:8080" parses as a URL whose scheme is "localhost": only http(s) is an address the bot can reach.
+const url = trimmed(z.url({ protocol: /^https?$/, error: "expected an http(s) URL such as http://127.0.0.1:8080" }));
 const text = trimmed(z.minLength(1));
 /** One sbatch option value: a partition, account or GPU spec, never spaces (each goes in its own argv element). */
 const slurmWord = trimmed(z.regex(/^[\w.:+-]+$/, "expected one word such as gpu, my-account or a100:1 (no spaces)"));
