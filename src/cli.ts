@@ -178,10 +178,15 @@ async function exec(line: CommandLine): Promise<number> {
   };
   // Winning the lease means no bot runs; losing it means one does, and it answers for the folder.
   const attempt = tryAcquireLease(config.dataDir, "exec");
-  const response =
+  const answer =
     "lease" in attempt
-      ? await execHere(config, attempt.lease, request)
-      : await execInBot(config, attempt.holder, request, ackTimeoutMs);
+      ? execHere(config, attempt.lease, request)
+      : execInBot(config, attempt.holder, request, ackTimeoutMs);
+  // A person at a terminal hears what a slow command waits for; a script's stderr stays empty when all went well.
+  const { announceWait, describeWait } = await import("./cli/announce-wait.ts");
+  const response = process.stderr.isTTY
+    ? await announceWait(answer, describeWait(text, config), (t) => process.stderr.write(t))
+    : await answer;
   (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
   return exitCodeOf(response);
 }

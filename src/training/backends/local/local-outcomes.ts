@@ -43,7 +43,8 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
       },
     );
     if (!run) return;
-    log.warn("run failed", { runId, component, message });
+    // People hear of it from the notice; at warn it would be a third copy on the console's screen.
+    log.info("run failed", { runId, component, message });
     await deps.carryOut(runId);
     deps.onEnded();
   }
