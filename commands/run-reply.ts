@@ -22,6 +22,15 @@ const UNDELIVERED_LABELS = { notice: "Notice", digest: "Digest", alert: "Alert" 
 
 const fmt = (n: number | null, digits = 3) => (n === null ? "–" : Number(n.toFixed(digits)).toString());
 
+/** "4242 PENDING (waiting: Resources)", "4242 RUNNING on vm", "4242 FAILED on vm, exit code 1". */
+export function slurmJobText(job: NonNullable<RunStatusView["slurm"]>): string {
+  // squeue says "None" for a job with no reason to give.
+  const waiting = job.reason && job.reason !== "None" ? ` (waiting: ${job.reason})` : "";
+  const node = job.node ? ` on ${job.node}` : "";
+  const exit = job.exit_code === undefined ? "" : `, exit code ${job.exit_code}`;
+  return `${job.job_id} ${job.state}${node}${waiting}${exit}`;
+}
+
 export function statusFields(view: RunStatusView): ReplyField[] {
   const fields: ReplyField[] = [
     { label: "Step", value: `${view.step ?? 0} / ${view.total_steps ?? "?"}` },
@@ -36,6 +45,7 @@ export function statusFields(view: RunStatusView): ReplyField[] {
     },
     { label: "Started by", value: personRef(view.created_by) },
   ];
+  if (view.slurm) fields.splice(5, 0, { label: "Slurm job", value: slurmJobText(view.slurm) });
   if (view.forked_from)
     fields.push({
       label: "Forked from",

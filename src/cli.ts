@@ -96,7 +96,12 @@ async function exec(line: CommandLine): Promise<number> {
     json: line.options.json === true,
   };
   // Only a client: a signal ends this process, never the command it handed over or a run.
-  const response = await askSupervisor(config, request, ackTimeoutMs);
+  const answer = askSupervisor(config, request, ackTimeoutMs);
+  // A person at a terminal hears what a slow command waits for; a script's stderr stays empty when all went well.
+  const { announceWait, describeWait } = await import("./cli/announce-wait.ts");
+  const response = process.stderr.isTTY
+    ? await announceWait(answer, describeWait(text, config), (t) => process.stderr.write(t))
+    : await answer;
   (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
   return exitCodeOf(response);
 }
@@ -196,6 +201,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const { loadDotEnv } = await import("./cli/load-dot-env.ts");
+  for (const warning of await loadDotEnv(process.cwd())) process.stderr.write(`rl-chatops: ${warning}\n`);
   if (line.verb === "exec") return exec(line);
   if (line.verb === "scan") return scan(line);
   if (line.verb === "backup") return backup(line);

@@ -33,7 +33,8 @@ const int = (min: number, max: number) =>
     z.int().check(z.minimum(min), z.maximum(max)),
   );
 const port = int(0, 65535);
-const url = trimmed(z.url("expected a URL such as http://127.0.0.1:8080"));
+// "localhost:8080" parses as a URL whose scheme is "localhost": only http(s) is an address the bot can reach.
+const url = trimmed(z.url({ protocol: /^https?$/, error: "expected an http(s) URL such as http://127.0.0.1:8080" }));
 const text = trimmed(z.minLength(1));
 /** One sbatch option value: a partition, account or GPU spec, never spaces (each goes in its own argv element). */
 const slurmWord = trimmed(z.regex(/^[\w.:+-]+$/, "expected one word such as gpu, my-account or a100:1 (no spaces)"));
@@ -250,7 +251,8 @@ export interface Config {
 
 /** Read the optional YAML file: a flat map of the same names as the environment variables. */
 function readConfigFile(env: NodeJS.ProcessEnv, cwd: string): Record<string, string> {
-  const explicit = env.RL_CONFIG;
+  // Empty is unset, as for every setting: the `RL_CONFIG=` line of a .env copied from .env.example names no file.
+  const explicit = env.RL_CONFIG || undefined;
   const file = path.resolve(cwd, explicit ?? "rl-chatops.yaml");
   if (!existsSync(file)) {
     if (explicit)

@@ -1,10 +1,16 @@
 // `rl-chatops scan DIR [--json]`: what discovery finds in a folder (environments, or recipes on the cookbook stack), without running any of it.
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { RlError } from "./errors.ts";
 import { createParsePool } from "./environments/threads/parse-pool.ts";
 import type { ScanResult } from "./environments/types.ts";
 
 export async function runScan(dir: string, options: { json: boolean }): Promise<number> {
+  // A folder that is not there is a mistyped argument, not an empty catalog: the command fails (exit 1) saying so.
+  const folder = path.resolve(dir);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+    throw new RlError("NOT_FOUND", `There is no folder ${folder} to scan: give the folder holding the environments.`);
   // Nothing else runs in this process: discovery may parse on every core, this thread included. The helper threads
   // start before the settings are read, so they have loaded their parser by the time the folder is listed.
   const parseThreads = availableParallelism();
@@ -36,7 +42,7 @@ export async function runScan(dir: string, options: { json: boolean }): Promise<
             parseThreads,
             parsePool,
           });
-    result = await scanner.scan(path.resolve(dir));
+    result = await scanner.scan(folder);
   } finally {
     // Also when a setting is refused: the helpers stop with the command.
     await parsePool.release();

@@ -45,6 +45,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ RL_MAX_CONCURRENT_RUNS: "0" }, tmp())).toThrow(/RL_MAX_CONCURRENT_RUNS/);
     expect(() => loadConfig({ RL_SCAN_RECURSIVE: "maybe" }, tmp())).toThrow(/RL_SCAN_RECURSIVE/);
     expect(() => loadConfig({ WANDB_BASE_URL: "not a url" }, tmp())).toThrow(/WANDB_BASE_URL/);
+    // No scheme: "localhost" would be read as one.
+    expect(() => loadConfig({ LLM_BASE_URL: "localhost:8080" }, tmp())).toThrow(
+      "LLM_BASE_URL has a bad value: expected an http(s) URL such as http://127.0.0.1:8080.",
+    );
+    expect(loadConfig({ LLM_BASE_URL: "http://localhost:8080/v1" }, tmp()).llm.baseUrl).toBe(
+      "http://localhost:8080/v1",
+    );
   });
 
   it("reads the YAML file, and the environment wins over it", () => {
@@ -64,6 +71,13 @@ describe("loadConfig", () => {
     writeFileSync(path.join(cwd, "custom.yaml"), "RL_DATADIR: ./x\n");
     expect(() => loadConfig({ RL_CONFIG: "custom.yaml" }, cwd)).toThrow(/unknown setting "RL_DATADIR"/);
     expect(() => loadConfig({ RL_CONFIG: "nope.yaml" }, cwd)).toThrow(/RL_CONFIG/);
+  });
+
+  it("reads an empty RL_CONFIG (the .env.example line) as unset: the default file, when there is one", () => {
+    const cwd = tmp();
+    expect(loadConfig({ RL_CONFIG: "" }, cwd).maxConcurrentRuns).toBe(1);
+    writeFileSync(path.join(cwd, "rl-chatops.yaml"), "RL_MAX_CONCURRENT_RUNS: 2\n");
+    expect(loadConfig({ RL_CONFIG: "" }, cwd).maxConcurrentRuns).toBe(2);
   });
 
   it("logs only warnings when the console is the only front end, unless told otherwise", () => {

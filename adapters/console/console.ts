@@ -19,6 +19,8 @@ export interface ConsoleOptions {
   userName?: string;
   /** Aborted on SIGTERM/SIGINT: the console stops reading, and answers no line read after it. */
   signal?: AbortSignal;
+  /** The texts of the notices printed so far: a failure a notice has just told is not told again. */
+  noticeTexts?: ReadonlySet<string>;
 }
 
 export interface ConsoleAdapter extends ChatAdapter {
@@ -38,6 +40,7 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   let running: Promise<void> | undefined;
   let printed = 0;
+  const noticeTexts = new Set<string>();
   // Resolves once the text is out of this process (the write's callback), not when it is queued in the stream: the
   // outbox marks a notice sent as soon as post() returns, and behind a slow terminal or pipe a queued text is lost
   // if the bot is killed.
@@ -50,7 +53,7 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
     threads: false,
     done,
     async start() {
-      running ??= runConsole(services, { ...options, signal: abort.signal })
+      running ??= runConsole(services, { ...options, signal: abort.signal, noticeTexts })
         .catch((err: unknown) => services.log.error("console failed", { err }))
         .finally(resolveDone);
     },
@@ -60,6 +63,7 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
       await done;
     },
     async post(target, reply): Promise<MessageRef> {
+      if (reply.text) noticeTexts.add(reply.text);
       await print(reply);
       return { channel: target.channel, id: String(++printed) };
     },
@@ -83,8 +87,12 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
     id: options.userName ?? process.env.USER ?? "local",
     name: options.userName ?? process.env.USER ?? "local",
   };
-  // What the terminal shows is redacted once, here, as each platform's adapter does where it sends.
-  const show = (reply: Reply): string => renderText(redactReply(reply, services.redact));
+  // What the terminal shows is redacted once, here, as each platform's adapter does where it sends. A terminal has
+  // no threads: a failed start's reason, just printed by the run's failure notice, is not printed a second time.
+  const show = (reply: Reply): string => {
+    const told = reply.error && reply.text && options.noticeTexts?.has(reply.text);
+    return renderText(redactReply(told ? { ...reply, text: undefined } : reply, services.redact));
+  };
   const ctx: CommandContext = {
     channel: CONSOLE_CHANNEL,
     user,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/open-database.ts";
 import { createAuditRepo } from "../../db/audit.ts";
+import { SETTING_NAMES } from "../../src/config.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -83,6 +84,33 @@ describe("rl-chatops exec", () => {
     const arithmetic = data.environments.find((e) => e.name === "arithmetic")!;
     expect(arithmetic.fields.find((f) => f.name === "total_steps")?.locked).toBe(true);
     expect(arithmetic.fields.find((f) => f.name === "difficulty")?.locked).toBe(false);
+  });
+
+  it("/rl config names only settings that exist (the trainer's WandB project is WANDB_PROJECT)", async () => {
+    const cwd = tempDir();
+    await runCli(["exec", "/rl select arithmetic"], { cwd });
+    const out = await runCli(["exec", "/rl config"], { cwd });
+    expect(out.code).toBe(0);
+    const named = [...out.stdout.matchAll(/\b(?:RL|WANDB|SLACK|DISCORD|LLM|TINKER|OPENROUTER)_[A-Z_]+\b/g)].map(
+      (m) => m[0],
+    );
+    expect(named).toContain("WANDB_PROJECT");
+    expect(named.filter((name) => !(SETTING_NAMES as string[]).includes(name))).toEqual([]);
+  });
+
+  it("scan of a folder that is not there fails with one line naming it, with or without --json", async () => {
+    const cwd = tempDir();
+    for (const args of [
+      ["scan", "no-such-folder"],
+      ["scan", "no-such-folder", "--json"],
+    ]) {
+      const out = await runCli(args, { cwd });
+      expect({ code: out.code, stdout: out.stdout, stderr: out.stderr }).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `There is no folder ${path.join(cwd, "no-such-folder")} to scan: give the folder holding the environments.`,
+      });
+    }
   });
 
   it("the console runs piped lines in order and exits 0 at the end", async () => {

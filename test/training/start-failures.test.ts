@@ -1,9 +1,10 @@
 // Start failures that say what to fix: a missing or non-executable command is named with the setting that changes it.
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { logPathOf } from "../../src/stacks/log-path.ts";
 import { CONSOLE, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const stacks: DemoStack[] = [];
@@ -42,7 +43,7 @@ describe("start failures name what to fix", () => {
     expect(status.processes).toMatchObject({ api: "not started", trainer: "not started", env: "not started" });
   });
 
-  it("a trainer command that is a file but not executable says so and names RL_TRAINER_COMMAND; the API it started is stopped", async () => {
+  it("a trainer command that is a file but not executable says so and names RL_TRAINER_COMMAND, before the API is started", async () => {
     const dir = tempDir("rl-cmd-");
     const script = path.join(dir, "launch-trainer");
     writeFileSync(script, "#!/bin/sh\nexit 0\n");
@@ -57,8 +58,27 @@ describe("start failures name what to fix", () => {
     expect(run.error).toContain("RL_TRAINER_COMMAND");
     expect(existsSync(logPathOf(stack.services.config.logsDir, run.id, "trainer"))).toBe(false);
     const status = await stack.services.report.status(stack.services.runs.get(run.id)!);
-    expect(status.processes.trainer).toBe("not started");
-    expect(status.processes.api).toMatch(/^(exited|killed)/);
+    // Every command is checked before anything is spawned: no API was started for nothing.
+    expect(status.processes).toMatchObject({ api: "not started", trainer: "not started", env: "not started" });
+    expect(stack.services.db.prepare("SELECT component FROM run_processes WHERE run_id = ?").all(run.id)).toEqual([]);
+    expect(existsSync(logPathOf(stack.services.config.logsDir, run.id, "api"))).toBe(false);
+  });
+
+  it("a missing trainer command is refused before the API is started, in a real start from the command line", async () => {
+    const cwd = tempDir();
+    await runCli(["exec", "/rl select arithmetic"], { cwd });
+    const out = await runCli(["exec", "/rl start", "--json"], {
+      cwd,
+      env: { RL_TRAINER_COMMAND: "launch-training-not-installed --flag" },
+    });
+    expect(out.code).toBe(1);
+    const answer = JSON.parse(out.stdout) as { error: { code: string; message: string } };
+    expect(answer.error.code).toBe("PROCESS_FAILED");
+    expect(answer.error.message).toContain('"launch-training-not-installed" was not found on PATH');
+    expect(answer.error.message).not.toContain("api is ready");
+    // No component's log was opened: nothing was spawned.
+    const logs = path.join(cwd, "data", "logs");
+    expect(existsSync(logs) ? readdirSync(logs) : []).toEqual([]);
   });
 
   it("a trainer script missing from the training root names it, tinker-atropos and pip install -e .", async () => {

@@ -64,7 +64,7 @@ const TINKER_CONFIG_FIELDS: readonly TrainerField[] = [
     type: "str",
     fieldType: STR,
     default: "atropos-tinker",
-    description: "WandB project of the trainer's run (set by the bot: RL_WANDB_PROJECT)",
+    description: "WandB project of the trainer's run (set by the bot: WANDB_PROJECT)",
   },
   {
     name: "wandb_group",

@@ -40,12 +40,20 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
     let component: Component | undefined;
     try {
       const stack = deps.stacks.of(run);
+      // Every component's command is checked before the first is spawned: a missing trainer is named before an API
+      // was started for nothing (and stopped again).
+      const plans = new Map<Component, Awaited<ReturnType<typeof stack.plan>>>();
+      for (const spec of stack.components) {
+        component = spec.name;
+        const plan = await stack.plan(run, component);
+        checkSpawnPlan(plan, spec.help);
+        plans.set(component, plan);
+      }
       for (const spec of stack.components) {
         component = spec.name;
         if (spec.port !== undefined) await ensurePortFree(spec.port, spec.title);
-        const plan = await stack.plan(run, component);
+        const plan = plans.get(component)!;
         abort.signal.throwIfAborted();
-        checkSpawnPlan(plan, spec.help);
         const startedAt = deps.now();
         supervisor.spawn(run.id, plan);
         crashPoint(`spawned:${component}` as CrashPoint);

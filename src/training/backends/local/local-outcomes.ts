@@ -51,7 +51,8 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
     );
     causes.delete(runId);
     if (!run) return;
-    log.warn("run failed", { runId, component, message: said });
+    // People hear of it from the notice; at warn it would be a third copy on the console's screen.
+    log.info("run failed", { runId, component, message: said });
     await deps.carryOut(runId);
     deps.onEnded();
   }
