@@ -38,7 +38,6 @@ export const SEED_LOCKED_FIELDS: LockedFields = {
       base_url: "http://localhost:8001/v1",
       api_key: "x",
       server_type: "sglang",
-      weight: 1.0,
       num_requests_for_eval: 256,
       timeout: 3600,
     },

@@ -23,6 +23,7 @@ import { createWorkerScanner } from "./environments/threads/worker-scanner.ts";
 import { atroposlibLookup } from "./environments/resolution/atroposlib-lookup.ts";
 import { createEnvironmentOps } from "./environment-ops.ts";
 import { loadLockedFields } from "./locked-fields.ts";
+import { describeUnknownLockedKeys } from "./stacks/atropos-tinker/check-locked-fields.ts";
 import { crashPoint } from "./process/crash-point.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createWandbClient } from "./metrics/wandb-client.ts";
@@ -68,6 +69,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const redact = createRedactor(config.secrets);
   const log = options.log ?? createLogger(config.logLevel, redact);
   const lockedFields = loadLockedFields(config.lockedFieldsPath);
+  if (config.stack !== "tinker-cookbook")
+    for (const note of describeUnknownLockedKeys(lockedFields)) log.warn(note, { file: config.lockedFieldsPath });
   const db = openDatabase(config.databasePath, undefined, { beforePublish: () => crashPoint("database-built") });
   const dbWatch = config.databasePath === ":memory:" ? undefined : watchDatabaseFile(db, config.databasePath);
   const channels = createChannelsRepo(db, now);

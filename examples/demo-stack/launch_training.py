@@ -48,7 +48,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import urlparse
 
 import demo_yaml
-from atroposlib.utils.tokenizer import IM_END, ByteTokenizer, last_user_message, split_chatml
+from demo_tokenizer import IM_END, ByteTokenizer, last_user_message, split_chatml
 from demo_policy import FALLBACK_ANSWER, SoftmaxPolicy, parse_choice_prompt
 
 DEFAULT_GROUPS_PER_BATCH = 4

@@ -1,4 +1,5 @@
-// What one model's child gets: the environment's process-mode command line, and an environment carrying the key.
+// What one model's child gets: the environment's process-mode command line, a config naming where its key comes from, and an environment carrying the key.
+import { writeFileSync } from "node:fs";
 import { childEnv } from "../process/child-env.ts";
 
 export interface ProcessModeOptions {
@@ -9,6 +10,22 @@ export interface ProcessModeOptions {
   outputFile: string;
   baseUrl: string;
   model: string;
+  /** The YAML from writeKeyFromEnvironmentConfig, when a key is sent. */
+  configFile?: string;
+}
+
+/**
+ * atroposlib sends the server config's api_key as it is (the environment's config_init usually says "x"); only an
+ * api_key of None makes the OpenAI client read OPENAI_API_KEY. So the child gets `api_key: null` in a --config YAML
+ * (the key itself is in neither that file nor the command line), which also overrides config_init's value.
+ */
+export function writeKeyFromEnvironmentConfig(file: string): void {
+  writeFileSync(
+    file,
+    "# The key is not in this file: api_key null makes the OpenAI client read OPENAI_API_KEY from the environment.\n" +
+      "openai:\n  api_key: null\n",
+    { mode: 0o600 },
+  );
 }
 
 /** `python ENV.py process ...`: no key here, since any local user can read a command line from /proc. */
@@ -30,6 +47,7 @@ export function buildProcessArgv(o: ProcessModeOptions): { command: string; args
       o.baseUrl,
       "--openai.model_name",
       o.model,
+      ...(o.configFile === undefined ? [] : ["--config", o.configFile]),
     ],
   };
 }

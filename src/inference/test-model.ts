@@ -4,7 +4,7 @@ import type { EnvironmentInfo } from "../environments/types.ts";
 import { readTailLines } from "../metrics/log-tail.ts";
 import { readProcessOutput, type ParsedOutput } from "./parse-process-output.ts";
 import type { InferenceTestPlan } from "./plan-inference-test.ts";
-import { buildProcessArgv, buildProcessEnv } from "./process-mode-command.ts";
+import { buildProcessArgv, buildProcessEnv, writeKeyFromEnvironmentConfig } from "./process-mode-command.ts";
 import { resolveOutputFile, stampOf } from "./resolve-output-file.ts";
 import { runChild, type ChildExit } from "./run-child.ts";
 import { modelStats } from "./summarize.ts";
@@ -47,6 +47,11 @@ export async function testModel(run: ModelRun, model: string, index: number): Pr
   const stdoutPath = path.join(dir, `${stem}.out.log`);
   const stderrPath = path.join(dir, `${stem}.err.log`);
   const before = stampOf(planned);
+  let configFile: string | undefined;
+  if (plan.apiKey) {
+    configFile = path.join(dir, `${stem}.yaml`);
+    writeKeyFromEnvironmentConfig(configFile);
+  }
   const { command, args } = buildProcessArgv({
     python: deps.config.python,
     envFile: environment.filePath,
@@ -55,6 +60,7 @@ export async function testModel(run: ModelRun, model: string, index: number): Pr
     outputFile: planned,
     baseUrl: plan.baseUrl,
     model,
+    configFile,
   });
   const argv = [command, ...args];
   const exit = await runChild({

@@ -211,7 +211,6 @@ export function writeRunYaml(
         model_name: "Qwen/Qwen3-8B",
         base_url: `http://127.0.0.1:${ports.inference}/v1`,
         api_key: "x",
-        weight: 1.0,
         num_requests_for_eval: 256,
         timeout: 3600,
       },

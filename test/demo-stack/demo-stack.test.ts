@@ -250,7 +250,14 @@ describe("demo environments: process mode (inference test, no trainer)", () => {
     await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
   });
 
-  function processArgs(url: string): string[] {
+  /** What /rl test passes: api_key null, so the OpenAI client (and the miniature) reads OPENAI_API_KEY. */
+  function keyFromEnvironmentConfig(): string {
+    const file = path.join(tmp.dir, "key-from-env.yaml");
+    writeFileSync(file, "openai:\n  api_key: null\n");
+    return file;
+  }
+
+  function processArgs(url: string, config?: string): string[] {
     return [
       path.join(ENV_DIR, "parity_env.py"),
       "process",
@@ -264,14 +271,32 @@ describe("demo environments: process mode (inference test, no trainer)", () => {
       url,
       "--openai.model_name",
       "test-model",
+      ...(config === undefined ? [] : ["--config", config]),
     ];
   }
+
+  it("sends config_init's api_key, not OPENAI_API_KEY, unless the config's api_key is null (as atroposlib does)", async () => {
+    const fake = await startFakeOpenAI();
+    servers.push(fake.server);
+    const run = pool.start("process-x", processArgs(fake.url), {
+      cwd: tmp.dir,
+      env: { OPENAI_API_KEY: "sk-not-sent-123" },
+    });
+    expect((await exitOf(run, logs)).code, logs()).toBe(0);
+    expect(fake.requests.length).toBeGreaterThan(0);
+    for (const r of fake.requests) expect(r.authorization).toBe("Bearer x");
+  });
 
   it("writes one JSON line per group, takes the key from OPENAI_API_KEY, and never overwrites a result file", async () => {
     const fake = await startFakeOpenAI();
     servers.push(fake.server);
     const key = "sk-demo-test-key-123";
-    const first = pool.start("process-1", processArgs(fake.url), { cwd: tmp.dir, env: { OPENAI_API_KEY: key } });
+    const config = keyFromEnvironmentConfig();
+    expect(readFileSync(config, "utf8")).not.toContain(key);
+    const first = pool.start("process-1", processArgs(fake.url, config), {
+      cwd: tmp.dir,
+      env: { OPENAI_API_KEY: key },
+    });
     expect((await exitOf(first, logs)).code, logs()).toBe(0);
     expect(first.child.spawnargs.join(" ")).not.toContain(key);
     expect(first.stdout()).not.toContain(key);
@@ -297,7 +322,10 @@ describe("demo environments: process mode (inference test, no trainer)", () => {
 
     // A second run must not overwrite (nor append to) the first run's file: it writes parity_1.jsonl.
     const before = readFileSync(out, "utf8");
-    const second = pool.start("process-2", processArgs(fake.url), { cwd: tmp.dir, env: { OPENAI_API_KEY: key } });
+    const second = pool.start("process-2", processArgs(fake.url, config), {
+      cwd: tmp.dir,
+      env: { OPENAI_API_KEY: key },
+    });
     expect((await exitOf(second, logs)).code, logs()).toBe(0);
     expect(second.stdout()).toContain("Changed data path to data/parity_1.jsonl");
     expect(readFileSync(out, "utf8")).toBe(before);

@@ -339,3 +339,46 @@ describe("config fields", () => {
     expect(again?.[0]?.fieldType).toEqual({ kind: "int" });
   });
 });
+
+describe("startable means importable as python FILE serve", () => {
+  const MAIN = (cls: string) => `\nif __name__ == "__main__":\n    ${cls}.cli()\n`;
+  const runnability = (result: ScanResult, cls: string) => {
+    const env = result.environments.find((e) => e.className === cls);
+    return { runnable: env?.runnable, reason: env?.notRunnableReason };
+  };
+
+  it("marks a file with a top-level relative import not startable, with the reason", () => {
+    const result = resolveFolder({
+      "pkg/helpers.py": "VALUE = 1\n",
+      "pkg/rel_env.py": `${ATROPOS}from .helpers import VALUE\nclass RelEnv(BaseEnv):\n    pass\n${MAIN("RelEnv")}`,
+      "pkg/star_env.py": `${ATROPOS}from .helpers import *\nclass StarEnv(BaseEnv):\n    pass\n${MAIN("StarEnv")}`,
+      "pkg/guarded_env.py": `${ATROPOS}try:\n    from .helpers import VALUE\nexcept ImportError:\n    VALUE = 2\nclass GuardedEnv(BaseEnv):\n    pass\n${MAIN("GuardedEnv")}`,
+      "pkg/plain_env.py": `${ATROPOS}class PlainEnv(BaseEnv):\n    pass\n${MAIN("PlainEnv")}`,
+    });
+    expect(runnability(result, "RelEnv")).toEqual({
+      runnable: false,
+      reason: expect.stringMatching(
+        /^rel_env\.py imports VALUE from \.helpers at top level, a relative import .* python rel_env\.py serve fails with ImportError/,
+      ),
+    });
+    expect(runnability(result, "StarEnv")).toMatchObject({
+      runnable: false,
+      reason: expect.stringMatching(/\* from \.helpers/),
+    });
+    expect(runnability(result, "GuardedEnv")).toEqual({ runnable: true, reason: undefined });
+    expect(runnability(result, "PlainEnv")).toEqual({ runnable: true, reason: undefined });
+  });
+
+  it("marks a file importing a name atroposlib.envs.base does not define not startable (sft_loader_server's OpenaiConfig)", () => {
+    const result = resolveFolder({
+      "sft_env.py": `from atroposlib.envs.base import BaseEnv, BaseEnvConfig, OpenaiConfig, ScoredDataGroup\nclass SftEnv(BaseEnv):\n    pass\n${MAIN("SftEnv")}`,
+      "ok_env.py": `from atroposlib.envs.base import BaseEnv, Field, ServerBaseline\nclass OkEnv(BaseEnv):\n    pass\n${MAIN("OkEnv")}`,
+    });
+    expect(runnability(result, "SftEnv")).toEqual({
+      runnable: false,
+      reason:
+        "sft_env.py imports OpenaiConfig from atroposlib.envs.base, which atroposlib does not define, so python sft_env.py serve fails with ImportError before it starts",
+    });
+    expect(runnability(result, "OkEnv").runnable).toBe(true);
+  });
+});

@@ -65,7 +65,7 @@ describe("planInferenceTest", () => {
 
 describe("the child's command and environment", () => {
   it("put the key in OPENAI_API_KEY and never on the command line; drop the bot's own secrets", () => {
-    const argv = buildProcessArgv({
+    const options = {
       python: "python3",
       envFile: "/e/env.py",
       steps: 3,
@@ -73,7 +73,8 @@ describe("the child's command and environment", () => {
       outputFile: "/d/01-m.jsonl",
       baseUrl: "https://openrouter.ai/api/v1",
       model: "m",
-    });
+    };
+    const argv = buildProcessArgv(options);
     expect(argv.args).toEqual([
       "/e/env.py",
       "process",
@@ -90,6 +91,9 @@ describe("the child's command and environment", () => {
       "--openai.model_name",
       "m",
     ]);
+    // With a key to send: a config whose api_key null makes the OpenAI client read OPENAI_API_KEY.
+    const withConfig = buildProcessArgv({ ...options, configFile: "/d/01-m.yaml" });
+    expect(withConfig.args.slice(-2)).toEqual(["--config", "/d/01-m.yaml"]);
     const env = buildProcessEnv({ PATH: "/bin", OPENROUTER_API_KEY: KEY, SLACK_BOT_TOKEN: "xoxb-1" }, "/root", KEY);
     expect(env.OPENAI_API_KEY).toBe(KEY);
     expect(env.OPENROUTER_API_KEY).toBeUndefined();

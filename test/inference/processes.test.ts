@@ -1,5 +1,6 @@
 // The children themselves: time limits, crashes, stale output files, the concurrency limit, and where the key travels.
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runInferenceTest } from "../../src/inference/run-inference-test.ts";
@@ -135,6 +136,18 @@ describe("inference test children", () => {
     expect(child.command.join(" ")).not.toContain(KEY);
     expect(result.models[0]?.command).toEqual(child.command);
     expect(child.environ).toContain(`OPENAI_API_KEY=${KEY}`);
+    // atroposlib sends the config's api_key as it is; only None makes the OpenAI client read OPENAI_API_KEY.
+    const config = child.command[child.command.indexOf("--config") + 1]!;
+    expect(child.command).toContain("--config");
+    expect(readFileSync(config, "utf8")).not.toContain(KEY);
+    const read = execFileSync(
+      "python3",
+      ["-c", "import yaml,sys,json; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", config],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(JSON.parse(read)).toEqual({ openai: { api_key: null } });
     // The bot's own copy of the key under its own name stays with the bot.
     expect(child.environ).not.toContain("OPENROUTER_API_KEY");
     expect(

@@ -72,7 +72,60 @@ function writeTable(): { file: string; meant: Record<string, unknown> } {
   return { file: writeRunConfig(dir, "r1", config, []), meant };
 }
 
+const PYYAML_SAFE_LOAD =
+  "import yaml,sys,json; print(json.dumps(yaml.safe_load(open(sys.argv[1], encoding='utf-8')), ensure_ascii=True))";
+
+/** Strings with every character PyYAML's reader refuses or reads as a line break, and spaces where it trims. */
+function specialStrings(): string[] {
+  const chars = [
+    ...Array.from({ length: 0xa0 }, (_, c) => String.fromCharCode(c)),
+    ...["\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff", "\ud800", "\udfff", "\u1680", "\u3000"],
+  ];
+  return [
+    ...chars.flatMap((c) => [c, `a${c}b`, `${c}lead`, `trail${c}`, `${c}${c}`]),
+    " leading space",
+    "trailing space ",
+    "  ",
+    "a\n\nb\n",
+    "-0.0",
+    "a #b",
+    "a: b",
+  ];
+}
+
 describe("run YAML as PyYAML reads it", () => {
+  it("quotes or escapes every character PyYAML treats specially: the real PyYAML reads each value back exactly", async () => {
+    dir = tempDir("rl-yaml-");
+    const strings = specialStrings();
+    const meant = Object.fromEntries(strings.map((value, i) => [`s${i}`, value]));
+    const config = buildRunConfig({
+      runId: "r1",
+      environment: "demo",
+      values: { ...meant, [`key\u2028with\u0085breaks`]: 1 },
+      locked: { ...SEED_LOCKED_FIELDS, env: {} },
+      wandbProject: "p",
+    });
+    const file = writeRunConfig(dir, "r1", config, []);
+    const { stdout } = await execFileAsync("python3", ["-c", PYYAML_SAFE_LOAD, file]);
+    const read = JSON.parse(stdout) as { env: Record<string, unknown>; openai: unknown; tinker: unknown };
+    strings.forEach((value, i) => expect(read.env[`s${i}`], JSON.stringify(value)).toBe(value));
+    expect(read.env["key\u2028with\u0085breaks"]).toBe(1);
+    // The whole file, not only the strings: every value the bot meant, as PyYAML gives it.
+    expect(read).toEqual(JSON.parse(JSON.stringify(config)));
+  });
+
+  it("the real PyYAML gives every value and its type back, as the demo stack's reader does", async () => {
+    const { file, meant } = writeTable();
+    const { stdout } = await execFileAsync("python3", [
+      "-c",
+      "import yaml,sys,json; env = yaml.safe_load(open(sys.argv[1]))['env']; " +
+        "print(json.dumps({k: [type(v).__name__, v] for k, v in env.items()}, default=str))",
+      file,
+    ]);
+    const read = JSON.parse(stdout) as Record<string, [string, unknown]>;
+    TABLE.forEach(([value, type], i) => expect(read[`v${i}`], JSON.stringify(value)).toEqual([type, meant[`v${i}`]]));
+  });
+
   it("gives every value and its type back through PyYAML's resolution rules (the demo stack's reader)", async () => {
     const { file, meant } = writeTable();
     const { stdout } = await execFileAsync("python3", ["-c", PRINT_TYPES, file], {

@@ -11,7 +11,7 @@ from typing import Dict, List, Literal, Optional
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 sys.path.insert(0, ROOT)
 
-from atroposlib.config_model import ValidationError  # noqa: E402
+from atroposlib._config_model import ValidationError  # noqa: E402
 from atroposlib.envs.base import (  # noqa: E402
     APIServerConfig,
     BaseEnvConfig,
@@ -19,8 +19,10 @@ from atroposlib.envs.base import (  # noqa: E402
     Field,
     _parse_flags,
     _resolve_servers,
+    ServerManager,
     _UsageError,
 )
+from atroposlib.envs.server_handling.server_manager import OpenAIError  # noqa: E402
 from demo_policy import SoftmaxPolicy, parse_choice_prompt  # noqa: E402
 from tinker_atropos.environments._common import format_prompt, normalize_answer, score_choice  # noqa: E402
 from tinker_atropos.environments.arithmetic_env import ArithmeticEnv, ArithmeticEnvConfig  # noqa: E402
@@ -105,11 +107,21 @@ class CliTest(unittest.TestCase):
         try:
             servers = _resolve_servers(defaults, [{"base_url": "http://yaml/v1", "weight": 2.0, "extra": 1}],
                                        {"model_name": "cli"}, "run.yaml", "serve")
-            self.assertEqual((servers[0].base_url, servers[0].model_name, servers[0].weight), ("http://yaml/v1", "cli", 2.0))
+            # weight is not a field of the real APIServerConfig: dropped, as pydantic drops it
+            self.assertEqual((servers[0].base_url, servers[0].model_name), ("http://yaml/v1", "cli"))
+            self.assertFalse(hasattr(servers[0], "weight"))
             os.environ["OPENAI_API_KEY"] = "sk-env"
-            self.assertEqual(_resolve_servers(defaults, None, {}, None, "process")[0].api_key, "sk-env")
-            self.assertEqual(_resolve_servers(defaults, None, {}, None, "serve")[0].api_key, "x")
-            self.assertEqual(_resolve_servers(defaults, None, {"api_key": "cli"}, None, "process")[0].api_key, "cli")
+            # As in the real library, OPENAI_API_KEY never replaces a configured key ...
+            for mode in ("process", "serve"):
+                server = _resolve_servers(defaults, None, {}, None, mode)[0]
+                self.assertEqual(ServerManager([server])._headers(server), {"Authorization": "Bearer x"})
+            # ... it is what the OpenAI client sends when the config's api_key is None (YAML `api_key: null`)
+            server = _resolve_servers(defaults, [{"api_key": None}], {}, "run.yaml", "process")[0]
+            self.assertIsNone(server.api_key)
+            self.assertEqual(ServerManager([server])._headers(server), {"Authorization": "Bearer sk-env"})
+            os.environ.pop("OPENAI_API_KEY")
+            with self.assertRaises(OpenAIError):
+                ServerManager([server])
         finally:
             os.environ.pop("OPENAI_API_KEY", None)
             if old is not None:

@@ -71,7 +71,14 @@ export interface FileSummary {
   classes: ClassDecl[];
   main: MainEntry;
   /** Module-level name bindings in source order; the last one before a use wins, as in Python. */
-  bindings: Array<{ name: string; order: number; binding: Binding; fallback?: boolean }>;
+  bindings: Array<{
+    name: string;
+    order: number;
+    binding: Binding;
+    fallback?: boolean;
+    /** Inside a try statement: a failing import there may be planned for. */
+    guarded?: boolean;
+  }>;
   /** Modules imported with `from MODULE import *`. */
   starImports: string[];
 }

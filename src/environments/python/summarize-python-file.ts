@@ -49,9 +49,11 @@ function summarizeParsed(parser: Parser, source: string): FileOutcome {
   const statements = readSyntaxTree(tree, source).namedChildren;
   const summary: FileSummary = { classes: [], main: readMainEntry(statements), bindings: [], starImports: [] };
   const exceptRanges: Array<[number, number]> = [];
-  for (const statement of moduleStatements(statements, exceptRanges)) addStatement(summary, statement);
+  const tryRanges: Array<[number, number]> = [];
+  for (const statement of moduleStatements(statements, exceptRanges, tryRanges)) addStatement(summary, statement);
   for (const entry of summary.bindings) {
     if (exceptRanges.some(([start, end]) => entry.order >= start && entry.order < end)) entry.fallback = true;
+    if (tryRanges.some(([start, end]) => entry.order >= start && entry.order < end)) entry.guarded = true;
   }
   return { kind: "summary", summary };
 }
@@ -68,11 +70,16 @@ export function firstError(node: Parser.SyntaxNode): Parser.SyntaxNode | undefin
   return undefined;
 }
 
-/** The statements run at import time, looking through if/try/with; except clauses' ranges are collected. */
-export function* moduleStatements(nodes: readonly Node[], exceptRanges: Array<[number, number]>): Generator<Node> {
+/** The statements run at import time, looking through if/try/with; except clauses' and try statements' ranges are collected. */
+export function* moduleStatements(
+  nodes: readonly Node[],
+  exceptRanges: Array<[number, number]>,
+  tryRanges: Array<[number, number]> = [],
+): Generator<Node> {
   for (const child of nodes) {
     if (child.type === "except_clause") exceptRanges.push([child.startIndex, child.endIndex]);
-    if (TRANSPARENT.has(child.type)) yield* moduleStatements(child.namedChildren, exceptRanges);
+    if (child.type === "try_statement") tryRanges.push([child.startIndex, child.endIndex]);
+    if (TRANSPARENT.has(child.type)) yield* moduleStatements(child.namedChildren, exceptRanges, tryRanges);
     else yield child;
   }
 }

@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { BaseEnvConfigField } from "./base-env-config.ts";
 import type { ClassDecl, ConfigInitDecl } from "../python/python-file-summary.ts";
+import { importBlocker } from "./check-importable.ts";
 import { resolveConfigClass, type ClassRef } from "./resolve-config-class.ts";
 import { resolveConfigFields } from "./resolve-config-fields.ts";
 import { createSymbolResolver, isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
@@ -72,7 +73,7 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
 
 const MAIN = 'if __name__ == "__main__":';
 
-/** Whether `python FILE serve` starts `cls`: atroposlib's CLI runs only from the file's main block calling `cls.cli()`. */
+/** Whether `python FILE serve` starts `cls`: the file must import as a script, and atroposlib's CLI runs only from its main block calling `cls.cli()`. */
 function runnability(
   symbols: SymbolResolver,
   file: SummarizedFile,
@@ -80,6 +81,8 @@ function runnability(
 ): { runnable: boolean; notRunnableReason?: string } {
   const { main } = file.summary;
   const fileName = path.posix.basename(file.key);
+  const blocker = importBlocker(file);
+  if (blocker) return { runnable: false, notRunnableReason: blocker };
   if (!main.hasMainBlock)
     return {
       runnable: false,

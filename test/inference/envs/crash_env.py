@@ -17,6 +17,9 @@ class CrashEnv(BaseEnv):
     async def get_next_item(self):
         return None
 
+    async def evaluate(self, *args, **kwargs):
+        pass
+
 
 if __name__ == "__main__":
     CrashEnv.cli()

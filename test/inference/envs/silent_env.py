@@ -12,8 +12,14 @@ class SilentEnv(BaseEnv):
         # Deliberately ignores the output path it was given.
         self.jsonl_writer = None
 
+    async def setup(self):
+        pass
+
     async def get_next_item(self):
         return None
+
+    async def evaluate(self, *args, **kwargs):
+        pass
 
 
 if __name__ == "__main__":

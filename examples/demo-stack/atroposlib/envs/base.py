@@ -25,7 +25,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
 
-from atroposlib.config_model import ConfigModel, Field, FieldInfo, ValidationError, parse_cli_value
+from atroposlib._config_model import ConfigModel, Field, FieldInfo, ValidationError, parse_cli_value
 from atroposlib.envs.server_handling.server_manager import (
     APIServerConfig,
     HTTPCallError,
@@ -37,19 +37,18 @@ from atroposlib.envs.server_handling.server_manager import (
     http_json,
 )
 from atroposlib.type_definitions import Item, Message
-from atroposlib.utils.tokenizer import ByteTokenizer
 
+# Only names the real atroposlib.envs.base has (tests/test_public_surface.py checks it).
 __all__ = [
     "APIServerConfig",
     "BaseEnv",
     "BaseEnvConfig",
     "EvalHandlingEnum",
     "Field",
-    "FieldInfo",
     "ScoredDataGroup",
     "ScoredDataItem",
     "ServerBaseline",
-    "ValidationError",
+    "ServerManager",
 ]
 
 ENV_NAMESPACE = "env"
@@ -207,10 +206,8 @@ class BaseEnv(ABC):
         testing: bool = False,
     ):
         self.config = config
-        self.server = ServerManager(
-            server_configs, slurm=slurm, testing=testing, api_key_fallback=os.environ.get("OPENAI_API_KEY") or None
-        )
-        self.tokenizer = ByteTokenizer.from_pretrained(config.tokenizer_name)
+        self.server = ServerManager(server_configs, slurm=slurm, testing=testing)
+        self.tokenizer = _load_tokenizer(config.tokenizer_name)
         self.slurm = slurm
         self.testing = testing
         self.curr_step = 0
@@ -247,12 +244,13 @@ class BaseEnv(ABC):
 
     # -- hooks an environment implements ---------------------------------------
     @classmethod
-    def config_init(cls) -> Tuple[BaseEnvConfig, List[APIServerConfig]]:
-        """Default configuration: the config class's defaults and one local server."""
-        return cls.env_config_cls(), [APIServerConfig(base_url="http://localhost:8001/v1", api_key="x")]
+    def config_init(cls) -> Tuple[BaseEnvConfig, Union[ServerBaseline, List[APIServerConfig]]]:
+        """Default configuration: the config class's defaults and a ServerBaseline, as in the real class."""
+        return cls.env_config_cls(), ServerBaseline()
 
     async def setup(self) -> None:
-        """Load data, seed random generators, ..."""
+        """Load data, seed random generators, ... Required, as in the real class (not abstract there either)."""
+        raise NotImplementedError("Setup method must be implemented in subclass")
 
     @abstractmethod
     async def get_next_item(self) -> Item:
@@ -280,8 +278,9 @@ class BaseEnv(ABC):
     async def postprocess_histories(self, trajectories: Optional[ScoredDataGroup]) -> Optional[ScoredDataGroup]:
         return trajectories
 
+    @abstractmethod
     async def evaluate(self, *args: Any, **kwargs: Any) -> None:
-        """Run an evaluation pass (optional)."""
+        """Run an evaluation pass; abstract in the real BaseEnv, so every environment implements it."""
 
     async def cleanup(self) -> None:
         """Optional per-item cleanup."""
@@ -313,7 +312,15 @@ class BaseEnv(ABC):
         for group in groups:
             if group is None:
                 continue
-            overrides = group.get("group_overrides") or {}
+            overrides = group.get("group_overrides", {})
+            if not isinstance(overrides, dict):
+                # The real base.py calls .get() on it: a None here raises and the group is lost.
+                print(
+                    f"Error in handle_send_to_api: group_overrides is {overrides!r}, not a dict; group dropped",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                continue
             expected = overrides.get("group_size", self.config.group_size)
             if len(group.get("tokens") or []) != expected or len(group.get("scores") or []) != expected:
                 print(
@@ -504,7 +511,7 @@ class BaseEnv(ABC):
     def _wait_for_inference(self) -> None:
         limit = _unreachable_seconds()
         try:
-            self.server.wait_for_health(give_up_after=limit)
+            self.server._wait_for_health(give_up_after=limit)
         except InferenceUnreachable as e:
             raise _FatalRuntimeError(f"inference server not healthy: {e}") from None
 
@@ -670,6 +677,13 @@ class BaseEnv(ABC):
         return 0
 
 
+def _load_tokenizer(name: str) -> Any:
+    """What transformers' AutoTokenizer.from_pretrained gives the real BaseEnv: the demo's byte tokenizer."""
+    import demo_tokenizer  # beside the atroposlib package, standing in for transformers
+
+    return demo_tokenizer.ByteTokenizer.from_pretrained(name)
+
+
 def _type_label(tp: Any) -> str:
     if isinstance(tp, type):
         return tp.__name__
@@ -773,13 +787,8 @@ def _resolve_servers(
                 entry[key] = parse_cli_value(raw, fields[key].annotation)
             except ValueError as e:
                 raise _UsageError(f"argument --openai.{key}: {e}") from None
-    # OPENAI_API_KEY: in process/evaluate mode (a hosted endpoint) it overrides the configured key
-    # unless --openai.api_key was given; in serve mode it only fills an empty key.
-    env_key = os.environ.get("OPENAI_API_KEY") or None
-    if env_key and "api_key" not in cli_openai:
-        for entry in entries:
-            if mode != "serve" or not entry.get("api_key"):
-                entry["api_key"] = env_key
+    # The key is the config's api_key, as in the real library; only an api_key of None makes the
+    # client read OPENAI_API_KEY (see ServerManager).
     try:
         return [APIServerConfig(**entry) for entry in entries]
     except ValidationError as e:

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from atroposlib.envs.base import APIServerConfig, BaseEnv, BaseEnvConfig, Field, ScoredDataGroup
-from atroposlib.utils.tokenizer import IM_END
 
 SYSTEM_PROMPT = "You are a careful assistant. Answer with exactly one of the listed choices and nothing else."
 FAILURE_SCORE = 0.0
@@ -89,9 +88,11 @@ def build_scored_group(
     score_fn: Callable[[Optional[str]], float],
     generation_params: Dict[str, Any],
 ) -> ScoredDataGroup:
-    """Tokenize prompt + completion (prompt positions masked with -100) and score each completion."""
-    prompt_text = env.tokenizer.apply_chat_template(messages, add_generation_prompt=True)
-    prompt_tokens = env.tokenizer.encode(prompt_text)
+    """Tokenize prompt + completion (prompt positions masked with -100) and score each completion.
+
+    As with a transformers tokenizer: apply_chat_template returns the prompt's token ids, and a
+    completion ends with the tokenizer's eos_token (Qwen's <|im_end|>)."""
+    prompt_tokens = list(env.tokenizer.apply_chat_template(messages, add_generation_prompt=True))
     group: ScoredDataGroup = {
         "tokens": [],
         "masks": [],
@@ -101,20 +102,32 @@ def build_scored_group(
         "messages": [] if env.config.include_messages else None,
         "generation_params": generation_params,
         "inference_logprobs": None,
-        "group_overrides": None,
+        # no "group_overrides" key: the real base.py calls .get() on it, so None would drop every group
         "overrides": None,
         "images": None,
     }
     for choice in completions:
         text = completion_text(choice)
         reply = text if text is not None else ""
-        completion_tokens = env.tokenizer.encode(reply + IM_END)
+        completion_tokens = env.tokenizer.encode(reply + env.tokenizer.eos_token, add_special_tokens=False)
         group["tokens"].append(prompt_tokens + completion_tokens)
         group["masks"].append([-100] * len(prompt_tokens) + completion_tokens)
         group["scores"].append(float(score_fn(text)))
         if group["messages"] is not None:
             group["messages"].append(messages + [{"role": "assistant", "content": reply}])
     return group
+
+
+async def evaluate_choices(env: Any, make_item: Callable[[random.Random], ChoiceItem], seed: int, total: int) -> None:
+    """Greedy answers on a fixed set of questions, scored by the environment's score(); prints eval/percent_correct."""
+    rng = random.Random(seed)
+    correct = 0
+    for _ in range(total):
+        item = make_item(rng)
+        completion = await env.server.chat_completion(messages=build_messages(item), n=1, max_tokens=64, temperature=0.0)
+        got = list(getattr(completion, "choices", None) or [])
+        correct += int(bool(got) and env.score(item, completion_text(got[0])) == SUCCESS_SCORE)
+    print(f"eval/percent_correct: {correct / total:.4f}", flush=True)
 
 
 class ChoiceEnvConfig(BaseEnvConfig):
@@ -169,14 +182,4 @@ class ChoiceEnvBase(BaseEnv):
         return group, []
 
     async def evaluate(self, *args: Any, **kwargs: Any) -> None:
-        rng = random.Random(self.eval_rng_seed)
-        size = getattr(self.config, "eval_size", 50)
-        correct = 0
-        for _ in range(size):
-            item = self.make_item(rng)
-            completion = await self.server.chat_completion(
-                messages=build_messages(item), n=1, max_tokens=64, temperature=0.0
-            )
-            got = list(getattr(completion, "choices", None) or [])
-            correct += int(bool(got) and self.score(item, completion_text(got[0])) == SUCCESS_SCORE)
-        print(f"eval/percent_correct: {correct / size:.4f}", flush=True)
+        await evaluate_choices(self, self.make_item, self.eval_rng_seed, getattr(self.config, "eval_size", 50))

@@ -8,7 +8,7 @@ from tinker_atropos.environments._common import (
     ChoiceItem,
     build_messages,
     build_scored_group,
-    completion_text,
+    evaluate_choices,
     sample_completions,
     score_choice,
 )
@@ -108,15 +108,7 @@ class ArithmeticEnv(BaseEnv):
         return group, []
 
     async def evaluate(self, *args: Any, **kwargs: Any) -> None:
-        rng = random.Random(4321)
-        correct = 0
-        total = 32
-        for _ in range(total):
-            item = self.make_item(rng)
-            completion = await self.server.chat_completion(messages=build_messages(item), n=1, temperature=0.0)
-            got = list(getattr(completion, "choices", None) or [])
-            correct += int(bool(got) and self.score(item, completion_text(got[0])) == 1.0)
-        print(f"eval/percent_correct: {correct / total:.4f}", flush=True)
+        await evaluate_choices(self, self.make_item, 4321, 32)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from tinker_atropos.environments._common import (
     ChoiceItem,
     build_messages,
     build_scored_group,
+    evaluate_choices,
     sample_completions,
     score_choice,
 )
@@ -73,6 +74,10 @@ class LettersEnv(BaseEnv):
             self, messages, completions, lambda text: self.score(item, text), {"temperature": 1.0, "n": self.config.group_size}
         )
         return group, []
+
+    async def evaluate(self, *args: Any, **kwargs: Any) -> None:
+        """Greedy answers on a fixed set of questions (abstract in BaseEnv, so every environment has one)."""
+        await evaluate_choices(self, self.make_item, 2024, 20)
 
 
 if __name__ == "__main__":

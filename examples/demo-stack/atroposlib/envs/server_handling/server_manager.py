@@ -9,25 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 import urllib.error
 import urllib.request
 from types import SimpleNamespace
 from typing import Any, Dict, List, Literal, Optional, Sequence, Union
 
-from atroposlib.config_model import ConfigModel, Field
+from atroposlib._config_model import ConfigModel, Field
 
-__all__ = [
-    "APIServerConfig",
-    "ServerBaseline",
-    "ServerManager",
-    "HTTPCallError",
-    "HTTPUnreachable",
-    "InferenceError",
-    "InferenceUnreachable",
-    "http_json",
-    "root_url",
-]
+# The names the real module offers environments; the HTTP helpers below are the miniature's own.
+__all__ = ["APIServerConfig", "ServerBaseline", "ServerManager"]
 
 
 class ServerBaseline(ConfigModel):
@@ -40,16 +32,35 @@ class ServerBaseline(ConfigModel):
     rolling_buffer_length: int = Field(default=1000, description="Length of the rolling buffer for metrics.")
     server_type: Literal["openai", "trl", "sglang", "vllm"] = Field(default="openai", description="Type of server.")
     tokenizer_name: str = Field(default="none", description="Tokenizer name, 'none' to use the model name.")
-    health_check: bool = Field(default=True, description="Wait for the server's /health before using it.")
 
 
 class APIServerConfig(ServerBaseline):
-    """One OpenAI-compatible endpoint."""
+    """One OpenAI-compatible endpoint (the fields of the real class: no per-server weight)."""
 
-    api_key: Optional[str] = Field(default=None, description="API key (see BaseEnv.cli for OPENAI_API_KEY).")
-    base_url: Optional[str] = Field(default=None, description="Base URL, e.g. http://localhost:8001/v1")
-    weight: float = Field(default=1.0, description="Relative share of requests for this server.")
-    n_kwarg_is_ignored: bool = Field(default=False, description="Server ignores n; send n requests instead.")
+    api_key: Optional[str] = Field(
+        default="", description="API key for the server (None: the OpenAI client reads OPENAI_API_KEY)."
+    )
+    base_url: Optional[str] = Field(default="", description="Base URL for the server.")
+    n_kwarg_is_ignored: bool = Field(default=False, description="Whether the n kwarg is ignored by this API server.")
+    health_check: bool = Field(default=True, description="Whether to perform a health check on the server.")
+
+
+class OpenAIError(Exception):
+    """What the OpenAI client raises when it has no key at all."""
+
+
+def resolve_api_key(cfg: "APIServerConfig") -> str:
+    """The key the OpenAI client sends: the configured one, or OPENAI_API_KEY when the config's is None.
+    An empty string is sent as it is (the client only falls back on None)."""
+    if cfg.api_key is not None:
+        return cfg.api_key
+    key = os.environ.get("OPENAI_API_KEY")
+    if key is None:
+        raise OpenAIError(
+            "The api_key client option must be set either by passing api_key to the client "
+            "or by setting the OPENAI_API_KEY environment variable"
+        )
+    return key
 
 
 class HTTPCallError(RuntimeError):
@@ -115,14 +126,13 @@ def http_json(
 
 
 class ServerManager:
-    """Spreads requests over the configured servers (weighted round robin)."""
+    """Spreads requests over the configured servers (round robin)."""
 
     def __init__(
         self,
         configs: Union[ServerBaseline, Sequence[APIServerConfig]],
         slurm: bool = False,
         testing: bool = False,
-        api_key_fallback: Optional[str] = None,
     ):
         if isinstance(configs, ServerBaseline) and not isinstance(configs, APIServerConfig):
             configs = [APIServerConfig(**configs.model_dump())]
@@ -136,23 +146,17 @@ class ServerManager:
                 raise ValueError("inference server has no base_url (set openai.base_url)")
         self.slurm = slurm
         self.testing = testing
-        self.api_key_fallback = api_key_fallback
+        self._keys = {id(cfg): resolve_api_key(cfg) for cfg in self.servers}
         self._counter = 0
         self.last_success = time.monotonic()
 
     def _pick(self) -> APIServerConfig:
-        weights = [max(0.0, s.weight) for s in self.servers]
-        total = sum(weights) or float(len(self.servers))
-        slot = (self._counter % 100) / 100.0 * total
+        server = self.servers[self._counter % len(self.servers)]
         self._counter += 1
-        for server, w in zip(self.servers, weights):
-            if slot < (w or 1.0):
-                return server
-            slot -= w or 1.0
-        return self.servers[-1]
+        return server
 
     def _headers(self, cfg: APIServerConfig) -> Dict[str, str]:
-        key = cfg.api_key or self.api_key_fallback
+        key = self._keys[id(cfg)]
         return {"Authorization": f"Bearer {key}"} if key else {}
 
     def _post(self, path: str, payload: Dict[str, Any], retries: int = 3) -> Any:
@@ -188,7 +192,7 @@ class ServerManager:
         _check_choices(answer, cfg.base_url or "")
         return _to_namespace(answer)
 
-    def wait_for_health(self, give_up_after: float, poll: float = 0.25) -> None:
+    def _wait_for_health(self, give_up_after: float, poll: float = 0.25) -> None:
         """Block until every server with health_check answers GET /health (or raise InferenceUnreachable)."""
         for cfg in self.servers:
             if not cfg.health_check:

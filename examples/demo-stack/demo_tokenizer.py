@@ -1,7 +1,10 @@
-"""A byte-level stand-in for a Hugging Face tokenizer, with a ChatML chat template.
+"""A byte-level stand-in for the Hugging Face tokenizer transformers' AutoTokenizer gives the real
+BaseEnv (`self.tokenizer`), with a ChatML chat template. Not part of atroposlib: the miniature loads
+it where the real library calls AutoTokenizer.from_pretrained, and the demo trainer uses it too.
 
 Token ids are the UTF-8 bytes of the text, so the trainer can decode exactly what the
-environment scored. `tokenizer_name` is kept only for display, like the real config.
+environment scored. As in transformers, apply_chat_template returns token ids unless
+tokenize=False, and the end-of-turn marker is `eos_token`.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ class ByteTokenizer:
     def apply_chat_template(
         self,
         messages: Sequence[Dict[str, str]],
-        tokenize: bool = False,
+        tokenize: bool = True,
         add_generation_prompt: bool = False,
     ):
         text = "".join(f"{IM_START}{m['role']}\n{m.get('content') or ''}{IM_END}\n" for m in messages)

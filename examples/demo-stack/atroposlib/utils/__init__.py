@@ -1,1 +1,0 @@
-"""Helpers shared by environments and the demo trainer."""
