@@ -22,7 +22,10 @@ describe("chat mode safety", () => {
     const reply = await h.chat("select letters", h.ctx({ user: "UREADER" }));
     const result = toolResult(conversation(h.fake, 1).at(-1));
     expect(result).toMatchObject({ error: { code: "FORBIDDEN", details: { needed: "operate", role: "read" } } });
-    expect(reply.text).toMatch(/needs the operate permission; you have read.*slack:UOPS/);
+    // The person travels marked (personRef) through the model's answer, so the adapter names them.
+    expect(reply.text).toMatch(
+      /needs the operate permission; you have read\. Ask one of: \uE000UOPS\uE001 \(listed in RL_OPERATORS/,
+    );
     expect(reply.data).toMatchObject({ tool_calls: [{ name: "rl_select_environment", ok: false, code: "FORBIDDEN" }] });
     expect(h.services.channels.selectedEnvironment(SLACK)).toBeUndefined();
     expect(h.services.audit.latest(5).map((a) => [a.userId, a.command, a.outcome])).toEqual([
