@@ -299,7 +299,7 @@ async function deliver(
   const { redact, log } = services;
   const channelId = source.channel.channel;
   const { reply } = result;
-  const { anchorRunId, runId } = reply.delivery ?? {};
+  const { anchorRunId } = reply.delivery ?? {};
   if (result.needsConfirmation || isEphemeral(reply)) {
     if (working) await messenger.remove(channelId, working);
     await tellPrivately(source, deps, reply, replacePrompt);
@@ -333,11 +333,9 @@ async function deliver(
     const runThread = source.prompt?.thread ?? ts;
     if (anchorRunId) await recordAnchor(deps.onAnchor, log, anchorRunId, source.channel, runThread);
     if (replacePrompt) await messenger.dismiss(source.respond);
-    // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. A run's
-    // picture goes into the run's thread, with the rest of what is said about the run.
-    const run = runId ? services.runs.get(runId) : undefined;
-    const thread =
-      run?.thread && run.channel.platform === "slack" && run.channel.channel === channelId ? run.thread : undefined;
+    // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. It goes
+    // where its answer went (a run's thread would part them), right after it.
+    const thread = source.prompt?.thread;
     await shareChart(
       reply.chart,
       { channel: channelId, ...(thread ? { thread } : {}) },
