@@ -98,7 +98,7 @@ export interface ReplyDelivery {
   ephemeral?: boolean;
   /** The message carrying this reply becomes the thread where later notices about this run go. */
   anchorRunId?: string;
-  /** The run this reply is about: what goes beside the answer (the chart's picture) goes into the run's thread. */
+  /** The run this reply is about: posted as a notice outside any thread, its chart's picture goes under it. */
   runId?: string;
 }
 

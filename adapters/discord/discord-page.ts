@@ -16,14 +16,15 @@ export async function turnDiscordPage(
 ): Promise<void> {
   const { services } = deps;
   const row = services.pages.get(page.id);
-  // Pages are shown where they were asked for; an id brought elsewhere is as good as unknown.
-  if (!row || !sameChannel(row.channel, whereOfInteraction(i).channel)) {
-    await i.reply({
-      embeds: [
-        statusEmbed("These pages are no longer kept (they last 7 days). Run the command again.", services.redact),
-      ],
-      flags: MessageFlags.Ephemeral,
-    });
+  // Pages are shown where they were asked for: brought elsewhere (a forwarded message), they do not turn, and the
+  // person is told that, not that they expired.
+  const refusal = !row
+    ? "These pages are no longer kept (they last 7 days). Run the command again."
+    : !sameChannel(row.channel, whereOfInteraction(i).channel)
+      ? "These pages belong to a message in another channel and turn only there. Run the command here to page through it."
+      : undefined;
+  if (!row || refusal) {
+    await i.reply({ embeds: [statusEmbed(refusal ?? "", services.redact)], flags: MessageFlags.Ephemeral });
     return;
   }
   const index = Math.min(page.index, row.pages.length - 1);

@@ -2,6 +2,7 @@
 // stands for, as the person who clicked (a second click while the first runs is dropped, not run twice).
 import type { RespondFn, SlackActionMiddlewareArgs } from "@slack/bolt";
 import type { ChannelKey } from "../../db/channel-key.ts";
+import type { ClickedMessage } from "./slack-closed-prompt.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
 import { turnSlackPage } from "./slack-page.ts";
 import { renderPlain } from "./slack-render.ts";
@@ -55,11 +56,19 @@ export function createClickHandler(
       return;
     }
     if (value.kind === "answer") {
+      const prompt = publicPrompt(body);
       // Every click is answered, a replay too: the prompt's record decides, once, whether anything runs.
       await track(
         answerSlackPrompt(
           { confirmation: value.confirmation, answer: value.answer },
-          { channel, user, kind: "confirm", respond, fromEphemeral: body.container?.is_ephemeral === true },
+          {
+            channel,
+            user,
+            kind: "confirm",
+            respond,
+            fromEphemeral: body.container?.is_ephemeral === true,
+            ...(prompt ? { prompt } : {}),
+          },
           deps,
         ),
       );
@@ -75,4 +84,19 @@ export function createClickHandler(
       clicking.delete(key);
     }
   };
+}
+
+/** The clicked message when it is a public one (a chat answer's prompt), with the thread it is in. */
+function publicPrompt(body: SlackActionMiddlewareArgs["body"]): ClickedMessage | undefined {
+  if (body.type !== "block_actions" || body.container?.is_ephemeral === true || !body.message) return undefined;
+  const { ts, text, blocks, thread_ts } = body.message as {
+    ts: string;
+    text?: string;
+    blocks?: unknown;
+    thread_ts?: unknown;
+  };
+  const inContainer: unknown = body.container?.thread_ts;
+  const thread = typeof thread_ts === "string" ? thread_ts : typeof inContainer === "string" ? inContainer : undefined;
+  // A thread's parent carries thread_ts equal to its own ts: what follows goes under it, where the conversation is.
+  return { ts, ...(text ? { text } : {}), ...(blocks ? { blocks } : {}), ...(thread ? { thread } : {}) };
 }

@@ -1,7 +1,7 @@
 // Runs one /rl command for Slack, typed or clicked: a progress message for slow work, dispatch, then the answer where it belongs.
 import type { RespondFn } from "@slack/bolt";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import { answerConfirmation } from "../../commands/confirmation/answer-once.ts";
+import { answerConfirmation, nameOf, type WonConfirmation } from "../../commands/confirmation/answer-once.ts";
 import { promptNotClosed, runAsAnswerer } from "../../commands/confirmation/run-as-answerer.ts";
 import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../../commands/dispatch.ts";
 import { COMMANDS } from "../../commands/index.ts";
@@ -14,6 +14,7 @@ import type { Services } from "../../src/services.ts";
 import type { AnchorHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
 import { shareChart } from "./slack-chart.ts";
+import { closedPrompt, type ClickedMessage } from "./slack-closed-prompt.ts";
 import { isSlackChannelRefusal } from "./slack-delivery-failure.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
 import { firstPage } from "../paginate-reply.ts";
@@ -41,6 +42,8 @@ export interface SlackCommandSource {
   respond?: RespondFn;
   /** The clicked message is ephemeral (a prompt), so it may be replaced in place. */
   fromEphemeral?: boolean;
+  /** The clicked message when it is public (a chat answer's prompt): closed with chat.update, in its conversation. */
+  prompt?: ClickedMessage;
 }
 
 /** A command still working after this shows "Working on…", whatever its definition says. */
@@ -192,8 +195,11 @@ export async function answerSlackPrompt(
       source,
       deps,
     );
+    // A prompt in a conversation: the run's messages and notices belong in the conversation's thread.
+    const thread = source.prompt?.thread;
     const ctx: CommandContext = {
       channel: source.channel,
+      ...(thread ? { thread } : {}),
       user: source.user,
       via: "button",
       services,
@@ -206,14 +212,15 @@ export async function answerSlackPrompt(
       const { won } = answered;
       label = `/rl ${won.command.name}`;
       text = won.confirmation.commandText;
-      const closing = await closePrompt(label, won.command.slow === true, source, deps).then(
+      const closing = await closePrompt(won, label, source, deps).then(
         (ts) => ({ closed: true as const, ts }),
         (err: unknown) => ({ closed: false as const, err }),
       );
       if (closing.closed) {
         working = closing.ts;
-        // The "Working on…" message becomes the answer, and the run's thread from the start.
-        result = await runAsAnswerer(won, working ? { ...ctx, thread: working } : ctx, commands);
+        // The "Working on…" message becomes the answer, and (outside a conversation) the run's thread from the start.
+        const runThread = thread ?? working;
+        result = await runAsAnswerer(won, runThread ? { ...ctx, thread: runThread } : ctx, commands);
       } else result = promptNotClosed(won, ctx, closing.err);
     } else result = answered.result;
     await progress.close();
@@ -221,9 +228,14 @@ export async function answerSlackPrompt(
     if (outcome === "cancelled") {
       const who = result.answer?.confirmation?.answeredByName ?? source.user.name ?? source.user.id;
       const what = result.answer?.confirmation?.commandText ?? "";
-      await messenger.respond(source.respond, renderPlain(`Cancelled by ${who}${what ? `: ${what}` : ""}`, redact), {
-        replace: true,
-      });
+      const line = `Cancelled by ${who}${what ? `: ${what}` : ""}`;
+      if (source.prompt && result.answer?.confirmation)
+        await messenger.update(
+          channelId,
+          source.prompt.ts,
+          closedPrompt(source.prompt, result.answer.confirmation.id, line),
+        );
+      else await messenger.respond(source.respond, renderPlain(line, redact), { replace: true });
       return;
     }
     if (outcome !== "confirmed") {
@@ -242,12 +254,13 @@ export async function answerSlackPrompt(
 }
 
 /**
- * A won Confirm's prompt loses its buttons at once and says what is happening; slow work gets a public "Working on…"
- * message, whose ts is returned: it becomes the answer, and the run's thread.
+ * A won Confirm's prompt loses its buttons at once and says what is happening (a public prompt keeps its answer and
+ * says who confirmed; one that cannot be edited throws, so nothing runs behind live buttons); slow work gets a public
+ * "Working on…" message, whose ts is returned: it becomes the answer.
  */
 async function closePrompt(
+  won: WonConfirmation,
   label: string,
-  slow: boolean,
   source: SlackCommandSource,
   deps: SlackCommandDeps,
 ): Promise<string | undefined> {
@@ -255,8 +268,19 @@ async function closePrompt(
   const replacePrompt = source.fromEphemeral === true;
   const working = renderPlain(`Working on ${label}…`, services.redact);
   if (replacePrompt) await messenger.respond(source.respond, working, { replace: true });
-  if (!slow) return undefined;
-  const posted = await messenger.post(source.channel.channel, working);
+  const { prompt } = source;
+  if (prompt) {
+    const who = nameOf(source.user.id, won.confirmation.answeredByName ?? source.user.name);
+    const line = `Confirmed by ${who}: ${won.confirmation.commandText}`;
+    const closed = await messenger.update(
+      source.channel.channel,
+      prompt.ts,
+      closedPrompt(prompt, won.confirmation.id, services.redact(line)),
+    );
+    if (!closed.ok) throw new Error(`chat.update of the prompt failed: ${closed.error}`);
+  }
+  if (won.command.slow !== true) return undefined;
+  const posted = await messenger.post(source.channel.channel, working, prompt?.thread);
   if (posted.ok) return posted.ts;
   if (!replacePrompt) await messenger.respond(source.respond, working);
   return undefined;
@@ -275,7 +299,7 @@ async function deliver(
   const { redact, log } = services;
   const channelId = source.channel.channel;
   const { reply } = result;
-  const { anchorRunId, runId } = reply.delivery ?? {};
+  const { anchorRunId } = reply.delivery ?? {};
   if (result.needsConfirmation || isEphemeral(reply)) {
     if (working) await messenger.remove(channelId, working);
     await tellPrivately(source, deps, reply, replacePrompt);
@@ -299,19 +323,19 @@ async function deliver(
     if (updated.ok) ts = working;
   }
   if (!ts) {
-    const posted = await messenger.post(channelId, message);
+    const posted = await messenger.post(channelId, message, source.prompt?.thread);
     if (posted.ok) ts = posted.ts;
     else refusal = posted.error;
     if (working && ts) await messenger.remove(channelId, working);
   }
   if (ts) {
-    if (anchorRunId) await recordAnchor(deps.onAnchor, log, anchorRunId, source.channel, ts);
+    // In a conversation, the run's thread is the conversation's (Slack threads under a parent, not under a reply).
+    const runThread = source.prompt?.thread ?? ts;
+    if (anchorRunId) await recordAnchor(deps.onAnchor, log, anchorRunId, source.channel, runThread);
     if (replacePrompt) await messenger.dismiss(source.respond);
-    // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. A run's
-    // picture goes into the run's thread, with the rest of what is said about the run.
-    const run = runId ? services.runs.get(runId) : undefined;
-    const thread =
-      run?.thread && run.channel.platform === "slack" && run.channel.channel === channelId ? run.thread : undefined;
+    // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. It goes
+    // where its answer went (a run's thread would part them), right after it.
+    const thread = source.prompt?.thread;
     await shareChart(
       reply.chart,
       { channel: channelId, ...(thread ? { thread } : {}) },

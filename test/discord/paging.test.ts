@@ -52,4 +52,18 @@ describe("Discord paging", () => {
     const back = await h.fake.click(messageId, buttonsOf(call)[0]!.custom_id).callback();
     expect(String(embedsOf(back)[0]?.["title"])).toContain(`(page ${pageCount - 1} of ${pageCount})`);
   });
+
+  it("says a page button brought from another channel's message turns only there, not that its pages expired", async () => {
+    h = await startHarness();
+    const elsewhere = { ...h.channel, channel: "1100000000000000299" };
+    const id = h.services.pages.save(elsewhere, [{ title: "Page one" }, { title: "Page two" }]);
+    // Any of the bot's messages here carries the foreign button (as a forwarded or copied one would).
+    const message = messageIdOf(await h.fake.slash("plot").callback());
+    const call = await h.fake.click(message, `rl:p:1:${id}`).callback();
+    expect(bodyOf(call)["type"]).toBe(4);
+    const said = JSON.stringify(embedsOf(call));
+    expect(said).toContain("belong to a message in another channel and turn only there");
+    expect(said).not.toContain("no longer kept");
+    expect(said).not.toContain("Page two");
+  });
 });

@@ -1,12 +1,10 @@
 // A real run on the demo stack through Slack: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_STACK_ROOT } from "../../src/config.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
 import { delay } from "../../src/training/wait-until.ts";
-import { demoLockedFields } from "../helpers/demo-stack.ts";
-import { tempDir } from "../helpers/test-services.ts";
 import { ALICE, CHANNEL, TEAM, buttonClick } from "./slack-payloads.ts";
-import { buttonsOf, startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
+import { buttonsOf, textOf, type SlackHarness } from "./slack-harness.ts";
+import { closeDemoSlack, startDemoSlack } from "./slack-demo.ts";
 import { answered, answeredAt, posted, seen, text, type } from "./slack-waits.ts";
 
 let h: SlackHarness | undefined;
@@ -14,10 +12,7 @@ let h: SlackHarness | undefined;
 afterEach(async () => {
   const harness = h;
   h = undefined;
-  if (!harness) return;
-  const live = harness.services.runs.listByStatus(["queued", "starting", "running"]);
-  for (const run of live) await harness.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
-  await harness.close();
+  await closeDemoSlack(harness);
 });
 
 /** Polls `check` (bounded, no timing assertion) until it holds. */
@@ -29,21 +24,8 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
   throw new Error(`gave up waiting for ${what}`);
 }
 
-/** The bot as main.ts builds it (createBot) with Slack, on the demo stack with free ports; Alice is an operator, everyone else reads. */
-async function start(
-  steps: { totalSteps: number; stepSeconds: number } = { totalSteps: 400, stepSeconds: 0.1 },
-): Promise<SlackHarness> {
-  const lockedFile = await demoLockedFields(tempDir("rl-slack-demo-"), steps);
-  const harness = await startSlackHarness({
-    env: {
-      RL_TRAINING_ROOT: DEMO_STACK_ROOT,
-      RL_LOCKED_FIELDS: lockedFile,
-      RL_STOP_GRACE_SECONDS: "3",
-      RL_READY_TIMEOUT_SECONDS: "30",
-      RL_DEFAULT_ROLE: "read",
-      RL_OPERATORS: `slack:${ALICE.id}`,
-    },
-  });
+async function start(steps?: { totalSteps: number; stepSeconds: number }): Promise<SlackHarness> {
+  const harness = await startDemoSlack(steps);
   h = harness;
   return harness;
 }

@@ -58,6 +58,8 @@ export interface ClickOptions {
   /** The clicked message: an ephemeral prompt, or a message with this ts. */
   ephemeral?: boolean;
   messageTs?: string;
+  /** A public message's content and thread, as Slack sends them back in the payload (its blocks are the bot's). */
+  message?: { text?: string; blocks?: unknown; thread_ts?: string };
 }
 
 /** A block_actions payload for one button click. */
@@ -70,13 +72,19 @@ export function buttonClick(o: ClickOptions): Record<string, unknown> {
     user: { id: user.id, username: user.name, name: user.name, team_id: TEAM },
     api_app_id: "A0FAKEAPP",
     token: "verification-token-unused",
-    container: { type: "message", message_ts: messageTs, channel_id: channel, is_ephemeral: o.ephemeral === true },
+    container: {
+      type: "message",
+      message_ts: messageTs,
+      channel_id: channel,
+      is_ephemeral: o.ephemeral === true,
+      ...(o.message?.thread_ts ? { thread_ts: o.message.thread_ts } : {}),
+    },
     trigger_id: "1337.43.fake-trigger",
     team: { id: TEAM, domain: "fake-team" },
     enterprise: null,
     is_enterprise_install: false,
     channel: { id: channel, name: "rl-runs" },
-    ...(o.ephemeral ? {} : { message: { type: "message", ts: messageTs, text: "…", user: "U0BOT" } }),
+    ...(o.ephemeral ? {} : { message: { type: "message", ts: messageTs, text: "…", user: "U0BOT", ...o.message } }),
     state: { values: {} },
     response_url: o.responseUrl,
     actions: [

@@ -1,5 +1,5 @@
 // People and threads on Slack: who started a run shows by name without a ping (only the asker being answered is
-// mentioned), and a run's chart goes into the run's thread.
+// mentioned), and a run's chart goes beside its answer.
 import { afterEach, describe, expect, it } from "vitest";
 import { personRef } from "../../src/reply.ts";
 import { ALICE, BOB, CHANNEL, TEAM, slashCommand } from "./slack-payloads.ts";
@@ -66,7 +66,7 @@ describe("Slack people and threads", () => {
     expect(h.fake.calls.filter((c) => c.method === "users.info")).toHaveLength(1);
   });
 
-  it("puts the chart of an answer about a run into the run's thread", async () => {
+  it("puts the chart of an answer about a run beside the answer, not into the run's thread", async () => {
     const t = createTestCommands();
     h = await startSlackHarness({ commands: t.commands });
     h.services.runs.insert({
@@ -80,6 +80,12 @@ describe("Slack people and threads", () => {
     });
     await h.slash(slashCommand({ text: "plot --run r0thread", responseUrl: h.fake.responseUrl() }));
     const upload = await h.fake.uploads.waitFor();
-    expect(upload).toMatchObject({ channel: CHANNEL, thread_ts: RUN_THREAD, isPng: true });
+    // The answer is at the channel's top level, so its picture is too, right after it.
+    expect(upload).toMatchObject({ channel: CHANNEL, isPng: true });
+    expect(upload.thread_ts).toBeUndefined();
+    const answer = h.fake.calls.items.find((c) => c.method === "chat.postMessage" && c.body.text === "Results");
+    expect(answer?.body.thread_ts).toBeUndefined();
+    const order = h.fake.calls.items.map((c) => c.method);
+    expect(order.indexOf("chat.postMessage")).toBeLessThan(order.indexOf("files.completeUploadExternal"));
   });
 });
