@@ -36,7 +36,10 @@ export function statusFields(view: RunStatusView): ReplyField[] {
     { label: "Step", value: `${view.step ?? 0} / ${view.total_steps ?? "?"}` },
     { label: "Reward mean", value: fmt(view.reward_mean) },
     { label: "Loss", value: fmt(view.loss) },
-    { label: "Running time", value: `${view.running_time_minutes} min` },
+    {
+      label: "Running time",
+      value: `${view.running_time_minutes} min${view.resumed ? ` in ${view.resumed.times + 1} attempts` : ""}`,
+    },
     {
       label: "Processes",
       value: Object.entries(view.processes)

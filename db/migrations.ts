@@ -268,4 +268,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN job_requeues INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 17,
+    name: "how long a resumed run's earlier attempts trained",
+    sql: `
+      ALTER TABLE runs ADD COLUMN trained_ms INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -49,6 +49,8 @@ export interface RunRow {
   /** Who resumed it last, and at which step. */
   resumedBy?: string;
   resumedStep?: number;
+  /** How long its earlier attempts trained, in ms (each from its start to its end); the current one runs from startedAt. */
+  trainedMs: number;
   /** The run it was forked from, and the step of the checkpoint it started from. */
   parentId?: string;
   forkStep?: number;
@@ -86,7 +88,8 @@ type Patchable =
   | "jobRequeues"
   | "attempt"
   | "resumedBy"
-  | "resumedStep";
+  | "resumedStep"
+  | "trainedMs";
 export type RunPatch = Partial<Pick<RunRow, Patchable>>;
 
 interface RawRun {
@@ -119,6 +122,7 @@ interface RawRun {
   attempt: number;
   resumed_by: string | null;
   resumed_step: number | null;
+  trained_ms: number;
   parent_id: string | null;
   fork_step: number | null;
 }
@@ -169,6 +173,7 @@ function toRow(r: RawRun): RunRow {
     attempt: r.attempt,
     resumedBy: r.resumed_by ?? undefined,
     resumedStep: r.resumed_step ?? undefined,
+    trainedMs: r.trained_ms,
     parentId: r.parent_id ?? undefined,
     forkStep: r.fork_step ?? undefined,
   };
@@ -192,6 +197,7 @@ const COLUMNS: Record<keyof RunPatch, string> = {
   attempt: "attempt",
   resumedBy: "resumed_by",
   resumedStep: "resumed_step",
+  trainedMs: "trained_ms",
 };
 
 export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {

@@ -3,6 +3,7 @@
 // button), or that the hour's digests are used up.
 import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
 import { personRef, type Reply, type ReplyField } from "../reply.ts";
+import { trainingMs } from "../values/training-time.ts";
 import type { RunProgress } from "./run-progress.ts";
 
 const f3 = (v: number) => Number(v.toFixed(3)).toString();
@@ -10,8 +11,8 @@ const change = (now: number | undefined, before: number | undefined) =>
   now === undefined || before === undefined ? "" : ` (${now - before >= 0 ? "+" : ""}${f3(now - before)})`;
 
 export function runLine(p: RunProgress, now: number): ReplyField {
-  const started = p.run.startedAt ?? p.run.createdAt;
-  const hours = Math.max((now - started) / 3_600_000, 1 / 3600);
+  // Steps count from the run's first attempt, so the rate is over every attempt's training time.
+  const hours = Math.max(trainingMs(p.run, now) / 3_600_000, 1 / 3600);
   const step = p.step ?? 0;
   const rate = step / hours;
   const parts = [`${p.run.status}, ${Math.round(hours * 60)} min`, `step ${step}/${p.total ?? "?"}`];

@@ -1,6 +1,7 @@
 // A comparison of runs: the config fields on which they differ, each one's final (or latest) reward, steps, duration, state and reward curve.
 import type { RunRow } from "../../db/runs.ts";
 import type { RunReport } from "../training/run-report.ts";
+import { trainingMs } from "../values/training-time.ts";
 
 export interface ComparedRun {
   run_id: string;
@@ -57,7 +58,7 @@ export async function compareRuns(runs: readonly RunRow[], report: RunReport, no
       reward: lastPoint?.value ?? view.reward_mean,
       step: view.step,
       total_steps: view.total_steps,
-      duration_ms: run.startedAt === undefined ? null : (run.endedAt ?? now()) - run.startedAt,
+      duration_ms: run.startedAt === undefined && run.trainedMs === 0 ? null : trainingMs(run, now()),
       curve: view.reward_history,
       ...(forkedFrom ? { forked_from: forkedFrom } : {}),
     });

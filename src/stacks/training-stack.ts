@@ -71,6 +71,11 @@ export interface TrainingStack {
   readProgress(run: RunRow): Promise<TrainerProgress>;
   /** The run's checkpoints, oldest first, as the stack records them. */
   readCheckpoints(run: RunRow): Promise<Checkpoint[]>;
+  /**
+   * When the run's main process last wrote its log or records (ms since the epoch), undefined without any: when a run
+   * that ended while no bot watched it ended, rather than when a bot came back to find it.
+   */
+  lastWrite(run: RunRow): Promise<number | undefined>;
   /** Whether a stopped or failed run of this stack can continue from its last checkpoint. */
   canResume: boolean;
   /** Why it can or cannot, for people: "tinker-atropos's trainer always starts at step 0". */

@@ -129,6 +129,7 @@ export function createRunManager(deps: RunManagerDeps) {
     transitions,
     beforeRelaunch: (run) => (run.backend === "slurm" ? slurm.beforeRelaunch(run) : undefined),
     launch,
+    now: deps.now,
   });
   const recovery = createRecovery({ runs, owed, backends, startQueued, log });
 

@@ -9,6 +9,7 @@ import { readTailLines } from "../metrics/log-tail.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "../process/process-info.ts";
 import type { Checkpoint } from "../stacks/training-stack.ts";
+import { trainingMs } from "../values/training-time.ts";
 import type { RunManager } from "./run-manager.ts";
 import type { SlurmJobView } from "./backends/slurm/job-view.ts";
 
@@ -20,6 +21,7 @@ export interface RunStatusView {
   created_at: string;
   started_at?: string;
   ended_at?: string;
+  /** Training time: every attempt's, from its start to its end (or now), without the time between attempts. */
   running_time_minutes: number;
   processes: Record<Component, string>;
   step: number | null;
@@ -166,7 +168,6 @@ export function createRunReport(deps: RunReportDeps) {
     const slurm = run.backend === "slurm" ? await manager.slurmView(run) : undefined;
     const trainer = await manager.progress(run);
     const api = manager.isLive(run) ? await manager.apiStatus(run) : undefined;
-    const end = run.endedAt ?? deps.now();
     return {
       run_id: run.id,
       status: run.status,
@@ -177,7 +178,7 @@ export function createRunReport(deps: RunReportDeps) {
       created_at: iso(run.createdAt)!,
       started_at: iso(run.startedAt),
       ended_at: iso(run.endedAt),
-      running_time_minutes: run.startedAt ? Math.round(((end - run.startedAt) / 60_000) * 10) / 10 : 0,
+      running_time_minutes: Math.round((trainingMs(run, deps.now()) / 60_000) * 10) / 10,
       processes: slurm?.processes ?? byComponent,
       step: trainer.step ?? api?.current_step ?? null,
       total_steps: run.totalSteps ?? trainer.totalSteps ?? null,

@@ -97,7 +97,7 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
 
     // A preemption: Slurm takes the node back and requeues the job; the launcher forwards the SIGTERM, the recipe saves.
     await untilStep(services, run.id, 5);
-    const preempted = nextEvent(services, "resumed", run.id);
+    const preempted = nextEvent(services, "queued", run.id);
     scontrol("requeue", jobId);
     const first = await preempted;
     expect(first.message).toMatch(
@@ -106,7 +106,7 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
       ),
     );
     expect(services.runs.get(run.id)).toMatchObject({ status: "starting", attempt: 1, jobRequeues: 1, jobId });
-    const resumedAt = nextEvent(services, "started", run.id);
+    const resumedAt = nextEvent(services, "resumed", run.id);
     await releaseRequeued(jobId, 1);
     expect((await resumedAt).message).toMatch(
       new RegExp(
@@ -117,7 +117,7 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
     // The time limit: the warning stops the recipe (it saves), the job ends, the bot requeues it; once or more, as
     // Slurm's warning may come up to a minute early.
     for (let restarts = 2; services.runs.get(run.id)!.status !== "completed"; restarts++) {
-      const limited = await Promise.race([nextEvent(services, "resumed", run.id), completed]);
+      const limited = await Promise.race([nextEvent(services, "queued", run.id), completed]);
       if (limited.kind === "completed") break;
       expect(limited.message).toMatch(
         new RegExp(
@@ -131,12 +131,13 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
 
     const row = services.runs.get(run.id)!;
     const requeues = row.jobRequeues;
-    // Preempted once, at its time limit at least once: one run, one job, one notice of each kind per attempt.
+    // Preempted once, at its time limit at least once: one run, one job; each attempt told once as requeued (queued),
+    // once as resumed on its node.
     expect(requeues).toBeGreaterThanOrEqual(2);
     expect(row).toMatchObject({ status: "completed", jobId, attempt: requeues });
     expect(services.runs.listAll(10)).toHaveLength(1);
     const expected = ["started"];
-    for (let a = 1; a <= requeues; a++) expected.push(`${a}:resumed`, `${a}:started`);
+    for (let a = 1; a <= requeues; a++) expected.push(`${a}:queued`, `${a}:resumed`);
     expect(noticesOf(services, run.id)).toEqual([...expected, `${requeues}:completed`]);
     expect(events.filter((e) => e.kind === "failed")).toEqual([]);
     // The recipe saved at each SIGTERM and went on from there: every step once, in order.
@@ -151,12 +152,12 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
     const jobId = run.jobId!;
     await untilStep(services, run.id, 3);
-    const resumed = nextEvent(services, "resumed", run.id);
+    const requeued = nextEvent(services, "queued", run.id);
     scontrol("requeue", jobId);
-    await resumed;
-    const started = nextEvent(services, "started", run.id);
+    await requeued;
+    const resumed = nextEvent(services, "resumed", run.id);
     await releaseRequeued(jobId, 1);
-    await started;
+    await resumed;
 
     await untilStep(services, run.id, services.runs.get(run.id)!.resumedStep! + 3);
     const failed = nextEvent(services, "failed", run.id);
@@ -168,7 +169,7 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
       ),
     );
     expect(services.runs.get(run.id)).toMatchObject({ status: "failed", attempt: 1, jobRequeues: 1 });
-    expect(noticesOf(services, run.id)).toEqual(["started", "1:resumed", "1:started", "1:failed"]);
+    expect(noticesOf(services, run.id)).toEqual(["started", "1:queued", "1:resumed", "1:failed"]);
     // Not left in the queue to run again.
     const job = await untilJob(jobId, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
     expect(job === "unknown" || job.state === "CANCELLED").toBe(true);

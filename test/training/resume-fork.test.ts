@@ -8,7 +8,8 @@ import type { CommandContext } from "../../commands/types.ts";
 import type { RunRow } from "../../db/runs.ts";
 import type { Comparison } from "../../src/experiments/compare-runs.ts";
 import { loadConfig } from "../../src/config.ts";
-import { personRef } from "../../src/reply.ts";
+import { personRef, type Reply } from "../../src/reply.ts";
+import { formatDuration } from "../../src/values/format-value.ts";
 import { createServices, type Services } from "../../src/services.ts";
 import { answer } from "../helpers/confirm.ts";
 import { environOf } from "../helpers/cookbook.ts";
@@ -66,6 +67,15 @@ const noticesOf = (services: Services, id: string): string[] =>
     }>
   ).map((r) => r.dedupe_key.split(":").at(-1)!);
 
+const completedNotice = (services: Services, id: string): Reply =>
+  JSON.parse(
+    (
+      services.db
+        .prepare("SELECT reply_json FROM outbox WHERE run_id = ? AND kind = 'notice' AND dedupe_key LIKE '%:completed'")
+        .get(id) as { reply_json: string }
+    ).reply_json,
+  ) as Reply;
+
 /** A long run stopped by alice once it saved a checkpoint: ready to be resumed. */
 async function stoppedAfterCheckpoint() {
   const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
@@ -88,7 +98,9 @@ describe("/rl resume", () => {
     };
     const firstAttempt = wandbIdentity();
     await confirmed(ctx, `/rl stop ${id}`);
-    expect(services.runs.get(id)!.status).toBe("stopped");
+    const stopped = services.runs.get(id)!;
+    expect(stopped.status).toBe("stopped");
+    const firstMs = stopped.endedAt! - stopped.startedAt!;
     const last = JSON.parse(checkpointsOf(services, id).at(-1)!) as { name: string; batch: number };
 
     const completed = nextEvent(services, "completed");
@@ -109,13 +121,22 @@ describe("/rl resume", () => {
     expect(steps.slice(steps.lastIndexOf(last.batch))).toEqual(
       Array.from({ length: 16 - last.batch }, (_, i) => last.batch + i),
     );
-    // One notice of each kind per attempt: started, stopped; resumed, started again, completed once.
-    expect(noticesOf(services, id)).toEqual(["started", "stopped", "resumed", "started", "completed"]);
+    // One notice of each kind per attempt: started, stopped; resumed (not started again), completed once.
+    expect(noticesOf(services, id)).toEqual(["started", "stopped", "resumed", "completed"]);
+    // Its duration is both attempts' training time, not the last attempt's alone nor the time stopped in between.
+    expect(run.trainedMs).toBe(firstMs);
+    const trainedMs = firstMs + run.endedAt! - run.startedAt!;
+    expect(completedNotice(services, id).fields?.find((f) => f.label === "Duration")?.value).toBe(
+      `${formatDuration(trainedMs)} in 2 attempts`,
+    );
     const status = await dispatch({ text: `/rl status ${id}` }, ctx);
     expect(status.reply.fields?.find((f) => f.label === "Resumed")?.value).toBe(
       `at step ${last.batch} by ${personRef("alice")}`,
     );
     expect(status.reply.fields?.find((f) => f.label === "Step")?.value).toBe("16 / 16");
+    expect(status.reply.fields?.find((f) => f.label === "Running time")?.value).toBe(
+      `${Math.round((trainedMs / 60_000) * 10) / 10} min in 2 attempts`,
+    );
     expect((await dispatch({ text: "/rl runs" }, ctx)).reply.text).toMatch(new RegExp(`Run ${id} .* · resumed$`, "m"));
   });
 
@@ -137,6 +158,21 @@ describe("/rl resume", () => {
     const refused = await dispatch({ text: `/rl resume ${failedId}` }, ctx);
     expect(refused.reply.error?.message).toMatch(/saved no checkpoint before it ended.*\/rl rerun/);
     expect(services.runs.get(failedId)!.attempt).toBe(0);
+  });
+
+  it("announces a resume queued behind a live run as queued, then once as resumed when it runs", async () => {
+    const { services, ctx, id } = await stoppedAfterCheckpoint();
+    const { reply } = await confirmed(ctx, "/rl start");
+    const other = (reply.data as { run_id: string }).run_id;
+    const { run: queued } = await services.manager.resume(id, "alice");
+    expect(queued.status).toBe("queued");
+    const resumed = nextEvent(services, "resumed");
+    await services.manager.stop(other, "alice");
+    expect((await resumed).message).toMatch(
+      new RegExp(`^Run ${id} resumed from step \\d+, asked by alice, and is running\\.$`),
+    );
+    await services.manager.stop(id, "alice");
+    expect(noticesOf(services, id)).toEqual(["started", "stopped", "queued", "resumed", "stopped"]);
   });
 
   it("moves the run once when the same resume arrives twice", async () => {

@@ -4,6 +4,7 @@ import type { EnvironmentCatalog } from "../../environments/resolution/catalog.t
 import type { LockedFields } from "../../locked-fields.ts";
 import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
 import { logPathOf } from "../log-path.ts";
+import { newestWrite } from "../newest-write.ts";
 import type { StackComponent, TrainingStack } from "../training-stack.ts";
 import { commandHelpFor, createComponentPlanner } from "./plan-components.ts";
 import { readTrainerCheckpoints } from "./read-trainer-checkpoints.ts";
@@ -76,6 +77,7 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
     plan,
     readProgress: (run) => readTrainerProgress(logPathOf(config.logsDir, run.id, "trainer")),
     readCheckpoints: (run) => readTrainerCheckpoints(logPathOf(config.logsDir, run.id, "trainer")),
+    lastWrite: (run) => newestWrite([logPathOf(config.logsDir, run.id, "trainer")]),
     canResume: false,
     resumeNote: "tinker-atropos's trainer always starts at step 0",
     stepErrorPattern: "Error in step",

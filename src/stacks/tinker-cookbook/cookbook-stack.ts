@@ -6,6 +6,7 @@ import type { Config } from "../../config.ts";
 import type { LockedFields } from "../../locked-fields.ts";
 import { childEnv } from "../../process/child-env.ts";
 import { logPathOf } from "../log-path.ts";
+import { newestWrite } from "../newest-write.ts";
 import type { TrainingStack } from "../training-stack.ts";
 import { chzArgv } from "./chz-argv.ts";
 import { readRecipeCheckpoints, readRecipeProgress } from "./read-recipe-progress.ts";
@@ -96,6 +97,12 @@ export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
     },
     readProgress: (run) => readRecipeProgress(recipeLogDir(config, run.id), run.totalSteps),
     readCheckpoints: (run) => readRecipeCheckpoints(recipeLogDir(config, run.id)),
+    lastWrite: (run) =>
+      newestWrite([
+        logPathOf(config.logsDir, run.id, "trainer"),
+        path.join(recipeLogDir(config, run.id), "metrics.jsonl"),
+        path.join(recipeLogDir(config, run.id), "checkpoints.jsonl"),
+      ]),
     canResume: true,
     resumeNote: "a recipe run continues from the last checkpoints.jsonl record with a state_path",
   };

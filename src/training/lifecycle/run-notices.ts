@@ -1,5 +1,5 @@
 // What a run's notice says: the reply the lifecycle queues in the outbox with the transition that owes it.
-import { formatDuration } from "../../values/format-value.ts";
+import { describeTrainingTime } from "../../values/training-time.ts";
 import { prepareChartPoints } from "../../metrics/render-chart-points.ts";
 import { wandbGroupLink, type WandbPages } from "../../metrics/wandb-group-link.ts";
 import { personRef, type Reply, type ReplyButton, type ReplyChart } from "../../reply.ts";
@@ -43,8 +43,8 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
   fields.push({ label: "Started by", value: personRef(run.createdBy) });
   const ended =
     event.kind === "completed" || event.kind === "failed" || event.kind === "stopped" || event.kind === "lost";
-  if (ended && run.startedAt !== undefined)
-    fields.push({ label: "Duration", value: formatDuration((run.endedAt ?? run.startedAt) - run.startedAt) });
+  if (ended && (run.startedAt !== undefined || run.trainedMs > 0))
+    fields.push({ label: "Duration", value: describeTrainingTime(run, run.endedAt ?? run.updatedAt) });
   if (event.reward?.final !== undefined)
     fields.push({ label: "Final reward", value: Number(event.reward.final.toFixed(4)).toString() });
   if (ended) fields.push({ label: "Logs", value: `/rl logs ${run.id}` });

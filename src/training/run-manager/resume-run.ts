@@ -6,6 +6,7 @@ import { RlError } from "../../errors.ts";
 import { crashPoint } from "../../process/crash-point.ts";
 import type { StackRegistry } from "../../stacks/stack-registry.ts";
 import type { Checkpoint, TrainingStack } from "../../stacks/training-stack.ts";
+import { carryTrainingTime } from "../../values/training-time.ts";
 import { LIVE_STATUSES, type Transitions } from "../lifecycle/transitions.ts";
 
 export const RESUMABLE_STATUSES = ["stopped", "failed", "lost"] as const;
@@ -18,6 +19,7 @@ export interface RunResumerDeps {
   /** Before a run is launched again: what its backend kept of the last attempt is put aside (a job's status file). */
   beforeRelaunch: (run: RunRow) => void;
   launch: (run: RunRow, progress?: (text: string) => Promise<void>) => Promise<RunRow>;
+  now: () => number;
 }
 
 /** Why a run cannot be resumed now, or its last checkpoint. */
@@ -77,14 +79,20 @@ export function createRunResumer(deps: RunResumerDeps) {
         error: undefined,
         failedComponent: undefined,
         stoppedBy: undefined,
-        endedAt: undefined,
+        ...carryTrainingTime(run, deps.now()),
         jobId: undefined,
       },
       {
-        notice: {
-          kind: "resumed",
-          message: `Run ${run.id} resumes from checkpoint ${checkpoint.name}${step === undefined ? "" : ` (step ${step})`}, asked by ${by}.${queued ? " It is queued behind the live runs." : ""}`,
-        },
+        // One "resumed" notice per attempt: now, or once a queued attempt runs (its launch posts it then).
+        notice: queued
+          ? {
+              kind: "queued",
+              message: `Run ${run.id} will resume from checkpoint ${checkpoint.name} (step ${step}), asked by ${by}; it is queued behind the live runs.`,
+            }
+          : {
+              kind: "resumed",
+              message: `Run ${run.id} resumes from checkpoint ${checkpoint.name} (step ${step}), asked by ${by}.`,
+            },
       },
     );
     if (!moved) {

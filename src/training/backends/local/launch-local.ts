@@ -7,7 +7,7 @@ import { checkSpawnPlan } from "../../../process/check-spawn-plan.ts";
 import { crashPoint, type CrashPoint } from "../../../process/crash-point.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import { mainStartsLast } from "../../../stacks/training-stack.ts";
-import type { Transitions } from "../../lifecycle/transitions.ts";
+import type { Notice, Transitions } from "../../lifecycle/transitions.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import { waitUntil } from "../../wait-until.ts";
 import { ensurePortFree } from "./ensure-port-free.ts";
@@ -28,6 +28,18 @@ export interface LocalLauncherDeps {
   exits: ExitWatcher;
   fail: LocalOutcomes["fail"];
   now: () => number;
+}
+
+/**
+ * A resumed attempt is announced once, as resumed: a resume launched at once already posted it (the outbox keeps one per
+ * attempt, so this one is dropped), a queued one hears it now that it runs.
+ */
+function runningNotice(run: RunRow): Notice {
+  if (run.attempt === 0) return { kind: "started", message: `Run ${run.id} of ${run.environment} is running.` };
+  return {
+    kind: "resumed",
+    message: `Run ${run.id} resumed from step ${run.resumedStep ?? 0}${run.resumedBy ? `, asked by ${run.resumedBy}` : ""}, and is running.`,
+  };
 }
 
 export function createLocalLauncher(deps: LocalLauncherDeps) {
@@ -80,7 +92,7 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         run.id,
         ["starting"],
         { status: "running", startedAt: deps.now() },
-        { notice: { kind: "started", message: `Run ${run.id} of ${run.environment} is running.` } },
+        { notice: runningNotice(run) },
       );
     } catch (thrown) {
       const err = asRlError(thrown);

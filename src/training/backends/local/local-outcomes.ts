@@ -36,6 +36,7 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
     component: Component | undefined,
     message: string,
     info?: ExitInfo,
+    endedAt = deps.now(),
   ): Promise<void> {
     const logTail = component ? await readTailLines(deps.logPath(runId, component), LOG_TAIL_LINES) : undefined;
     const cause = causes.get(runId) ?? describeFullDisks(deps.folders);
@@ -43,7 +44,7 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
     const run = transitions.move(
       runId,
       ["starting", "running"],
-      { status: "failed", error: said, failedComponent: component, endedAt: deps.now() },
+      { status: "failed", error: said, failedComponent: component, endedAt },
       {
         notice: { kind: "failed", component, exitCode: info?.exitCode, signal: info?.signal, logTail, message: said },
         stopAll: true,
@@ -57,14 +58,15 @@ export function createLocalOutcomes(deps: LocalOutcomesDeps) {
     deps.onEnded();
   }
 
-  async function complete(runId: string, note = ""): Promise<void> {
+  /** `endedAt`: when the run's own evidence says it ended, for one that ended while no bot watched. */
+  async function complete(runId: string, note = "", endedAt = deps.now()): Promise<void> {
     const current = deps.runs.get(runId);
     if (!current) return;
     const { message, reward } = await describeCompletion(deps.stacks.of(current), current, note);
     const run = transitions.move(
       runId,
       ["running"],
-      { status: "completed", endedAt: deps.now() },
+      { status: "completed", endedAt },
       {
         notice: { kind: "completed", message, reward },
         stopAll: true,

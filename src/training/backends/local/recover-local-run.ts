@@ -7,6 +7,7 @@ import { finishStop } from "../../lifecycle/finish-stop.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import type { TrainingStack } from "../../../stacks/training-stack.ts";
 import type { ExitWatcher } from "./exit-watcher.ts";
 import type { Launches } from "./launches.ts";
 import type { LocalOutcomes } from "./local-outcomes.ts";
@@ -25,6 +26,13 @@ export interface LocalRecoveryDeps {
   onEnded: () => void;
   log: Logger;
   now: () => number;
+}
+
+/** When its evidence says a run ended, kept between its start and now (a clock set back, a file touched since). */
+async function endedWhileAway(stack: TrainingStack, run: RunRow, now: number): Promise<number> {
+  const written = await stack.lastWrite(run).catch(() => undefined);
+  if (written === undefined) return now;
+  return Math.min(now, Math.max(run.startedAt ?? written, Math.round(written)));
 }
 
 export function createLocalRecovery(deps: LocalRecoveryDeps) {
@@ -73,18 +81,22 @@ export function createLocalRecovery(deps: LocalRecoveryDeps) {
       );
     }
     const progress = await stack.readProgress(run);
+    // It ended while no bot watched: when its main process last wrote, not when this bot came back to find it.
+    const endedAt = await endedWhileAway(stack, run, deps.now());
     if (progress.stepErrors.length > 0)
       return fail(
         run.id,
         stack.main,
         `The ${stack.main} reported a step error and stopped: ${progress.stepErrors.at(-1)}`,
+        undefined,
+        endedAt,
       );
-    if (progress.completed) return complete(run.id, " (It finished while the bot was not running.)");
+    if (progress.completed) return complete(run.id, " (It finished while the bot was not running.)", endedAt);
     const message = `The bot lost track of this run: its ${stack.main} ended or was replaced while the bot was not running, without finishing.`;
     const lost = transitions.move(
       run.id,
       ["running"],
-      { status: "lost", error: message, endedAt: deps.now() },
+      { status: "lost", error: message, endedAt },
       { notice: { kind: "lost", message }, stopAll: true },
     );
     if (lost) {

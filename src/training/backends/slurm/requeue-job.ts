@@ -5,6 +5,7 @@ import { slurmTimeSeconds, type Config } from "../../../config.ts";
 import type { Logger } from "../../../log.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import type { Checkpoint } from "../../../stacks/training-stack.ts";
+import { carryTrainingTime } from "../../../values/training-time.ts";
 import type { Transitions } from "../../lifecycle/transitions.ts";
 import type { Snapshot } from "./job-snapshots.ts";
 import { restartsOf, type SlurmCommands, type SlurmJob } from "./slurm-commands.ts";
@@ -17,6 +18,7 @@ export interface JobRequeuerDeps {
   stacks: StackRegistry;
   move: Transitions["move"];
   fail: SlurmOutcomes["fail"];
+  now: () => number;
 }
 
 /** What the watcher timed of the job's last start (running without a status file, ended without an outcome) is not the next one's. */
@@ -46,7 +48,10 @@ export function createJobRequeuer(deps: JobRequeuerDeps) {
       ? `/rl resume ${run.id} continues it from checkpoint ${checkpoint.name} (step ${checkpoint.step}).`
       : `/rl rerun ${run.id} runs it again from step 0.`;
 
-  /** The run's next attempt on the requeued job: it stays one run, its thread told once (this attempt's notice). */
+  /**
+   * The run's next attempt on the requeued job: it stays one run. Its thread hears of the requeue now, as queued (the job
+   * may wait long), and of the attempt once, as resumed, when the job runs again and the node is known.
+   */
   function nextAttempt(run: RunRow, restarts: number, what: string, at: { step: number; checkpoint?: Checkpoint }) {
     const from = at.checkpoint
       ? `It continues from checkpoint ${at.checkpoint.name} (step ${at.checkpoint.step}) when the job runs again.`
@@ -60,10 +65,11 @@ export function createJobRequeuer(deps: JobRequeuerDeps) {
         jobRequeues: restarts,
         resumedBy: "Slurm",
         resumedStep: at.checkpoint?.step ?? 0,
+        ...carryTrainingTime(run, deps.now()),
       },
       {
         notice: {
-          kind: "resumed",
+          kind: "queued",
           message: `Run ${run.id} ${what} at step ${at.step}; requeued (Slurm job ${run.jobId}, requeue ${restarts} of ${maxRequeues}). ${from}`,
         },
       },

@@ -60,6 +60,7 @@ export function createSlurmBackend(deps: SlurmBackendDeps) {
     stacks: deps.stacks,
     move: deps.move,
     fail: outcomes.fail,
+    now: deps.now,
   });
   const decide = createJobJudge({
     config,

@@ -5,7 +5,7 @@ import type { Logger } from "../../../log.ts";
 import { readTailLines } from "../../../metrics/log-tail.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import { describeCompletion } from "../../lifecycle/completion-notice.ts";
-import type { Transitions } from "../../lifecycle/transitions.ts";
+import type { Notice, Transitions } from "../../lifecycle/transitions.ts";
 import type { SlurmJob } from "./slurm-commands.ts";
 
 export interface SlurmOutcomesDeps {
@@ -34,17 +34,19 @@ export function createSlurmOutcomes(deps: SlurmOutcomesDeps) {
 
   function markStarted(run: RunRow, node: string | undefined): RunRow {
     const where = `Slurm job ${run.jobId}${node ? ` on ${node}` : ""}`;
-    // A requeued job's next start is the same run going on: its thread hears where it resumed.
-    const message = run.jobRequeues
-      ? `Run ${run.id} resumed at step ${run.resumedStep ?? 0} on node ${node ?? "?"} (Slurm job ${run.jobId}, requeue ${run.jobRequeues}).`
-      : `Run ${run.id} of ${run.environment} is running (${where}).`;
+    // A resumed attempt is announced once, as resumed: a requeued job's next start says where it resumed (the requeue
+    // itself was told as queued); a /rl resume already posted its notice, so the outbox drops this one.
+    const notice: Notice =
+      run.attempt === 0
+        ? { kind: "started", message: `Run ${run.id} of ${run.environment} is running (${where}).` }
+        : {
+            kind: "resumed",
+            message: run.jobRequeues
+              ? `Run ${run.id} resumed at step ${run.resumedStep ?? 0} on node ${node ?? "?"} (Slurm job ${run.jobId}, requeue ${run.jobRequeues}).`
+              : `Run ${run.id} resumed from step ${run.resumedStep ?? 0} and is running (${where}).`,
+          };
     return (
-      deps.move(
-        run.id,
-        ["starting"],
-        { status: "running", startedAt: deps.now() },
-        { notice: { kind: "started", message } },
-      ) ??
+      deps.move(run.id, ["starting"], { status: "running", startedAt: deps.now() }, { notice }) ??
       runs.get(run.id) ??
       run
     );
