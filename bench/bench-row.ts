@@ -18,6 +18,22 @@ export interface BenchRow {
   repetitions: number;
   /** The raw numbers behind the row (milliseconds unless the key says otherwise). */
   data: Record<string, unknown>;
+  /** The machine's 1-minute load average when the row's measurement started and ended (set by bench/main.ts). */
+  load?: MeasuredLoad;
+}
+
+export interface MeasuredLoad {
+  start: number;
+  end: number;
+  cpus: number;
+  /** The load was above the number of CPUs at either end: the figure is slower than on a quiet machine. */
+  busy: boolean;
+}
+
+/** The machine's load now against its CPUs; `start` the load when the measurement began. */
+export function measuredLoad(start: number, end: number, cpus: number): MeasuredLoad {
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { start: round(start), end: round(end), cpus, busy: Math.max(start, end) > cpus };
 }
 
 export interface BenchReport {

@@ -8,6 +8,8 @@ import { CLI, measuredEnv, runProcess } from "./scan-processes.ts";
 import { median, ms, times } from "./stats.ts";
 
 const HELP_GOAL = 2;
+/** exec against a running owner is a thin client: the socket client and the printer. */
+const EXEC_GOAL = 2;
 
 export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
   const reps = ctx.sizes.cliReps;
@@ -72,11 +74,11 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
       ours: ms(status),
       baseline: `${ms(node)} (node -e 0)`,
       ratio: times(status / node),
-      goal: "report",
-      met: null,
+      goal: `<= ${EXEC_GOAL.toFixed(2)}x node -e 0`,
+      met: status <= EXEC_GOAL * node,
       note:
         '`node bin/rl-chatops.js exec "/rl status"` with no bot on the data folder: the first, uncounted, call starts the background supervisor; each measured one reads its pid file, ' +
-        `hands it the command over its socket and prints its answer "No runs in this channel yet" (exit 1), loading none of the services. Median of ${reps}.`,
+        `hands it the command over its socket and prints its answer "No runs in this channel yet" (exit 1), loading none of the services and not the settings parser (the data folder is read from the environment or the settings file's text). Runs rotated with the rest of this section; median of ${reps}.`,
       repetitions: reps,
       data: runs,
     },

@@ -154,8 +154,8 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
       note:
         `services.digests.runNow() over ${sizes.digestRuns} "running" rows (each with a 3-step trainer log, and a trainer run in the WandB fake, test/fakes/wandb-server.ts), ` +
         `31 simulated minutes apart so every run is due, until the messages are in the outbox (sending is not included). The figure is the pass's wall time minus the time ` +
-        `its WandB requests took to be answered (the client's fetch, timed); the whole pass took ${ms(totalMs)}. The fake runs in this process and re-evaluates the ` +
-        `${sizes.digestRuns}-branch $or of $regex filters against every stored run for each page, so its answers cost O(pages x runs x names); WandB's own server time is unknown here. ` +
+        `its WandB requests took to be answered (the client's fetch, timed); the whole pass took ${ms(totalMs)}. The fake runs in this process and evaluates the ` +
+        `one filter (the list of the runs' ${sizes.digestRuns} groups, $in) against every stored run for each page, one set look-up per run; WandB's own server time is unknown here. ` +
         `Median of ${sizes.digestReps} after one warm-up pass.`,
       repetitions: sizes.digestReps,
       data: { reps },

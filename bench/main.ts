@@ -8,7 +8,7 @@ import { loadConfig } from "../src/config.ts";
 import { loadLockedFields } from "../src/locked-fields.ts";
 import type { BenchContext } from "./bench-context.ts";
 import { readBenchOptions } from "./bench-options.ts";
-import type { BenchReport, BenchRow } from "./bench-row.ts";
+import { measuredLoad, type BenchReport, type BenchRow } from "./bench-row.ts";
 import { benchTempDir, cleanupAll } from "./cleanup.ts";
 import { measureCliStart } from "./cli-start.ts";
 import { measureDigestCycle } from "./digest-cycle.ts";
@@ -87,13 +87,19 @@ async function main(): Promise<number> {
     if (options.only.length > 0 && !options.only.some((prefix) => m.id.startsWith(prefix))) continue;
     console.log(m.title);
     const t = performance.now();
+    const loadBefore = loadavg()[0]!;
+    let measured: BenchRow[];
     try {
-      rows.push(...(await m.run(ctx)));
+      measured = await m.run(ctx);
     } catch (err) {
       console.error(`${m.title} failed:`, err);
-      rows.push(failedRow(m.id, m.title, err));
+      measured = [failedRow(m.id, m.title, err)];
     }
-    console.log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    const load = measuredLoad(loadBefore, loadavg()[0]!, cpus().length);
+    rows.push(...measured.map((row) => ({ ...row, load })));
+    console.log(
+      `  (${((performance.now() - t) / 1000).toFixed(1)} s, load ${load.start.toFixed(2)} -> ${load.end.toFixed(2)} on ${load.cpus} CPUs${load.busy ? ": busy, these figures are slower than on a quiet machine" : ""})`,
+    );
   }
 
   const report: BenchReport = {

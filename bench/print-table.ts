@@ -1,7 +1,14 @@
 // Renders the results as a plain-text or Markdown table, with the note on what each figure compares beneath it.
 import type { BenchRow } from "./bench-row.ts";
 
-const HEADERS = ["Measurement", "Sizes", "Ours", "Baseline", "Ratio", "Goal", "Met"];
+const HEADERS = ["Measurement", "Sizes", "Ours", "Baseline", "Ratio", "Goal", "Met", "Load"];
+
+/** The load the row was measured under, start -> end, marked when the machine was busy (load above its CPUs). */
+function loadCell(row: BenchRow): string {
+  if (!row.load) return "-";
+  const { start, end, busy } = row.load;
+  return `${start.toFixed(1)} -> ${end.toFixed(1)}${busy ? " (busy)" : ""}`;
+}
 
 function cells(row: BenchRow): string[] {
   return [
@@ -12,6 +19,7 @@ function cells(row: BenchRow): string[] {
     row.ratio,
     row.goal,
     row.met === null ? "-" : row.met ? "yes" : "NO",
+    loadCell(row),
   ];
 }
 
@@ -32,5 +40,9 @@ export function markdownTable(rows: readonly BenchRow[]): string {
 }
 
 export function notes(rows: readonly BenchRow[]): string {
-  return rows.map((r, i) => `${i + 1}. ${r.measurement}: ${r.note}`).join("\n");
+  const busy = rows.find((r) => r.load?.busy)?.load;
+  const warning = busy
+    ? `\nLoad is the 1-minute load average at the start and end of each measurement; "(busy)" marks a figure taken with the load above the ${busy.cpus} CPUs, slower than on a quiet machine: measure again when the machine is quiet before comparing it with a goal.`
+    : "";
+  return rows.map((r, i) => `${i + 1}. ${r.measurement}: ${r.note}`).join("\n") + warning;
 }

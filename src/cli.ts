@@ -84,11 +84,15 @@ async function exec(line: CommandLine): Promise<number> {
   const text = line.args[0];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
   const ackTimeoutMs = ackTimeoutOf(line);
-  const [config, { askSupervisor }, { exitCodeOf }] = await Promise.all([
-    loadDataConfig(),
+  // A client: the settings parser is loaded only when the data folder cannot be read without it, or no owner runs.
+  const [{ readClientDataDir }, { askSupervisor }, { exitCodeOf }] = await Promise.all([
+    import("./cli/client-data-dir.ts"),
     import("./cli/ask-supervisor.ts"),
     import("./lease/ask-bot.ts"),
   ]);
+  let loaded: Promise<Config> | undefined;
+  const settings = () => (loaded ??= loadDataConfig());
+  const dataDir = readClientDataDir() ?? (await settings()).dataDir;
   const request: BotRequest = {
     text,
     channel: line.options.channel,
@@ -96,12 +100,14 @@ async function exec(line: CommandLine): Promise<number> {
     json: line.options.json === true,
   };
   // Only a client: a signal ends this process, never the command it handed over or a run.
-  const answer = askSupervisor(config, request, ackTimeoutMs);
+  const answer = askSupervisor({ dataDir, settings }, request, ackTimeoutMs);
   // A person at a terminal hears what a slow command waits for; a script's stderr stays empty when all went well.
-  const { announceWait, describeWait } = await import("./cli/announce-wait.ts");
-  const response = process.stderr.isTTY
-    ? await announceWait(answer, describeWait(text, config), (t) => process.stderr.write(t))
-    : await answer;
+  let response;
+  if (process.stderr.isTTY) {
+    const { announceWait, describeWait } = await import("./cli/announce-wait.ts");
+    const describe = async () => describeWait(text, await settings());
+    response = await announceWait(answer, describe, (t) => process.stderr.write(t));
+  } else response = await answer;
   (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
   return exitCodeOf(response);
 }

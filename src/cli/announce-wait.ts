@@ -13,18 +13,24 @@ export function describeWait(text: string, config: Pick<Config, "stopGraceMs" | 
 
 /**
  * Write `describeWait` once to `write` when `answer` has not settled within `afterMs`: a quick command prints nothing
- * more than its answer. Resolves as `answer` does.
+ * more than its answer. Resolves as `answer` does. The line may be made only then (it may need the settings).
  */
 export async function announceWait<T>(
   answer: Promise<T>,
-  line: string,
+  line: string | (() => Promise<string>),
   write: (text: string) => void,
   afterMs = 1000,
 ): Promise<T> {
-  const timer = setTimeout(() => write(`rl-chatops: ${line}\n`), afterMs);
+  let settled = false;
+  const announce = async () => {
+    const text = typeof line === "string" ? line : await line().catch(() => undefined);
+    if (text !== undefined && !settled) write(`rl-chatops: ${text}\n`);
+  };
+  const timer = setTimeout(() => void announce(), afterMs);
   try {
     return await answer;
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }

@@ -1,5 +1,6 @@
 // exec as a client: its command goes to the process that owns the data folder, the bot or a background supervisor,
-// which is started for it when none runs. The client loads none of the services.
+// which is started for it when none runs. The client loads none of the services, and the settings only when it has to
+// (to start a supervisor, or to say what went wrong).
 import type { Config } from "../config.ts";
 import { isRlError, RlError } from "../errors.ts";
 import { askBot, type BotRequest, type BotResponse } from "../lease/ask-bot.ts";
@@ -34,14 +35,20 @@ function liveHolder(dataDir: string): LeaseHolder | undefined {
   return holder && stateOf(holder) !== "gone" ? holder : undefined;
 }
 
+/** Where exec finds the owner: the data folder, and the full settings, loaded once when first needed. */
+export interface OwnerSearch {
+  dataDir: string;
+  settings: () => Promise<Config>;
+}
+
 /** Asks the owner; undefined when it went away or was shutting down meanwhile (the next owner is asked then). */
 async function askOwner(
-  config: Config,
+  search: OwnerSearch,
   holder: LeaseHolder,
   request: BotRequest,
   ackTimeoutMs: number,
 ): Promise<BotResponse | undefined> {
-  const socketPath = holder.socket ?? socketPathFor(config.dataDir);
+  const socketPath = holder.socket ?? socketPathFor(search.dataDir);
   let response: BotResponse;
   try {
     response = await askBot(socketPath, request, {
@@ -51,16 +58,16 @@ async function askOwner(
     });
   } catch (err) {
     if (stateOf(holder) === "gone") return undefined;
-    if (isRlError(err) && err.code === "TIMEOUT") throw botSilent(config, holder, err, ackTimeoutMs);
+    if (isRlError(err) && err.code === "TIMEOUT") throw botSilent(await search.settings(), holder, err, ackTimeoutMs);
     throw new RlError(
       "UPSTREAM",
-      `${describeHolder(holder)} owns the data folder ${config.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`,
+      `${describeHolder(holder)} owns the data folder ${search.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`,
       { cause: err },
     );
   }
   if (!response.shuttingDown) return response;
   // It stops in order (finishing its commands in flight) and lets go of the folder; then another owner answers.
-  await waitUntilGone(holder, config.stopGraceMs + 60_000);
+  await waitUntilGone(holder, (await search.settings()).stopGraceMs + 60_000);
   return undefined;
 }
 
@@ -69,16 +76,21 @@ async function askOwner(
  * racing to start one, one wins the folder and the others' supervisors find it taken and exit, and every exec is
  * answered by the winner.
  */
-export async function askSupervisor(config: Config, request: BotRequest, ackTimeoutMs: number): Promise<BotResponse> {
+export async function askSupervisor(
+  search: OwnerSearch,
+  request: BotRequest,
+  ackTimeoutMs: number,
+): Promise<BotResponse> {
   let lostSince: number | undefined;
   for (;;) {
-    const holder = liveHolder(config.dataDir);
+    const holder = liveHolder(search.dataDir);
     if (holder) {
       lostSince = undefined;
-      const response = await askOwner(config, holder, request, ackTimeoutMs);
+      const response = await askOwner(search, holder, request, ackTimeoutMs);
       if (response) return response;
       continue;
     }
+    const config = await search.settings();
     const report = await startSupervisor(config);
     if ("error" in report) throw new RlError("UPSTREAM", report.error);
     if ("lost" in report) {

@@ -34,12 +34,17 @@ export async function findWandbRuns(
   const found = new Map<string, WandbRun>();
   if (!wandb) return found;
   const byProject = new Map<string, string[]>();
+  // The trainer shares its run's group: the server finds the trainers by that list rather than by name patterns.
+  const groups = new Map<string, string>();
   for (const r of active)
-    if (r.wandbProject && r.wandbRunName)
+    if (r.wandbProject && r.wandbRunName) {
       byProject.set(r.wandbProject, [...(byProject.get(r.wandbProject) ?? []), r.wandbRunName]);
+      if (r.wandbGroup) groups.set(r.wandbRunName, r.wandbGroup);
+    }
   for (const [project, names] of byProject) {
     try {
-      for (const [name, run] of await wandb.findTrainerRuns(project, names)) found.set(`${project}/${name}`, run);
+      for (const [name, run] of await wandb.findTrainerRuns(project, names, groups))
+        found.set(`${project}/${name}`, run);
     } catch (err) {
       log.warn("WandB unavailable for digests", { project, err: asRlError(err).message });
     }

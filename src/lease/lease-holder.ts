@@ -1,30 +1,41 @@
 // The pid file beside the lock: who holds the data folder's lease, so a refusal can name them and exec can find the socket.
 import { readFileSync, writeFileSync, renameSync } from "node:fs";
 import path from "node:path";
-import * as z from "zod/mini";
-import "../zod-english.ts";
 
 /** "bot": started by a person (with its platforms or console); "background": the supervisor exec starts when none runs. */
 export type LeaseMode = "bot" | "background";
 
-const holderSchema = z.object({
-  pid: z.int(),
+export interface LeaseHolder {
+  pid: number;
   /** The kernel's start time of the pid (/proc), which tells a reused pid from the holder. */
-  startTime: z.optional(z.string()),
-  startedAt: z.string(),
-  mode: z.enum(["bot", "background"]),
-  socket: z.optional(z.string()),
-});
+  startTime?: string;
+  startedAt: string;
+  mode: LeaseMode;
+  socket?: string;
+}
 
-export type LeaseHolder = z.infer<typeof holderSchema>;
+const optionalString = (value: unknown) => value === undefined || typeof value === "string";
+
+/** Checked by hand: exec's client reads this file, and a schema library would be most of what it loads. */
+function isLeaseHolder(value: unknown): value is LeaseHolder {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    Number.isInteger(v.pid) &&
+    optionalString(v.startTime) &&
+    typeof v.startedAt === "string" &&
+    (v.mode === "bot" || v.mode === "background") &&
+    optionalString(v.socket)
+  );
+}
 
 export const pidFileOf = (dataDir: string) => path.join(dataDir, "bot.pid");
 
 /** The recorded holder, or undefined when the file is missing or unreadable (the holder has not written it yet). */
 export function readLeaseHolder(dataDir: string): LeaseHolder | undefined {
   try {
-    const parsed = holderSchema.safeParse(JSON.parse(readFileSync(pidFileOf(dataDir), "utf8")));
-    return parsed.success ? parsed.data : undefined;
+    const parsed: unknown = JSON.parse(readFileSync(pidFileOf(dataDir), "utf8"));
+    return isLeaseHolder(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -11,6 +11,7 @@ import {
   groupFilter,
   isTrainerRunOf,
   looksLikeTrainerRun,
+  trainerRunsByGroupFilter,
   trainerRunsFilter,
 } from "./wandb-queries.ts";
 import { historyAnswer, parseAnswer, runsAnswer, viewerAnswer } from "./wandb-schemas.ts";
@@ -56,8 +57,15 @@ export interface WandbClient {
   viewerEntity(): Promise<string>;
   /** The configured entity, else the viewer's. */
   resolveEntity(): Promise<string>;
-  /** Each requested wandb_run_name mapped to its newest trainer run; names without one are absent. */
-  findTrainerRuns(project: string, runNames: readonly string[]): Promise<Map<string, WandbRun>>;
+  /**
+   * Each requested wandb_run_name mapped to its newest trainer run; names without one are absent. With `groups`
+   * (run name to its wandb group), the runs that have one are found by group, which the server matches exactly.
+   */
+  findTrainerRuns(
+    project: string,
+    runNames: readonly string[],
+    groups?: ReadonlyMap<string, string>,
+  ): Promise<Map<string, WandbRun>>;
   findTrainerRun(project: string, runName: string): Promise<WandbRun | undefined>;
   /** The non-trainer runs of a group (the environment's serve-mode runs), newest first. */
   findEnvironmentRuns(project: string, group: string): Promise<WandbRun[]>;
@@ -135,13 +143,30 @@ export function createWandbClient(options: WandbClientOptions): WandbClient {
     return runs;
   };
 
-  const findTrainerRuns = async (project: string, runNames: readonly string[]): Promise<Map<string, WandbRun>> => {
+  const findTrainerRuns = async (
+    project: string,
+    runNames: readonly string[],
+    groups?: ReadonlyMap<string, string>,
+  ): Promise<Map<string, WandbRun>> => {
     const names = [...new Set(runNames.filter((n) => n.length > 0))];
     const found = new Map<string, WandbRun>();
     if (names.length === 0) return found;
-    const runs = await listRuns(project, trainerRunsFilter(names));
+    const groupOf = (name: string) => groups?.get(name) || undefined;
+    const grouped = [...new Set(names.map(groupOf).filter((g): g is string => g !== undefined))];
+    const ungrouped = names.filter((name) => groupOf(name) === undefined);
+    const runs = await listRuns(
+      project,
+      grouped.length > 0 ? trainerRunsByGroupFilter(grouped, ungrouped) : trainerRunsFilter(names),
+    );
+    // Each name's candidates by the stems its display name can be the trainer of: one pass, not one per name.
+    const byStem = new Map<string, WandbRun[]>();
+    for (const run of runs)
+      for (const stem of trainerStemsOf(run.displayName)) byStem.set(stem, [...(byStem.get(stem) ?? []), run]);
     for (const name of names) {
-      const mine = runs.filter((r) => isTrainerRunOf(r.displayName, name));
+      const group = groupOf(name);
+      const mine = (byStem.get(name) ?? []).filter(
+        (r) => isTrainerRunOf(r.displayName, name) && (group === undefined || r.group === group),
+      );
       const newest = pickNewest(mine);
       if (newest) found.set(name, newest);
     }
@@ -177,6 +202,16 @@ export function createWandbClient(options: WandbClientOptions): WandbClient {
     },
     runUrl,
   };
+}
+
+/** Every run name this display name is a trainer run of: "a-trainer-b-trainer-c" is one of "a" and of "a-trainer-b". */
+function trainerStemsOf(displayName: string): string[] {
+  const stems: string[] = [];
+  for (let at = displayName.indexOf("-trainer"); at >= 0; at = displayName.indexOf("-trainer", at + 1)) {
+    const stem = displayName.slice(0, at);
+    if (isTrainerRunOf(displayName, stem)) stems.push(stem);
+  }
+  return stems;
 }
 
 function toRun(node: RunNode, urlOf: (runId: string) => string): WandbRun {

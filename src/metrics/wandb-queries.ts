@@ -52,8 +52,22 @@ export function escapeRegex(text: string): string {
  * One $or of anchored regexes, one per wandb_run_name: the trainer names its run
  * "{wandb_run_name}-trainer-{suffix}", so equality on the name (the seed's mistake) never matches.
  */
-export function trainerRunsFilter(runNames: readonly string[]): Record<string, unknown> {
+export function trainerRunsFilter(runNames: readonly string[]): { $or: unknown[] } {
   return { $or: runNames.map((name) => ({ displayName: { $regex: `^${escapeRegex(name)}-trainer` } })) };
+}
+
+/**
+ * The trainer runs of many training runs in one query: by group (the trainer shares its run's group, a field the
+ * server matches exactly, as a list with $in), and by display-name prefix only for runs that have no group.
+ */
+export function trainerRunsByGroupFilter(
+  groups: readonly string[],
+  ungroupedNames: readonly string[],
+): Record<string, unknown> {
+  const byGroup = groups.length > 0 ? [{ group: { $in: [...groups] } }] : [];
+  if (ungroupedNames.length === 0 && byGroup.length === 1) return byGroup[0]!;
+  const byName = ungroupedNames.length > 0 ? (trainerRunsFilter(ungroupedNames).$or as unknown[]) : [];
+  return { $or: [...byGroup, ...byName] };
 }
 
 export function groupFilter(group: string): Record<string, unknown> {

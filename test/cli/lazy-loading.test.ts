@@ -1,6 +1,6 @@
 // The built command loads only what a command uses: every module the process (and its worker threads) loads is
 // recorded by a loader hook (test/helpers/record-loaded-modules.mjs), and the heavy packages must be absent.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
@@ -32,7 +32,10 @@ const heavyIn = (urls: string[]) =>
  * The heavy dependencies `rl-chatops ARGS` loaded, once it has exited with `code`: the command's own process, and each
  * other process it started that recorded too (the background supervisor exec starts), once that has exited.
  */
-async function loadedByEach(args: string[], code: number): Promise<{ command: Set<Heavy>; others: Set<Heavy>[] }> {
+async function loadedByEach(
+  args: string[],
+  code: number,
+): Promise<{ command: Set<Heavy>; others: Set<Heavy>[]; commandUrls: string[] }> {
   const cwd = tempDir();
   const record = path.join(cwd, "loaded.txt");
   const subprocess = execa(process.execPath, ["--import", RECORDER, CLI, ...args], {
@@ -58,7 +61,11 @@ async function loadedByEach(args: string[], code: number): Promise<{ command: Se
   const urls = byPid();
   // The recorder works: the command's own entry is always among what it loaded.
   expect(urls.get(subprocess.pid!)?.some((url) => url.endsWith("/dist/cli.js"))).toBe(true);
-  return { command: heavyIn(urls.get(subprocess.pid!)!), others: others.map((pid) => heavyIn(urls.get(pid)!)) };
+  return {
+    command: heavyIn(urls.get(subprocess.pid!)!),
+    others: others.map((pid) => heavyIn(urls.get(pid)!)),
+    commandUrls: urls.get(subprocess.pid!)!,
+  };
 }
 
 /** The heavy dependencies `rl-chatops ARGS` and what it started loaded, once it has exited with `code`. */
@@ -77,6 +84,34 @@ describe("what each command loads", () => {
     const { command, others } = await loadedByEach(["exec", "/rl status"], 1);
     expect([...command]).toEqual([]);
     expect(others.map((set) => [...set].sort())).toEqual([["nodeCron", "sqlite"]]);
+  });
+
+  it('exec "/rl status" against a running supervisor loads only the socket client and the printer: no settings parser (YAML, zod), a few KB of the build', async () => {
+    // The first exec starts the supervisor (and reads the settings for it); the second finds it running.
+    const cwd = tempDir();
+    const env = { RL_LOG_LEVEL: "silent", RL_IDLE_EXIT_MINUTES: "1" };
+    await execa(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, reject: false });
+    try {
+      const record = path.join(cwd, "loaded.txt");
+      const subprocess = execa(process.execPath, ["--import", RECORDER, CLI, "exec", "/rl status"], {
+        cwd,
+        env: { ...env, RECORD_LOADED_MODULES: record },
+        reject: false,
+      });
+      const result = await subprocess;
+      expect(result.stderr).toContain("No runs in this channel yet");
+      const files = readFileSync(record, "utf8")
+        .split("\n")
+        .filter((line) => line.startsWith(`${subprocess.pid} file:`))
+        .map((line) => fileURLToPath(line.split(" ", 2)[1]!));
+      expect(files.some((file) => file.endsWith(`${path.sep}cli.js`))).toBe(true);
+      expect(files.filter((file) => file.includes(`${path.sep}node_modules${path.sep}`))).toEqual([]);
+      const builtBytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
+      // The settings parser alone (YAML and zod) is over 500 KB of the build.
+      expect(builtBytes).toBeLessThan(60_000);
+    } finally {
+      await execa(process.execPath, [CLI, "stop"], { cwd, env, reject: false });
+    }
   });
 
   it("scan loads the parser, and nothing of the bot", async () => {

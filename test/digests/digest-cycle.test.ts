@@ -325,6 +325,8 @@ describe("digest cycle", () => {
         entity: "team",
         displayName: `arithmetic-${id}-trainer-x1`,
         name: `w${id}`,
+        // As the trainer logs it: in the run's group (wandb_group, which the bot sets).
+        group: `arithmetic-${id}`,
         summary: { _step: 2, "reward/mean": 0.5 },
       });
     }

@@ -130,6 +130,37 @@ describe("findTrainerRuns batching", () => {
     expect(fake.requests.filter((r) => r.variables["project"] === "other")).toHaveLength(1);
   });
 
+  it("finds runs that have a group by that group, in one query per project with no name patterns", async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `env-run${i}`);
+    for (const name of names) {
+      fake.addRun({ entity: "team-rl", project: PROJECT, displayName: `${name}-trainer-abc`, group: name });
+      // The environment's own run in the same group, and another group's trainer of the same name.
+      fake.addRun({ entity: "team-rl", project: PROJECT, displayName: `${name}-serve`, group: name });
+      fake.addRun({ entity: "team-rl", project: PROJECT, displayName: `${name}-trainer-old`, group: "elsewhere" });
+    }
+    const groups = new Map(names.map((name) => [name, name]));
+    const found = await client.findTrainerRuns(PROJECT, [...names, "ungrouped"], groups);
+
+    expect(found.size).toBe(60);
+    for (const name of names) {
+      expect(found.get(name)?.displayName).toBe(`${name}-trainer-abc`);
+      expect(found.get(name)?.group).toBe(name);
+    }
+    const filters = new Set(fake.requests.map((r) => String(r.variables["filters"])));
+    expect(filters.size).toBe(1);
+    // The list of groups, and a prefix pattern only for the one name without a group.
+    expect(JSON.parse([...filters][0]!)).toEqual({
+      $or: [{ group: { $in: names } }, { displayName: { $regex: "^ungrouped-trainer" } }],
+    });
+  });
+
+  it("sends only the list of groups when every run has one", async () => {
+    fake.addRun({ entity: "team-rl", project: PROJECT, displayName: "a-trainer-1", group: "ga" });
+    const found = await client.findTrainerRuns(PROJECT, ["a"], new Map([["a", "ga"]]));
+    expect(found.get("a")?.displayName).toBe("a-trainer-1");
+    expect(JSON.parse(String(fake.requests[0]?.variables["filters"]))).toEqual({ group: { $in: ["ga"] } });
+  });
+
   it("sends nothing for an empty list", async () => {
     expect((await client.findTrainerRuns(PROJECT, [])).size).toBe(0);
     expect(fake.requests).toHaveLength(0);
