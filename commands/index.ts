@@ -14,6 +14,7 @@ import resume from "./resume.ts";
 import fork from "./fork.ts";
 import results from "./results.ts";
 import runs from "./runs.ts";
+import samples from "./samples.ts";
 import select from "./select.ts";
 import set from "./set.ts";
 import start from "./start.ts";
@@ -41,6 +42,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   stop,
   results,
   checkpoints,
+  samples,
   compare,
   runs,
   logs,

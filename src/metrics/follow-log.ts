@@ -5,7 +5,10 @@ import { open } from "node:fs/promises";
 /** How a log's lines build up what a reader wants to know of it. */
 export interface LineFold<S> {
   initial(): S;
-  add(state: S, line: string): void;
+  /** `start` is the line's byte offset in the file (an index of where records begin needs no more). */
+  add(state: S, line: string, start: number): void;
+  /** A line longer than MAX_LINE_BYTES, given only where it starts: a fold that counts lines still counts it. */
+  addLong?(state: S, start: number): void;
 }
 
 interface Followed<S> {
@@ -16,6 +19,8 @@ interface Followed<S> {
   partial: Buffer;
   /** In a line longer than MAX_LINE_BYTES: the rest of it is skipped (no reader looks for anything in such a line). */
   skipping: boolean;
+  /** Where the line being read began. */
+  lineStart: number;
   state: S;
   /** Reads of one file one after another, so no line is read twice or skipped. */
   reading: Promise<unknown>;
@@ -46,7 +51,14 @@ export function createLogFollower<S>(fold: LineFold<S>): (file: string) => Promi
     try {
       const { ino, size } = await handle.stat();
       if (ino !== entry.ino || size < entry.offset) {
-        Object.assign(entry, { ino, offset: 0, partial: Buffer.alloc(0), skipping: false, state: fold.initial() });
+        Object.assign(entry, {
+          ino,
+          offset: 0,
+          partial: Buffer.alloc(0),
+          skipping: false,
+          lineStart: 0,
+          state: fold.initial(),
+        });
       }
       const buffer = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(0, size - entry.offset)));
       while (entry.offset < size) {
@@ -54,14 +66,18 @@ export function createLogFollower<S>(fold: LineFold<S>): (file: string) => Promi
         if (bytesRead === 0) break;
         entry.offset += bytesRead;
         const bytes = Buffer.concat([entry.partial, buffer.subarray(0, bytesRead)]);
+        // The file offset of bytes[0]: the kept partial line's bytes come first.
+        const base = entry.offset - bytesRead - entry.partial.length;
         let start = 0;
         for (let end = bytes.indexOf(10); end !== -1; start = end + 1, end = bytes.indexOf(10, start)) {
-          if (!entry.skipping) fold.add(entry.state, bytes.toString("utf8", start, end));
+          if (!entry.skipping) fold.add(entry.state, bytes.toString("utf8", start, end), base + start);
           entry.skipping = false;
+          entry.lineStart = base + end + 1;
         }
         entry.partial = Buffer.from(bytes.subarray(start));
         if (entry.partial.length > MAX_LINE_BYTES) {
           entry.partial = Buffer.alloc(0);
+          if (!entry.skipping) fold.addLong?.(entry.state, entry.lineStart);
           entry.skipping = true;
         }
       }
@@ -79,6 +95,7 @@ export function createLogFollower<S>(fold: LineFold<S>): (file: string) => Promi
         offset: 0,
         partial: Buffer.alloc(0),
         skipping: false,
+        lineStart: 0,
         state: fold.initial(),
         reading: Promise.resolve(),
       };

@@ -48,6 +48,44 @@ export interface Checkpoint {
   final?: boolean;
 }
 
+/** Which rollouts of a step a samples query wants: in the order written, or the best or worst scored. */
+export interface SampleQuery {
+  /** The step (absent: the latest with samples). */
+  step?: number;
+  pick: "first" | "best" | "worst";
+  n: number;
+}
+
+/** One rollout of a step, as the stack recorded it. */
+export interface Sample {
+  /** Its group's place in the step and its own in the group (both from 0). */
+  group: number;
+  index: number;
+  score: number;
+  /** The scores of its whole group, itself included. */
+  groupScores: number[];
+  prompt: string;
+  completion: string;
+  /** The prompt or completion was longer than the reader keeps and is cut there. */
+  cut?: boolean;
+}
+
+/** What a step's samples are, bounded: the rollouts the query picked and counts of the rest. */
+export interface StepSamples {
+  step: number;
+  /** The first and the latest step with samples. */
+  firstStep: number;
+  lastStep: number;
+  /** Groups and rollouts read in the step. */
+  groups: number;
+  rollouts: number;
+  samples: Sample[];
+  /** Records passed over: too long to read, or not the stack's format. */
+  skipped: number;
+  /** How the step was told (a file that writes no step number), for people. */
+  note?: string;
+}
+
 /** A run's config as written for its stack, and what the run row records of it. */
 export type PreparedRun = Pick<RunPatch, "configPath" | "totalSteps" | "wandbProject" | "wandbGroup" | "wandbRunName">;
 
@@ -76,6 +114,11 @@ export interface TrainingStack {
    * that ended while no bot watched it ended, rather than when a bot came back to find it.
    */
   lastWrite(run: RunRow): Promise<number | undefined>;
+  /**
+   * The rollouts of a step as the run's processes wrote them (undefined: none written yet). Read incrementally and
+   * bounded: what is kept between calls is an index of where steps start, never the rollouts.
+   */
+  readSamples(run: RunRow, query: SampleQuery): Promise<StepSamples | undefined>;
   /** Whether a stopped or failed run of this stack can continue from its last checkpoint. */
   canResume: boolean;
   /** Why it can or cannot, for people: "tinker-atropos's trainer always starts at step 0". */

@@ -8,7 +8,7 @@ import { RlError } from "../errors.ts";
 import { readTailLines } from "../metrics/log-tail.ts";
 import type { WandbLookup, WandbView } from "../metrics/wandb-lookup.ts";
 import { isSameProcess } from "../process/process-info.ts";
-import type { Checkpoint } from "../stacks/training-stack.ts";
+import type { Checkpoint, SampleQuery, StepSamples } from "../stacks/training-stack.ts";
 import { trainingMs } from "../values/training-time.ts";
 import type { RunManager } from "./run-manager.ts";
 import type { SlurmJobView } from "./backends/slurm/job-view.ts";
@@ -70,6 +70,14 @@ export interface RunCheckpointsView {
   checkpoints: CheckpointView[];
   can_resume: boolean;
   resume_note: string;
+}
+
+/** A step's sampled rollouts, as /rl samples and the chat tool show them. */
+export interface RunSamplesView extends StepSamples {
+  run_id: string;
+  environment: string;
+  status: RunRow["status"];
+  stack: string;
 }
 
 export interface RunResultsView extends RunStatusView {
@@ -234,12 +242,28 @@ export function createRunReport(deps: RunReportDeps) {
     };
   }
 
+  /** Undefined when the run's processes have written no samples (yet). */
+  async function samples(run: RunRow, query: SampleQuery): Promise<RunSamplesView | undefined> {
+    const stack = manager.stackOf(run);
+    const read = await stack.readSamples(run, query);
+    if (!read) return undefined;
+    const view = { run_id: run.id, environment: run.environment, status: run.status, stack: stack.id, ...read };
+    // Model text is the run's own output, but a prompt may quote a key the environment was given: redact as logs are.
+    view.samples = read.samples.map((s) => ({
+      ...s,
+      prompt: deps.redact(s.prompt),
+      completion: deps.redact(s.completion),
+    }));
+    return view;
+  }
+
   return {
     find,
     latest,
     status,
     results,
     checkpoints,
+    samples,
     list(channel: ChannelKey | undefined, limit = 20): RunRow[] {
       return channel ? runs.listByChannel(channel, limit) : runs.listAll(limit);
     },

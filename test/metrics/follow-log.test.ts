@@ -26,6 +26,27 @@ describe("following a log", () => {
     expect(await follow(file)).toEqual(["one", "two é", "three"]);
   });
 
+  it("tells each line's byte offset, and where a line too long to hold starts", async () => {
+    const file = path.join(tempDir(), "a.log");
+    const follow = createLogFollower<Array<[string, number]>>({
+      initial: () => [],
+      // Lines over 100 characters are shown by length: a failure must not print a megabyte.
+      add: (seen, line, start) => void seen.push([line.length > 100 ? `${line.length} chars` : line, start]),
+      addLong: (seen, start) => void seen.push(["(long)", start]),
+    });
+    const long = 1536 * 1024;
+    writeFileSync(file, "é1\n" + "x".repeat(long) + "\nthree\n" + "y".repeat(200) + "\n");
+    appendFileSync(file, "fo");
+    expect(await follow(file)).toEqual([
+      ["é1", 0],
+      ["(long)", 4],
+      ["three", 4 + long + 1],
+      ["200 chars", 4 + long + 7],
+    ]);
+    appendFileSync(file, "ur\n");
+    expect((await follow(file)).at(-1)).toEqual(["four", 4 + long + 208]);
+  });
+
   it("reads a log replaced under its name, or cut short, from its start", async () => {
     const dir = tempDir();
     const file = path.join(dir, "a.log");

@@ -1,12 +1,14 @@
 // Atropos environments trained by tinker-atropos: a trajectory API, the trainer and the environment, in that order.
+import path from "node:path";
 import type { Config } from "../../config.ts";
 import type { EnvironmentCatalog } from "../../environments/resolution/catalog.ts";
 import type { LockedFields } from "../../locked-fields.ts";
 import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
-import { logPathOf } from "../log-path.ts";
+import { logPathOf, runFolderOf } from "../log-path.ts";
 import { newestWrite } from "../newest-write.ts";
 import type { StackComponent, TrainingStack } from "../training-stack.ts";
 import { commandHelpFor, createComponentPlanner } from "./plan-components.ts";
+import { GROUPS_FILE, readScoredGroups } from "./read-scored-groups.ts";
 import { readTrainerCheckpoints } from "./read-trainer-checkpoints.ts";
 import { buildRunConfig, runNames, stackAddresses, writeRunConfig } from "./run-config.ts";
 
@@ -69,6 +71,7 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
         values,
         locked: deps.locked,
         wandbProject: config.wandb.project,
+        groupsPath: path.join(runFolderOf(config.dataDir, runId), GROUPS_FILE),
       });
       const configPath = writeRunConfig(config.runConfigsDir, runId, runConfig, config.secrets);
       const totalSteps = typeof runConfig.env.total_steps === "number" ? runConfig.env.total_steps : undefined;
@@ -78,6 +81,7 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
     readProgress: (run) => readTrainerProgress(logPathOf(config.logsDir, run.id, "trainer")),
     readCheckpoints: (run) => readTrainerCheckpoints(logPathOf(config.logsDir, run.id, "trainer")),
     lastWrite: (run) => newestWrite([logPathOf(config.logsDir, run.id, "trainer")]),
+    readSamples: (run, query) => readScoredGroups(runFolderOf(config.dataDir, run.id), run.configPath, query),
     canResume: false,
     resumeNote: "tinker-atropos's trainer always starts at step 0",
     stepErrorPattern: "Error in step",

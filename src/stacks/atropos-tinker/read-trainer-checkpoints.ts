@@ -40,7 +40,11 @@ const checkpointFold: LineFold<CheckpointLogState> = {
 
 export function parseTrainerCheckpoints(text: string): Checkpoint[] {
   const state = checkpointFold.initial();
-  for (const line of text.split("\n")) checkpointFold.add(state, line);
+  let start = 0;
+  for (const line of text.split("\n")) {
+    checkpointFold.add(state, line, start);
+    start += Buffer.byteLength(line) + 1;
+  }
   return state.out;
 }
 

@@ -15,6 +15,8 @@ export interface RunConfigInput {
   values: Record<string, unknown>;
   locked: LockedFields;
   wandbProject: string;
+  /** Where the environment writes its scored groups (data_path_to_save_groups): the run's samples. */
+  groupsPath?: string;
 }
 
 export interface RunConfig {
@@ -47,7 +49,11 @@ export function buildRunConfig(input: RunConfigInput): RunConfig {
   }
   // The environment's own WandB runs share the trainer's group and say which run they belong to.
   env.wandb_name ??= names.wandbRunName;
+  // The groups carry the conversation only with include_messages: without it /rl samples has token ids, no text.
+  if (input.groupsPath) env.include_messages ??= true;
   Object.assign(env, input.locked.env);
+  // The bot's: the run's samples are read from there, whatever a channel or the locked fields say.
+  if (input.groupsPath) env.data_path_to_save_groups = input.groupsPath;
   return {
     env,
     // tinker-atropos's README: its environments talk to the trainer's inference server as sglang.

@@ -5,11 +5,12 @@ import type { RunRow } from "../../../db/runs.ts";
 import type { Config } from "../../config.ts";
 import type { LockedFields } from "../../locked-fields.ts";
 import { childEnv } from "../../process/child-env.ts";
-import { logPathOf } from "../log-path.ts";
+import { logPathOf, runFolderOf } from "../log-path.ts";
 import { newestWrite } from "../newest-write.ts";
 import type { TrainingStack } from "../training-stack.ts";
 import { chzArgv } from "./chz-argv.ts";
 import { readRecipeCheckpoints, readRecipeProgress } from "./read-recipe-progress.ts";
+import { readRolloutSummaries } from "./read-rollout-summaries.ts";
 import { readRecipeRunFile, recipeModule, writeRecipeRunFile } from "./recipe-run-file.ts";
 
 export interface CookbookStackDeps {
@@ -29,7 +30,7 @@ export const BOT_SET_RECIPE_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /** The folder a cookbook run logs to (its log_path): metrics, checkpoints and config of that run only. */
-export const recipeLogDir = (config: Config, runId: string) => path.join(config.dataDir, "runs", runId);
+export const recipeLogDir = (config: Config, runId: string) => runFolderOf(config.dataDir, runId);
 
 export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
   const { config } = deps;
@@ -103,6 +104,7 @@ export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
         path.join(recipeLogDir(config, run.id), "metrics.jsonl"),
         path.join(recipeLogDir(config, run.id), "checkpoints.jsonl"),
       ]),
+    readSamples: (run, query) => readRolloutSummaries(recipeLogDir(config, run.id), query),
     canResume: true,
     resumeNote: "a recipe run continues from the last checkpoints.jsonl record with a state_path",
   };

@@ -12,6 +12,7 @@ real loop has no handler: there a restart goes back to the last save_every check
 """
 
 import asyncio
+import json
 import logging
 import math
 import os
@@ -56,6 +57,7 @@ class Config:
     lora_rank: int = 32
     temperature: float = 1.0
     max_steps: Optional[int] = None
+    rollout_json_export: bool = True
     demo_step_seconds: float = 1.0
     demo_learning_rate: Optional[float] = None
     demo_fault: Optional[str] = None
@@ -98,6 +100,52 @@ def rollout_metrics(groups: List[Tuple[int, int, List[int], List[float]]], prefi
     }
 
 
+def response_text(answer: int) -> str:
+    """What the toy model "writes" for an answer, in math_rl's boxed format."""
+    return f"The answer is \\boxed{{{answer}}}."
+
+
+def rollout_summaries(i_batch: int, groups: List[Tuple[int, int, List[int], List[float]]]) -> List[Dict[str, Any]]:
+    """One record per trajectory, as the real rollout_logging.serialize_rollout_summaries makes them (schema 1);
+    a one-turn episode has one step, whose logs carry the question and the response (an Env's logs)."""
+    records = []
+    for group_idx, (x, y, answers, rewards) in enumerate(groups):
+        ob_len = len(question(x, y)) // 3 + 1
+        for traj_idx, (answer, reward) in enumerate(zip(answers, rewards)):
+            step = {
+                "step_idx": 0,
+                "ob_len": ob_len,
+                "ac_len": len(str(answer)) + 1,
+                "reward": reward,
+                "episode_done": True,
+                "metrics": {"format": 1.0, "correct": reward},
+                "logs": {"question": question(x, y), "response": response_text(answer)},
+            }
+            records.append({
+                "schema_version": 1,
+                "split": "train",
+                "iteration": i_batch,
+                "group_idx": group_idx,
+                "traj_idx": traj_idx,
+                "tags": ["arithmetic"],
+                "sampling_client_step": i_batch,
+                "total_reward": reward,
+                "final_reward": 0.0,
+                "trajectory_metrics": {},
+                "steps": [step],
+                "final_ob_len": ob_len + len(str(answer)) + 1,
+            })
+    return records
+
+
+def write_rollout_summaries(log_path: str, i_batch: int, records: List[Dict[str, Any]]) -> None:
+    """<log_path>/iteration_NNNNNN/train_rollout_summaries.jsonl, rewritten whole (the real store's write_rollouts)."""
+    folder = os.path.join(log_path, f"iteration_{i_batch:06d}")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "train_rollout_summaries.jsonl"), "w", encoding="utf-8") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in records))
+
+
 def evaluate(policy: Policy, dataset: ArithmeticDatasetBuilder) -> Dict[str, float]:
     """Greedy answers on the fixed test set (the real RLTestSetEvaluator's test/ metrics)."""
     groups = []
@@ -109,7 +157,8 @@ def evaluate(policy: Policy, dataset: ArithmeticDatasetBuilder) -> Dict[str, flo
 
 
 def run_step(config: Config, policy: Policy, i_batch: int) -> Dict[str, Any]:
-    """Sample groups_per_batch groups of group_size answers, then one policy-gradient update per substep."""
+    """Sample groups_per_batch groups of group_size answers, then one policy-gradient update per substep; the
+    groups' rollouts are exported as the real loop does when rollout_json_export is on."""
     rng = random.Random(f"sample:{config.dataset_builder.seed}:{i_batch}")
     groups = []
     samples = []
@@ -127,6 +176,8 @@ def run_step(config: Config, policy: Policy, i_batch: int) -> Dict[str, Any]:
         samples.extend((x, y, c, r - baseline) for c, r in zip(choices, rewards))
         groups.append((x, y, answers, rewards))
     metrics: Dict[str, Any] = rollout_metrics(groups, "env/all/")
+    if config.rollout_json_export:
+        write_rollout_summaries(config.log_path, i_batch, rollout_summaries(i_batch, groups))
     lr = config.demo_learning_rate if config.demo_learning_rate is not None else config.learning_rate * DEMO_LR_SCALE
     substeps = max(config.num_substeps, 1)
     chunk = math.ceil(len(samples) / substeps)
