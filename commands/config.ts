@@ -15,6 +15,8 @@ const BASE_ENV_NAMES = new Set(BASE_ENV_CONFIG_FIELDS.map((f) => f.name));
 
 // A default only the running environment computes is shown as its source, never as "none".
 function currentText(field: FieldView): string {
+  // The name every run is written with, not the class's default (which the bot replaces) nor a placeholder.
+  if (field.run_value !== undefined) return `${field.run_value} (set by the bot for each run)`;
   if (field.locked) return formatValue(field.locked_value);
   if (!field.changed && field.default_expr !== undefined)
     return `set when the environment starts: \`${field.default_expr}\``;

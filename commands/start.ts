@@ -25,11 +25,15 @@ export default defineCommand({
     const steps =
       view.locked_fields.find((f) => f.name === "total_steps")?.locked_value ??
       view.configurable_fields.find((f) => f.name === "total_steps")?.current_value;
+    const all = [...view.configurable_fields, ...view.locked_fields];
+    const runName = all.find((f) => f.name === "tinker.wandb_run_name") ?? all.find((f) => f.name === "wandb_name");
+    const wandbRun = runName?.run_value ?? (runName ? formatValue(runName.current_value) : undefined);
     return {
       title: `Start training ${view.environment}?`,
       fields: [
         { label: "Environment", value: view.environment },
         { label: "Steps", value: formatValue(steps) },
+        { label: "WandB run", value: wandbRun ?? "as the trainer names it" },
         {
           label: "Changed fields",
           value: changed.map((f) => `${f.name} = ${formatValue(f.current_value)}`).join(", ") || "none (defaults)",

@@ -47,6 +47,8 @@ export interface EnvironmentOpsDeps {
   redact: (text: string) => string;
   /** The locked fields file: its `tinker:` section locks the trainer's fields (named tinker.x), shown beside every environment's own. */
   locked?: LockedFields;
+  /** The WandB names the bot writes into every run of an environment, by field name, shown by /rl config. */
+  runNamesOf?: (environment: string) => Record<string, string>;
 }
 
 const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
@@ -65,7 +67,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   const { selected, startable } = environments;
   const { trainerList, scanned } = createTrainerFieldList({ catalog, locked: deps.locked });
   const parseFor = createFieldInputParser({ trainerList, redact: deps.redact });
-  const view = createConfigView({ trainerList, scanned });
+  const view = createConfigView({ trainerList, scanned, runNamesOf: deps.runNamesOf });
+  /** What a run gets for a field the channel has not changed: the bot's name for it, or the class's default. */
+  const unchangedValue = (environment: string, field: { name: string; default?: unknown }): unknown => {
+    const names = deps.runNamesOf?.(environment) ?? {};
+    return Object.hasOwn(names, field.name) ? names[field.name] : (field.default ?? null);
+  };
 
   return {
     selectedEnvironment: selected,
@@ -113,7 +120,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       const env = await selected(key);
       const { field, value } = await parseFor(env, fieldName, raw);
       const before = channels.configValues(key, env.name);
-      const previous = Object.hasOwn(before, field.name) ? before[field.name] : (field.default ?? null);
+      const previous = Object.hasOwn(before, field.name) ? before[field.name] : unchangedValue(env.name, field);
       channels.setConfigValue(key, env.name, field.name, value);
       return { environment: env.name, field: field.name, value, previous };
     },
@@ -141,7 +148,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
         const { field, value } = await parseFor(env, change.field, change.value);
         diff.push({
           field: field.name,
-          from: Object.hasOwn(values, field.name) ? values[field.name] : (field.default ?? null),
+          from: Object.hasOwn(values, field.name) ? values[field.name] : unchangedValue(env.name, field),
           to: value,
         });
         values[field.name] = value;
@@ -158,7 +165,7 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       return {
         environment: env.name,
         reset: field ? [field.name] : ("all" as const),
-        default: field ? (field.default ?? null) : undefined,
+        default: field ? unchangedValue(env.name, field) : undefined,
       };
     },
 

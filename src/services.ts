@@ -32,6 +32,7 @@ import { createRedactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager } from "./training/run-manager.ts";
 import { createAtroposStack } from "./stacks/atropos-tinker/atropos-stack.ts";
+import { shownRunNames } from "./stacks/atropos-tinker/run-config.ts";
 import { createStackRegistry } from "./stacks/stack-registry.ts";
 import { createCookbookStack } from "./stacks/tinker-cookbook/cookbook-stack.ts";
 import { createRecipeCatalogScanner } from "./stacks/tinker-cookbook/recipe-catalog-scanner.ts";
@@ -96,6 +97,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     redact,
     // The trainer's tinker: fields are atropos-tinker's; a recipe's fields are all its own.
     locked: cookbook ? undefined : lockedFields,
+    runNamesOf: cookbook ? undefined : (environment) => shownRunNames(environment, config.wandb.project),
   });
   const runs = createRunsRepo(db, now);
   const sweeps = createSweepsRepo(db, now);

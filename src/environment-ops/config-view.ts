@@ -14,6 +14,8 @@ export interface FieldView {
   current_value: unknown;
   locked_value?: unknown;
   changed: boolean;
+  /** What the bot writes into every run for this field while it is not changed here (a WandB name). */
+  run_value?: string;
 }
 
 export interface ConfigView {
@@ -25,7 +27,7 @@ export interface ConfigView {
   base_config_source: string;
 }
 
-function fieldView(field: ConfigField, values: ConfigValues): FieldView {
+function fieldView(field: ConfigField, values: ConfigValues, runValue: string | undefined): FieldView {
   const has = Object.hasOwn(values, field.name) && !field.locked;
   return {
     name: field.name,
@@ -37,12 +39,21 @@ function fieldView(field: ConfigField, values: ConfigValues): FieldView {
     current_value: field.locked ? field.lockedValue : has ? values[field.name] : (field.default ?? null),
     ...(field.locked ? { locked_value: field.lockedValue } : {}),
     changed: has,
+    ...(runValue !== undefined && !has ? { run_value: runValue } : {}),
   };
 }
 
-export function createConfigView(deps: TrainerFieldList) {
+export interface ConfigViewDeps extends TrainerFieldList {
+  /** The names the bot writes into every run of an environment, by field name (see shownRunNames). */
+  runNamesOf?: (environment: string) => Record<string, string>;
+}
+
+export function createConfigView(deps: ConfigViewDeps) {
   return async function view(env: EnvironmentInfo, values: ConfigValues): Promise<ConfigView> {
-    const fields = [...env.fields, ...(await deps.trainerList())].map((f) => fieldView(f, values));
+    const names = deps.runNamesOf?.(env.name) ?? {};
+    const fields = [...env.fields, ...(await deps.trainerList())].map((f) =>
+      fieldView(f, values, Object.hasOwn(names, f.name) ? names[f.name] : undefined),
+    );
     // The result the lookup of `env` just used, not a scan of its own.
     const { baseConfigSource } = await deps.scanned();
     return {

@@ -93,6 +93,17 @@ function parseNumber(text: string, integer: boolean): number {
   return n;
 }
 
+/** pydantic keeps a float's -0.0, but a stored value is JSON, which writes it as 0: refused rather than rewritten. */
+function refuseNegativeZero(n: number, kind: "int" | "float"): number {
+  if (kind === "float" && Object.is(n, -0))
+    throw new RlError(
+      "INVALID_VALUE",
+      "-0.0 cannot be kept: the bot stores values as JSON, which writes it as 0 (pydantic would keep -0.0). Give 0 if that is what you mean.",
+    );
+  // An int has no negative zero: pydantic reads "-0" as 0, and so does the bot.
+  return kind === "int" && n === 0 ? 0 : n;
+}
+
 function splitList(text: string): unknown[] {
   const t = text.trim();
   if (t.startsWith("[")) {
@@ -153,7 +164,7 @@ function convert(raw: unknown, type: FieldType): unknown {
         if (!Number.isFinite(raw) || (type.kind === "int" && !Number.isSafeInteger(raw))) throw new ValueError();
         return raw;
       }
-      return parseNumber(unquote(text), type.kind === "int");
+      return refuseNegativeZero(parseNumber(unquote(text), type.kind === "int"), type.kind);
     case "bool": {
       if (typeof raw === "boolean") return raw;
       const word = unquote(text).toLowerCase();

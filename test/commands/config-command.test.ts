@@ -46,13 +46,32 @@ describe("/rl config", () => {
     expect(valueOf("dataset_path")).toContain(
       'set when the environment starts: `os.path.join(DATA_ROOT, "data.jsonl")`',
     );
-    expect(valueOf("wandb_name")).toContain("set when the environment starts: `cls.name`");
+    // The run YAML names every run {environment}-{run id}: that, not the class's `cls.name`, is what a run gets.
+    expect(valueOf("wandb_name")).toContain("paths-{run id} (set by the bot for each run)");
     expect(valueOf("dataset_path")).not.toMatch(/^none/);
     const one = await run(s, "/rl config dataset_path");
     expect(one.fields).toContainEqual({
       label: "Default",
       value: '`os.path.join(DATA_ROOT, "data.jsonl")` (set when the environment starts)',
     });
+  });
+});
+
+describe("WandB names as the run gets them", () => {
+  it("/rl config, /rl set and /rl reset show the name the bot writes into every run, and a name set here instead", async () => {
+    const s = services();
+    await run(s, "/rl select paths");
+    const current = async (name: string) =>
+      (await run(s, `/rl config ${name}`)).fields?.find((f) => f.label === "Current")?.value;
+    expect(await current("wandb_name")).toBe("paths-{run id} (set by the bot for each run)");
+    expect(await current("tinker.wandb_run_name")).toBe("paths-{run id} (set by the bot for each run)");
+    expect(await current("tinker.wandb_group")).toBe("paths-{run id} (set by the bot for each run)");
+    expect(await current("tinker.wandb_project")).toBe("atropos-tinker (set by the bot for each run)");
+    const set = await run(s, "/rl set wandb_name mine");
+    expect(JSON.stringify(set)).toContain("paths-{run id}");
+    expect(await current("wandb_name")).toBe("mine");
+    const reset = await run(s, "/rl reset wandb_name");
+    expect(JSON.stringify(reset)).toContain("paths-{run id}");
   });
 });
 

@@ -55,6 +55,8 @@ describe("dispatch", () => {
     expect(first.needsConfirmation).toBe(true);
     expect(first.reply.title).toBe("Start training arithmetic?");
     expect(first.reply.fields?.find((f) => f.label === "Changed fields")?.value).toBe("num_choices = 3");
+    // The name the run YAML will carry, as /rl config shows it.
+    expect(first.reply.fields?.find((f) => f.label === "WandB run")?.value).toBe("arithmetic-{run id}");
     expect(first.reply.buttons?.map((b) => [b.label, b.kind, buttonCommand(b)])).toEqual([
       ["Confirm", "confirm", "/rl start"],
       ["Cancel", "cancel", ""],

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
-import { buildRunConfig, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
+import { buildRunConfig, shownRunNames, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const execFileAsync = promisify(execFile);
@@ -94,6 +94,30 @@ function specialStrings(): string[] {
 }
 
 describe("run YAML as PyYAML reads it", () => {
+  it("writes the WandB names /rl config shows (the run id in place of its placeholder), and a name set here instead of the bot's", async () => {
+    dir = tempDir("rl-yaml-");
+    const shown = shownRunNames("letters", "team-proj");
+    const read = async (values: Record<string, unknown>) => {
+      const config = buildRunConfig({
+        runId: "ab12cd34",
+        environment: "letters",
+        values,
+        locked: { ...SEED_LOCKED_FIELDS, env: {} },
+        wandbProject: "team-proj",
+      });
+      const file = writeRunConfig(dir!, "ab12cd34", config, []);
+      const { stdout } = await execFileAsync("python3", ["-c", PYYAML_SAFE_LOAD, file]);
+      return JSON.parse(stdout) as { env: Record<string, unknown>; tinker: Record<string, unknown> };
+    };
+    const written = await read({});
+    const asRun = (name: string) => shown[name]!.replace("{run id}", "ab12cd34");
+    expect(written.env.wandb_name).toBe(asRun("wandb_name"));
+    for (const key of ["wandb_project", "wandb_group", "wandb_run_name"])
+      expect(written.tinker[key], key).toBe(asRun(`tinker.${key}`));
+    expect(asRun("wandb_name")).toBe("letters-ab12cd34");
+    expect((await read({ wandb_name: "mine" })).env.wandb_name).toBe("mine");
+  });
+
   it("quotes or escapes every character PyYAML treats specially: the real PyYAML reads each value back exactly", async () => {
     dir = tempDir("rl-yaml-");
     const strings = specialStrings();

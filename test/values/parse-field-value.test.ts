@@ -75,3 +75,19 @@ describe("nearestName", () => {
     expect(nearestName("banana", ["group_size", "total_steps"])).toBeUndefined();
   });
 });
+
+describe("-0.0 is never rewritten silently", () => {
+  it("a float's -0.0 (which pydantic keeps) is refused with the reason; an int's -0 is 0, as pydantic reads it", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const read = execFileSync("python3", [
+      "-c",
+      "from pydantic import BaseModel\nclass M(BaseModel):\n  x: float\n  y: int\nm = M(x='-0.0', y='-0'); print(repr(m.x), m.y)",
+    ]).toString();
+    expect(read.trim()).toBe("-0.0 0");
+    expect(() => parseFieldValue("-0.0", field({ kind: "float" }))).toThrow(
+      /-0.0 cannot be kept.*pydantic would keep -0.0/,
+    );
+    expect(Object.is(parseFieldValue("-0", field({ kind: "int" })), 0)).toBe(true);
+    expect(parseFieldValue("0.0", field({ kind: "float" }))).toBe(0);
+  });
+});

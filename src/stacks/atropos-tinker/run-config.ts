@@ -38,6 +38,20 @@ export function runNames(environment: string, runId: string, wandbProject: strin
   return { wandbProject, wandbGroup: name, wandbRunName: name };
 }
 
+/**
+ * The WandB names a run of `environment` is written with, by the field /rl config shows them under (the run id
+ * as a placeholder): the same runNames buildRunConfig writes, so what is shown is what is written.
+ */
+export function shownRunNames(environment: string, wandbProject: string): Record<string, string> {
+  const names = runNames(environment, "{run id}", wandbProject);
+  return {
+    wandb_name: names.wandbRunName,
+    [`${TRAINER_PREFIX}wandb_project`]: names.wandbProject,
+    [`${TRAINER_PREFIX}wandb_group`]: names.wandbGroup,
+    [`${TRAINER_PREFIX}wandb_run_name`]: names.wandbRunName,
+  };
+}
+
 export function buildRunConfig(input: RunConfigInput): RunConfig {
   const names = runNames(input.environment, input.runId, input.wandbProject);
   const env: Record<string, unknown> = {};

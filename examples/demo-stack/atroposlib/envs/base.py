@@ -18,6 +18,7 @@ import asyncio
 import json
 import os
 import sys
+import threading
 import time
 import traceback
 from abc import ABC, abstractmethod
@@ -191,6 +192,40 @@ def _describe_servers(servers: List[APIServerConfig]) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
+def _die(what: str) -> None:
+    print(f"demo fault injected: {what}", file=sys.stderr, flush=True)
+    os._exit(1)
+
+
+def _seconds_since_process_start() -> float:
+    """How long this process has run (its start as /proc records it), so a fault's time includes the imports."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            started_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - started_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _exit_later(seconds: float, what: str) -> None:
+    timer = threading.Timer(max(0.0, seconds), _die, args=(what,))
+    timer.daemon = True
+    timer.start()
+
+
+def _arm_demo_fault() -> None:
+    """Demo only (not in the real library), standing in for an environment that dies during its start-up (a failing
+    setup, a bad setting found at registration, a failing first step): DEMO_ENV_FAULT=exit_after:S makes the process
+    exit 1 S seconds after it started; exit_after_first_group:S (armed where groups are sent) S seconds after its
+    first group reached the trajectory API."""
+    raw = os.environ.get("DEMO_ENV_FAULT", "")
+    if raw.startswith("exit_after:"):
+        seconds = float(raw.split(":", 1)[1])
+        _exit_later(seconds - _seconds_since_process_start(), f"environment exits {seconds} s after it started")
+
+
 class BaseEnv(ABC):
     """An Atropos environment: a data loader that rolls out items against an
     inference server, scores them and ships groups to the trajectory API."""
@@ -352,6 +387,10 @@ class BaseEnv(ABC):
                 self._api("POST", "/scored_data", payload)
                 self.items_sent_this_step += 1
                 self.groups_sent += 1
+                fault = os.environ.get("DEMO_ENV_FAULT", "")
+                if self.groups_sent == 1 and fault.startswith("exit_after_first_group:"):
+                    seconds = float(fault.split(":", 1)[1])
+                    _exit_later(seconds, f"environment exits {seconds} s after sending its first group")
             accepted += 1
         return accepted
 
@@ -554,6 +593,7 @@ class BaseEnv(ABC):
     @classmethod
     def cli(cls) -> None:
         """Entry point: `python ENV.py serve|process|evaluate [flags]`."""
+        _arm_demo_fault()
         try:
             code = cls._cli_main(sys.argv[1:])
         except _UsageError as e:

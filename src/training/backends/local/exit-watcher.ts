@@ -5,7 +5,7 @@ import { RlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import { isWriteRefused } from "../../full-disk.ts";
-import { componentOf, mainStartsLast } from "../../../stacks/training-stack.ts";
+import { componentOf } from "../../../stacks/training-stack.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import type { ExitInfo } from "../../../process/supervised-process.ts";
 import type { Launches } from "./launches.ts";
@@ -53,9 +53,10 @@ export function createExitWatcher(deps: ExitWatcherDeps) {
     if (run.status === "starting") {
       // Done before it was seen working: the start counts it ready (readiness.ts) and the main process decides.
       if (info.exitCode === 0 && componentOf(stack, component).mayFinishFirst) return;
-      // A short run's only process done before it was judged ready: the start counts it ready, then its exit is judged.
+      // A short run's main process done before the start finished (the environment still in its settle period): the
+      // start counts the rest ready (launch-local.ts), then the exit is judged as a running run's.
       const launch = launching.get(runId);
-      if (info.exitCode === 0 && launch && mainStartsLast(stack, component)) {
+      if (info.exitCode === 0 && launch && component === stack.main) {
         await launch.done;
         return onExit(runId, component, info);
       }

@@ -71,23 +71,25 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         crashPoint(`spawned:${component}` as CrashPoint);
         if (run.attempt > 0) crashPoint(`resume:spawned:${component}` as CrashPoint);
         deps.exits.watch(run.id, component);
-        await waitUntil(
-          deps.readiness(
-            run.id,
-            component,
-            spec.ready,
-            startedAt,
-            spec.mayFinishFirst || mainStartsLast(stack, component),
-          ),
-          {
-            what: `The ${component}`,
-            timeoutMs: config.readyTimeoutMs,
-            signal: abort.signal,
-          },
+        const ready = deps.readiness(
+          run.id,
+          component,
+          spec.ready,
+          startedAt,
+          spec.mayFinishFirst || mainStartsLast(stack, component),
         );
+        // A run whose main process already finished cleanly is past its start-up: what is left is judging its end.
+        await waitUntil(async () => supervisor.exitedCleanly(run.id, stack.main) || (await ready()), {
+          what: `The ${component}`,
+          timeoutMs: config.readyTimeoutMs,
+          signal: abort.signal,
+        });
         processes.markReady(run.id, component);
         await progress?.(`${component} is ready`).catch(() => undefined);
       }
+      // A component that exited after it was judged ready (during the last progress post) aborted the start; its exit
+      // was judged as a start's, so running now would leave a dead process behind a run reported up.
+      abort.signal.throwIfAborted();
       transitions.move(
         run.id,
         ["starting"],

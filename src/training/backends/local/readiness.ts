@@ -1,4 +1,4 @@
-// Whether a just-spawned process is ready, by its stack's check: it answers over HTTP, shows traffic, or stays alive.
+// Whether a just-spawned process is ready, by its stack's check: it answers over HTTP, or stays alive through its start-up.
 import type { ReadyCheck } from "../../../stacks/training-stack.ts";
 import type { LocalSupervisor } from "../../local-supervisor.ts";
 import { httpAnswers } from "../../wait-until.ts";
@@ -6,17 +6,6 @@ import { httpAnswers } from "../../wait-until.ts";
 export interface ReadinessDeps {
   supervisor: LocalSupervisor;
   now: () => number;
-}
-
-async function showsTraffic(statusUrl: string): Promise<boolean> {
-  try {
-    const res = await fetch(statusUrl, { signal: AbortSignal.timeout(1500) });
-    if (!res.ok) return false;
-    const status = (await res.json()) as { current_step?: number; queue_size?: number };
-    return (status.queue_size ?? 0) > 0 || (status.current_step ?? 0) > 0;
-  } catch {
-    return false;
-  }
 }
 
 export function createReadiness(deps: ReadinessDeps) {
@@ -31,12 +20,10 @@ export function createReadiness(deps: ReadinessDeps) {
     mayFinishFirst = false,
   ): () => Promise<boolean> {
     const settled = (settleMs: number) => deps.now() - startedAt >= settleMs;
-    const probe =
-      check.kind === "http"
-        ? () => httpAnswers(check.url)
-        : check.kind === "traffic"
-          ? async () => (await showsTraffic(check.statusUrl)) || settled(check.settleMs)
-          : async () => settled(check.settleMs);
+    // Traffic does not cut the settle period short: an environment that sends its first group and dies a moment
+    // later (a bad setting found at registration, a failing first step) died during its start-up, and the start
+    // must answer failed rather than "up" (a notice after the answer would follow a reply that was wrong).
+    const probe = check.kind === "http" ? () => httpAnswers(check.url) : async () => settled(check.settleMs);
     // A process that may finish first (an environment with few steps) can be done before a probe sees it working.
     return async () =>
       (mayFinishFirst && supervisor.exitedCleanly(runId, component)) ||
