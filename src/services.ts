@@ -31,6 +31,8 @@ import { createWandbLookup } from "./metrics/wandb-lookup.ts";
 import { createRedactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager } from "./training/run-manager.ts";
+import { createBudgetGate } from "./budgets/budget-gate.ts";
+import { createBudgetsRepo } from "../db/budgets.ts";
 import { createAtroposStack } from "./stacks/atropos-tinker/atropos-stack.ts";
 import { createStackRegistry } from "./stacks/stack-registry.ts";
 import { createCookbookStack } from "./stacks/tinker-cookbook/cookbook-stack.ts";
@@ -115,6 +117,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   });
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const outbox = createOutboxRepo(db);
+  const budgets = createBudgetGate({ budgets: createBudgetsRepo(db), slurmGpus: config.slurm.gpus, now });
   const manager = createRunManager({
     config,
     db,
@@ -130,6 +133,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     log,
     now,
     redact,
+    budgets,
   });
   const wandbClient = config.keys.wandb
     ? createWandbClient({
@@ -200,6 +204,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     sweeps,
     processes,
     rateLimits: createRateLimitsRepo(db),
+    budgets,
     manager,
     report,
     outbox,

@@ -2,6 +2,8 @@
 // WandB names, thread), when its stack can resume; launched now, or queued behind live runs.
 import type { RunRow, RunsRepo } from "../../../db/runs.ts";
 import type { Config } from "../../config.ts";
+import type { BudgetGate } from "../../budgets/budget-gate.ts";
+import { RESUME_ESTIMATE } from "../../budgets/estimate.ts";
 import { RlError } from "../../errors.ts";
 import { crashPoint } from "../../process/crash-point.ts";
 import type { StackRegistry } from "../../stacks/stack-registry.ts";
@@ -18,6 +20,8 @@ export interface RunResumerDeps {
   /** Before a run is launched again: what its backend kept of the last attempt is put aside (a job's status file). */
   beforeRelaunch: (run: RunRow) => void;
   launch: (run: RunRow, progress?: (text: string) => Promise<void>) => Promise<RunRow>;
+  /** Spending limits (concurrent runs, GPU-hours), checked in the resume's own write transaction. */
+  budgets?: BudgetGate;
 }
 
 /** Why a run cannot be resumed now, or its last checkpoint. */
@@ -53,6 +57,7 @@ export function createRunResumer(deps: RunResumerDeps) {
     runId: string,
     by: string,
     progress?: (text: string) => Promise<void>,
+    options: { overBudget?: boolean } = {},
   ): Promise<{ run: RunRow; checkpoint: Checkpoint }> {
     const run = runs.get(runId);
     if (!run) throw new RlError("NOT_FOUND", `No run "${runId}". See /rl runs.`);
@@ -86,6 +91,8 @@ export function createRunResumer(deps: RunResumerDeps) {
           message: `Run ${run.id} resumes from checkpoint ${checkpoint.name}${step === undefined ? "" : ` (step ${step})`}, asked by ${by}.${queued ? " It is queued behind the live runs." : ""}`,
         },
       },
+      // The run's own starter is the person whose budget it spends again.
+      () => deps.budgets?.enforce(run.channel, run.createdBy, RESUME_ESTIMATE, options.overBudget),
     );
     if (!moved) {
       const now = runs.get(run.id)!;
