@@ -1,5 +1,6 @@
 // The registry: every /rl subcommand, listed explicitly, in the order help shows them.
 import audit from "./audit.ts";
+import budget from "./budget.ts";
 import checkpoints from "./checkpoints.ts";
 import compare from "./compare.ts";
 import config from "./config.ts";
@@ -47,5 +48,6 @@ export const COMMANDS: readonly AnyCommand[] = [
   runs,
   logs,
   digest,
+  budget,
   audit,
 ];

@@ -6,6 +6,7 @@ import { describeChanges } from "./describe-changes.ts";
 import { parseAssignments } from "./parse-assignments.ts";
 import { componentList } from "../src/stacks/describe-stack.ts";
 import { startReply } from "./start-reply.ts";
+import { budgetField, checkOverBudgetFlag, overBudgetArg, takeOverBudgetFlag } from "./budget-check.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
 
 const args = z.object({
@@ -15,20 +16,22 @@ const args = z.object({
     .max(4000)
     .optional()
     .describe("Changes as field=value words, e.g. temperature=0.5 seed=3 (default: none)"),
+  over_budget: overBudgetArg,
 });
 
 async function planRerun(
   command: AnyCommand,
   input: z.output<typeof args>,
-  ctx: CommandContext<"report" | "env">,
-): Promise<{ base: string; applied: AppliedChanges }> {
+  ctx: CommandContext<"report" | "env" | "config">,
+): Promise<{ base: string; applied: AppliedChanges; overBudget: boolean }> {
   const base = ctx.services.report.find(input.run);
+  const flag = takeOverBudgetFlag(input.changes);
   const applied = await ctx.services.env.applyChanges(
     base.environment,
     base.config,
-    parseAssignments(input.changes, usageOf(command)),
+    parseAssignments(flag.text, usageOf(command)),
   );
-  return { base: base.id, applied };
+  return { base: base.id, applied, overBudget: checkOverBudgetFlag(ctx, flag.over || input.over_budget) };
 }
 
 const rerun: AnyCommand = defineCommand({
@@ -41,13 +44,17 @@ const rerun: AnyCommand = defineCommand({
   positional: ["run", "changes"],
   restOfLine: true,
   permission: "operate",
-  uses: ["env", "manager", "redact", "report"],
+  uses: ["budgets", "config", "env", "manager", "redact", "report"],
   slow: true,
   confirm: true,
   mutates: true,
   examples: ["/rl rerun ab12cd34", "/rl rerun ab12cd34 temperature=0.5 seed=3"],
   async preview(input, ctx) {
-    const { base, applied } = await planRerun(rerun, input, ctx);
+    const { base, applied, overBudget } = await planRerun(rerun, input, ctx);
+    const stepsEach = ctx.services.manager.currentStack.stepsOf(
+      await ctx.services.env.effectiveValues(applied.environment, applied.values),
+    );
+    const estimate = { what: "this run", runs: 1, stepsEach, steps: stepsEach ?? 0, concurrent: 1 };
     return {
       title: `Run ${applied.environment} again, as run ${base}?`,
       fields: [
@@ -57,12 +64,13 @@ const rerun: AnyCommand = defineCommand({
           label: "Differences",
           value: describeChanges(applied.changes),
         },
+        ...budgetField(ctx, estimate, overBudget),
       ],
       data: { rerun_of: base, environment: applied.environment, changes: applied.changes },
     };
   },
   async run(input, ctx) {
-    const { base, applied } = await planRerun(rerun, input, ctx);
+    const { base, applied, overBudget } = await planRerun(rerun, input, ctx);
     await ctx.progress?.(`Starting ${componentList(ctx.services.manager.currentStack)}…`);
     const run = await ctx.services.manager.start({
       channel: ctx.channel,
@@ -70,6 +78,7 @@ const rerun: AnyCommand = defineCommand({
       userId: ctx.user.id,
       progress: ctx.progress,
       from: { environment: applied.environment, values: applied.values },
+      overBudget,
     });
     const reply = await startReply(run, ctx);
     return { ...reply, data: { ...(reply.data as object), rerun_of: base, changes: applied.changes } };

@@ -8,6 +8,8 @@ import { resumePoint } from "../src/training/run-manager/resume-run.ts";
 import { personRef } from "../src/reply.ts";
 import { checkOwnership } from "./check-ownership.ts";
 import { startReply } from "./start-reply.ts";
+import { RESUME_ESTIMATE } from "../src/budgets/estimate.ts";
+import { budgetField, checkOverBudgetFlag, overBudgetArg } from "./budget-check.ts";
 import { defineCommand, type CommandContext } from "./types.ts";
 
 interface SweepRunPlan {
@@ -42,24 +44,33 @@ export default defineCommand({
   toolName: "rl_resume_training",
   args: z.object({
     run: z.string().min(1).max(64).describe("Run id to resume, or a sweep id to resume its runs that can be"),
+    over_budget: overBudgetArg,
   }),
   positional: ["run"],
   permission: "operate",
-  uses: ["config", "manager", "redact", "report", "runs", "sweeps"],
+  uses: ["budgets", "config", "manager", "redact", "report", "runs", "sweeps"],
   slow: true,
   confirm: true,
   mutates: true,
   examples: ["/rl resume ab12cd34"],
-  async preview({ run: id }, ctx) {
+  async preview({ run: id, over_budget }, ctx) {
+    const overBudget = checkOverBudgetFlag(ctx, over_budget);
     const sweep = ctx.services.sweeps.get(id);
     if (sweep) {
       checkOwnership(sweep, ctx, "resume", "Sweep");
       const plan = await sweepPlan(ctx, sweep.id);
       if (plan.every((p) => !p.checkpoint))
         throw new RlError("CONFLICT", `No run of sweep ${sweep.id} can be resumed:\n${plan.map(lineOf).join("\n")}`);
+      const count = plan.filter((p) => p.checkpoint).length;
       return {
-        title: `Resume sweep ${sweep.id} (${sweep.environment}): ${plan.filter((p) => p.checkpoint).length} of its ${plan.length} runs?`,
+        title: `Resume sweep ${sweep.id} (${sweep.environment}): ${count} of its ${plan.length} runs?`,
         text: plan.map(lineOf).join("\n"),
+        fields: budgetField(
+          ctx,
+          { ...RESUME_ESTIMATE, what: "this sweep's resume", concurrent: count },
+          overBudget,
+          sweep.createdBy,
+        ),
       };
     }
     const run = ctx.services.report.find(id);
@@ -71,11 +82,13 @@ export default defineCommand({
       fields: [
         { label: "Checkpoint", value: `${checkpoint.name}, step ${checkpoint.step}` },
         { label: "Path", value: checkpoint.path },
+        ...budgetField(ctx, RESUME_ESTIMATE, overBudget, run.createdBy),
       ],
       data: { run_id: run.id, checkpoint: checkpoint.name, step: checkpoint.step },
     };
   },
-  async run({ run: id }, ctx) {
+  async run({ run: id, over_budget }, ctx) {
+    const overBudget = checkOverBudgetFlag(ctx, over_budget);
     const sweep = ctx.services.sweeps.get(id);
     if (sweep) {
       checkOwnership(sweep, ctx, "resume", "Sweep");
@@ -87,7 +100,7 @@ export default defineCommand({
           continue;
         }
         const resumed = await ctx.services.manager
-          .resume(p.run.id, by)
+          .resume(p.run.id, by, undefined, { overBudget })
           .then((r) => `${r.run.status}, from checkpoint ${r.checkpoint.name} (step ${r.checkpoint.step})`)
           .catch((err: unknown) => `not resumed: ${(err as Error).message}`);
         fields.push({ label: `Run ${p.run.id}`, value: resumed });
@@ -101,7 +114,14 @@ export default defineCommand({
     }
     const found = ctx.services.report.find(id);
     checkOwnership(found, ctx, "resume");
-    const { run, checkpoint } = await ctx.services.manager.resume(found.id, ctx.user.name ?? ctx.user.id, ctx.progress);
+    const { run, checkpoint } = await ctx.services.manager.resume(
+      found.id,
+      ctx.user.name ?? ctx.user.id,
+      ctx.progress,
+      {
+        overBudget,
+      },
+    );
     const reply = await startReply(run, ctx);
     return {
       ...reply,

@@ -40,7 +40,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 
 /** Refusals, as opposed to failures: the policy said no, or a locked field was asked for. */
 export function isRefusal(err: RlError): boolean {
-  return err.code === "FORBIDDEN" || err.code === "LOCKED_FIELD";
+  return err.code === "FORBIDDEN" || err.code === "LOCKED_FIELD" || err.code === "OVER_BUDGET";
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { startReply } from "./start-reply.ts";
 import { formatValue } from "../src/values/format-value.ts";
 import { componentList } from "../src/stacks/describe-stack.ts";
+import { budgetField, checkOverBudgetFlag, overBudgetArg } from "./budget-check.ts";
 import { defineCommand } from "./types.ts";
 
 export default defineCommand({
@@ -11,13 +12,13 @@ export default defineCommand({
   description:
     "Start a training run of this channel's selected environment with its config (locked infrastructure fields on top). Starts the run's processes (on atropos-tinker the trajectory API, the trainer and the environment; on tinker-cookbook the recipe's one process), waits until each is ready, and returns the run id and status (running, queued when another run holds the training ports, or failed with the reason). Needs confirmation by the person.",
   toolName: "rl_start_training",
-  args: z.object({}),
+  args: z.object({ over_budget: overBudgetArg }),
   permission: "operate",
-  uses: ["env", "manager", "redact", "report"],
+  uses: ["budgets", "config", "env", "manager", "redact", "report"],
   slow: true,
   confirm: true,
   mutates: true,
-  async preview(_args, ctx) {
+  async preview(args, ctx) {
     // Asking to confirm a start that cannot happen would waste the person's click: refuse with the reason now.
     await ctx.services.env.startableEnvironment(ctx.channel);
     const view = await ctx.services.env.getConfig(ctx.channel);
@@ -28,6 +29,11 @@ export default defineCommand({
     const all = [...view.configurable_fields, ...view.locked_fields];
     const runName = all.find((f) => f.name === "tinker.wandb_run_name") ?? all.find((f) => f.name === "wandb_name");
     const wandbRun = runName?.run_value ?? (runName ? formatValue(runName.current_value) : undefined);
+    const stepsEach = ctx.services.manager.currentStack.stepsOf(
+      Object.fromEntries(all.map((f) => [f.name, f.current_value])),
+    );
+    const estimate = { what: "this run", runs: 1, stepsEach, steps: stepsEach ?? 0, concurrent: 1 };
+    const budget = budgetField(ctx, estimate, checkOverBudgetFlag(ctx, args.over_budget));
     return {
       title: `Start training ${view.environment}?`,
       fields: [
@@ -38,16 +44,18 @@ export default defineCommand({
           label: "Changed fields",
           value: changed.map((f) => `${f.name} = ${formatValue(f.current_value)}`).join(", ") || "none (defaults)",
         },
+        ...budget,
       ],
     };
   },
-  async run(_args, ctx) {
+  async run(args, ctx) {
     await ctx.progress?.(`Starting ${componentList(ctx.services.manager.currentStack)}…`);
     const run = await ctx.services.manager.start({
       channel: ctx.channel,
       thread: ctx.thread,
       userId: ctx.user.id,
       progress: ctx.progress,
+      overBudget: checkOverBudgetFlag(ctx, args.over_budget),
     });
     return startReply(run, ctx);
   },

@@ -5,6 +5,8 @@ import { expandGrid, gridSize, type GridAxis } from "../src/experiments/expand-g
 import { usageOf } from "./arg-specs.ts";
 import { formatValue } from "../src/values/format-value.ts";
 import { parseSweepGrid } from "./parse-sweep-grid.ts";
+import { budgetField, checkOverBudgetFlag, overBudgetArg, takeOverBudgetFlag } from "./budget-check.ts";
+import { sweepEstimate } from "../src/budgets/estimate.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
 
 const args = z.object({
@@ -20,6 +22,7 @@ const args = z.object({
     .max(256)
     .optional()
     .describe("The most runs this sweep may start (at most RL_SWEEP_MAX_RUNS)"),
+  over_budget: overBudgetArg,
 });
 
 interface SweepPlan {
@@ -28,6 +31,7 @@ interface SweepPlan {
   combinations: Array<Record<string, unknown>>;
   base: Record<string, unknown>;
   cap: number;
+  overBudget: boolean;
 }
 
 const describeCombo = (combo: Record<string, unknown>): string =>
@@ -42,7 +46,8 @@ async function planSweep(
   ctx: CommandContext<"config" | "env">,
 ): Promise<SweepPlan> {
   const usage = usageOf(command);
-  const raw = parseSweepGrid(input.grid, usage);
+  const flag = takeOverBudgetFlag(input.grid);
+  const raw = parseSweepGrid(flag.text ?? "", usage);
   const limit = ctx.services.config.sweepMaxRuns;
   const asked = input.max ?? raw.max;
   if (asked !== undefined && asked > limit)
@@ -76,7 +81,8 @@ async function planSweep(
       { details: { combinations: size, max: cap } },
     );
   }
-  return { environment, axes, combinations: expandGrid(axes), base, cap };
+  const overBudget = checkOverBudgetFlag(ctx, flag.over || input.over_budget);
+  return { environment, axes, combinations: expandGrid(axes), base, cap, overBudget };
 }
 
 const sweep: AnyCommand = defineCommand({
@@ -89,7 +95,7 @@ const sweep: AnyCommand = defineCommand({
   positional: ["grid"],
   restOfLine: true,
   permission: "operate",
-  uses: ["config", "env", "manager"],
+  uses: ["budgets", "config", "env", "manager"],
   slow: true,
   confirm: true,
   mutates: true,
@@ -97,6 +103,14 @@ const sweep: AnyCommand = defineCommand({
   async preview(input, ctx) {
     const plan = await planSweep(sweep, input, ctx);
     const { maxConcurrentRuns, backend } = ctx.services.config;
+    const steps = [];
+    for (const combo of plan.combinations)
+      steps.push(
+        ctx.services.manager.currentStack.stepsOf(
+          await ctx.services.env.effectiveValues(plan.environment, { ...plan.base, ...combo }),
+        ),
+      );
+    const budget = budgetField(ctx, sweepEstimate(steps), plan.overBudget);
     return {
       title: `Start a sweep of ${plan.environment}: ${plan.combinations.length} runs?`,
       fields: [
@@ -111,6 +125,7 @@ const sweep: AnyCommand = defineCommand({
                 ? "one after another"
                 : `${maxConcurrentRuns} at a time`,
         },
+        ...budget,
       ],
       blocks: [
         {
@@ -131,6 +146,7 @@ const sweep: AnyCommand = defineCommand({
       environment: plan.environment,
       grid: plan.axes,
       combinations: plan.combinations.map((combo) => ({ ...plan.base, ...combo })),
+      overBudget: plan.overBudget,
     });
     return {
       title: `🧪 Sweep ${row.id} (${row.environment}): ${runs.length} runs`,

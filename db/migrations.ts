@@ -269,7 +269,26 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 17,
+    version: 14,
+    name: "spending limits per channel and per person",
+    sql: `
+      CREATE TABLE budgets (
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        period TEXT NOT NULL,
+        amount REAL NOT NULL,
+        set_by TEXT NOT NULL,
+        set_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace, channel, user_id, kind, period)
+      );
+      CREATE INDEX runs_by_creator ON runs (platform, workspace, created_by, created_at);
+    `,
+  },
+  {
+    version: 15,
     name: "how long a resumed run's earlier attempts trained",
     sql: `
       ALTER TABLE runs ADD COLUMN trained_ms INTEGER NOT NULL DEFAULT 0;

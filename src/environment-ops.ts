@@ -111,6 +111,15 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       return { environment: env.name, values: channels.configValues(key, env.name) };
     },
 
+    /** Every field's value a run with these values would have: defaults, then the values, then locked fields. */
+    async effectiveValues(environment: string, values: ConfigValues): Promise<Record<string, unknown>> {
+      const env = await environments.find(environment);
+      const config = await view(env, values);
+      return Object.fromEntries(
+        [...config.configurable_fields, ...config.locked_fields].map((f) => [f.name, f.current_value]),
+      );
+    },
+
     async getConfig(key: ChannelKey): Promise<ConfigView> {
       const env = await selected(key);
       return await view(env, channels.configValues(key, env.name));

@@ -10,6 +10,7 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "MISSING_KEYS"
   | "CONFLICT"
+  | "OVER_BUDGET"
   | "PROCESS_FAILED"
   | "TIMEOUT"
   | "PORT_IN_USE"

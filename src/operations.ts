@@ -8,6 +8,7 @@ import type { RateLimitsRepo } from "../db/rate-limits.ts";
 import type { ReplyPagesRepo } from "../db/reply-pages.ts";
 import type { RunsRepo } from "../db/runs.ts";
 import type { SweepsRepo } from "../db/sweeps.ts";
+import type { BudgetGate } from "./budgets/budget-gate.ts";
 import type { Config } from "./config.ts";
 import type { Digests } from "./digests/digests.ts";
 import type { EnvironmentOps } from "./environment-ops.ts";
@@ -32,6 +33,8 @@ export interface Operations {
   runs: RunsRepo;
   sweeps: SweepsRepo;
   rateLimits: RateLimitsRepo;
+  /** Spending limits per channel and person, and what is left of them. */
+  budgets: BudgetGate;
   manager: RunManager;
   report: RunReport;
   digests: Digests;

@@ -31,6 +31,8 @@ import { createWandbLookup } from "./metrics/wandb-lookup.ts";
 import { createRedactor } from "./redact.ts";
 import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager } from "./training/run-manager.ts";
+import { createBudgetGate } from "./budgets/budget-gate.ts";
+import { createBudgetsRepo } from "../db/budgets.ts";
 import { createAtroposStack } from "./stacks/atropos-tinker/atropos-stack.ts";
 import { shownRunNames } from "./stacks/atropos-tinker/run-config.ts";
 import { createStackRegistry } from "./stacks/stack-registry.ts";
@@ -117,6 +119,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   });
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const outbox = createOutboxRepo(db);
+  const budgets = createBudgetGate({ budgets: createBudgetsRepo(db), slurmGpus: config.slurm.gpus, now });
   const manager = createRunManager({
     config,
     db,
@@ -132,6 +135,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     log,
     now,
     redact,
+    budgets,
   });
   const wandbClient = config.keys.wandb
     ? createWandbClient({
@@ -202,6 +206,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     sweeps,
     processes,
     rateLimits: createRateLimitsRepo(db),
+    budgets,
     manager,
     report,
     outbox,

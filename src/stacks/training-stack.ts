@@ -103,6 +103,11 @@ export interface TrainingStack {
   stopOrder: readonly string[];
   /** Writes the run's config (refusing secrets in it) and names its WandB run. */
   prepare(runId: string, environment: string, values: ConfigValues): PreparedRun;
+  /**
+   * How many training steps a run with these values will take (every field's value: defaults, changes and locked
+   * ones), for budgets and confirmations; undefined when the config does not say.
+   */
+  stepsOf(values: Readonly<Record<string, unknown>>): number | undefined;
   /** How one component of the run is started (local and Slurm alike). */
   plan(run: RunRow, component: string): Promise<SpawnPlan>;
   /** The run's progress so far: steps, reward, loss, step errors, whether it says it finished. */

@@ -28,6 +28,7 @@ import { createRunStopper } from "./run-manager/stop-run.ts";
 import { createRunResumer } from "./run-manager/resume-run.ts";
 import { createSweeps } from "./run-manager/sweeps.ts";
 import { delay } from "./wait-until.ts";
+import type { BudgetGate } from "../budgets/budget-gate.ts";
 
 export type { StartRequest } from "./run-manager/start-run.ts";
 export type { SweepRequest } from "./run-manager/sweeps.ts";
@@ -49,6 +50,8 @@ export interface RunManagerDeps {
   log: Logger;
   now: () => number;
   redact: (text: string) => string;
+  /** Spending limits per channel and person, checked as runs are created. */
+  budgets?: BudgetGate;
 }
 
 export function createRunManager(deps: RunManagerDeps) {
@@ -121,6 +124,7 @@ export function createRunManager(deps: RunManagerDeps) {
     stop,
     log,
     now: deps.now,
+    budgets: deps.budgets,
   });
   const resume = createRunResumer({
     config,
@@ -130,6 +134,7 @@ export function createRunManager(deps: RunManagerDeps) {
     beforeRelaunch: (run) => (run.backend === "slurm" ? slurm.beforeRelaunch(run) : undefined),
     launch,
     now: deps.now,
+    budgets: deps.budgets,
   });
   const recovery = createRecovery({ runs, owed, backends, startQueued, log });
 
@@ -144,6 +149,7 @@ export function createRunManager(deps: RunManagerDeps) {
       prepare,
       launch,
       isClosing: shutdown.isClosing,
+      budgets: deps.budgets,
     }),
     /** Continue a stopped, failed or lost run from its last checkpoint, as the same run. */
     resume,

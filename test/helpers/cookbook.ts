@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ChannelKey } from "../../db/channel-key.ts";
+import { COOKBOOK_DEMO_ROOT } from "../../src/config.ts";
 import type { Services } from "../../src/services.ts";
 import { startDemo, type DemoOptions, type DemoStack } from "./demo-stack.ts";
 import { tempDir } from "./test-services.ts";
@@ -16,6 +17,13 @@ export const COOKBOOK_ENV: Readonly<Record<string, string>> = {
   RL_READY_TIMEOUT_SECONDS: "30",
   // A WandB that refuses at once, so status and results never wait on the network.
   WANDB_BASE_URL: "http://127.0.0.1:9",
+};
+
+/** A Slack or Discord bot on the bundled miniature where people only read unless a test names who may operate. */
+export const COOKBOOK_CHAT_ENV: Readonly<Record<string, string>> = {
+  ...COOKBOOK_ENV,
+  RL_TRAINING_ROOT: COOKBOOK_DEMO_ROOT,
+  RL_DEFAULT_ROLE: "read",
 };
 
 export interface RecipePace {

@@ -77,6 +77,8 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
       const totalSteps = typeof runConfig.env.total_steps === "number" ? runConfig.env.total_steps : undefined;
       return { configPath, totalSteps, ...names };
     },
+    // tinker-atropos's trainer runs the environment's total_steps.
+    stepsOf: (values) => (typeof values.total_steps === "number" ? values.total_steps : undefined),
     plan,
     readProgress: (run) => readTrainerProgress(logPathOf(config.logsDir, run.id, "trainer")),
     readCheckpoints: (run) => readTrainerCheckpoints(logPathOf(config.logsDir, run.id, "trainer")),

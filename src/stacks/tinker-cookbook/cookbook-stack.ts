@@ -32,6 +32,18 @@ export const BOT_SET_RECIPE_FIELDS: Readonly<Record<string, string>> = {
 /** The folder a cookbook run logs to (its log_path): metrics, checkpoints and config of that run only. */
 export const recipeLogDir = (config: Config, runId: string) => runFolderOf(config.dataDir, runId);
 
+/**
+ * A recipe trains one step per batch: max_steps when set, else the dataset's batches (n_batches, or the bundled
+ * miniature's demo_n_batches).
+ */
+function recipeSteps(values: Readonly<Record<string, unknown>>): number | undefined {
+  for (const field of ["max_steps", "n_batches", "demo_n_batches"]) {
+    const value = values[field];
+    if (typeof value === "number") return value;
+  }
+  return undefined;
+}
+
 export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
   const { config } = deps;
   return {
@@ -69,15 +81,15 @@ export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
         { recipe, module: recipeModule(recipe), args },
         config.secrets,
       );
-      const maxSteps = args.max_steps;
       return {
         configPath,
-        totalSteps: typeof maxSteps === "number" ? maxSteps : undefined,
+        totalSteps: recipeSteps(args),
         wandbProject: config.wandb.project,
         wandbGroup: wandbName,
         wandbRunName: wandbName,
       };
     },
+    stepsOf: recipeSteps,
     async plan(run: RunRow, component: string) {
       const file = readRecipeRunFile(run.configPath ?? "");
       return {

@@ -72,14 +72,22 @@ export function createTransitions(deps: TransitionsDeps) {
   };
 
   const moveTx = db.transaction(
-    (id: string, from: readonly RunStatus[], patch: RunPatch, change: Change): RunRow | undefined => {
+    (
+      id: string,
+      from: readonly RunStatus[],
+      patch: RunPatch,
+      change: Change,
+      admit?: () => void,
+    ): RunRow | undefined => {
+      admit?.();
       const run = runs.transition(id, from, patch);
       if (run) record(run, change);
       return run;
     },
   );
 
-  const createTx = db.transaction((run: NewRun, patch: RunPatch, change: Change): RunRow => {
+  const createTx = db.transaction((run: NewRun, patch: RunPatch, change: Change, admit?: () => void): RunRow => {
+    admit?.();
     runs.insert(run);
     const row = runs.update(run.id, patch);
     record(row, change);
@@ -87,15 +95,24 @@ export function createTransitions(deps: TransitionsDeps) {
   });
 
   return {
-    /** Compare-and-set from one of `from` to the patch's status; undefined when the run was not in `from` (someone else moved it). */
-    move(id: string, from: readonly RunStatus[], patch: RunPatch, change: Change = {}): RunRow | undefined {
-      const run = moveTx.immediate(id, from, patch, change);
+    /**
+     * Compare-and-set from one of `from` to the patch's status; undefined when the run was not in `from` (someone else
+     * moved it). `admit` (a budget check) runs first in the same write transaction and may refuse by throwing.
+     */
+    move(
+      id: string,
+      from: readonly RunStatus[],
+      patch: RunPatch,
+      change: Change = {},
+      admit?: () => void,
+    ): RunRow | undefined {
+      const run = moveTx.immediate(id, from, patch, change, admit);
       if (run) announce(run, change);
       return run;
     },
-    /** A new run, with its first notice (queued) when it has one. */
-    create(run: NewRun, patch: RunPatch, change: Change = {}): RunRow {
-      const row = createTx.immediate(run, patch, change);
+    /** A new run, with its first notice (queued) when it has one; `admit` as for move. */
+    create(run: NewRun, patch: RunPatch, change: Change = {}, admit?: () => void): RunRow {
+      const row = createTx.immediate(run, patch, change, admit);
       crashPoint("run-created");
       if (change.notice) announce(row, change);
       return row;

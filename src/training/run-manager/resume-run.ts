@@ -2,6 +2,8 @@
 // WandB names, thread), when its stack can resume; launched now, or queued behind live runs.
 import type { RunRow, RunsRepo } from "../../../db/runs.ts";
 import type { Config } from "../../config.ts";
+import type { BudgetGate } from "../../budgets/budget-gate.ts";
+import { RESUME_ESTIMATE } from "../../budgets/estimate.ts";
 import { RlError } from "../../errors.ts";
 import { crashPoint } from "../../process/crash-point.ts";
 import type { StackRegistry } from "../../stacks/stack-registry.ts";
@@ -20,6 +22,8 @@ export interface RunResumerDeps {
   beforeRelaunch: (run: RunRow) => void;
   launch: (run: RunRow, progress?: (text: string) => Promise<void>) => Promise<RunRow>;
   now: () => number;
+  /** Spending limits (concurrent runs, GPU-hours), checked in the resume's own write transaction. */
+  budgets?: BudgetGate;
 }
 
 /** Why a run cannot be resumed now, or its last checkpoint. */
@@ -55,6 +59,7 @@ export function createRunResumer(deps: RunResumerDeps) {
     runId: string,
     by: string,
     progress?: (text: string) => Promise<void>,
+    options: { overBudget?: boolean } = {},
   ): Promise<{ run: RunRow; checkpoint: Checkpoint }> {
     const run = runs.get(runId);
     if (!run) throw new RlError("NOT_FOUND", `No run "${runId}". See /rl runs.`);
@@ -94,6 +99,8 @@ export function createRunResumer(deps: RunResumerDeps) {
               message: `Run ${run.id} resumes from checkpoint ${checkpoint.name} (step ${step}), asked by ${by}.`,
             },
       },
+      // The run's own starter is the person whose budget it spends again.
+      () => deps.budgets?.enforce(run.channel, run.createdBy, RESUME_ESTIMATE, options.overBudget),
     );
     if (!moved) {
       const now = runs.get(run.id)!;

@@ -7,6 +7,7 @@ import { RlError } from "../../errors.ts";
 import { LIVE_STATUSES, type Transitions } from "../lifecycle/transitions.ts";
 import { checkTrainingKeys } from "./check-training-keys.ts";
 import type { PrepareRun } from "./prepare-run.ts";
+import type { BudgetGate } from "../../budgets/budget-gate.ts";
 
 export interface StartRequest {
   channel: ChannelKey;
@@ -17,6 +18,8 @@ export interface StartRequest {
   from?: { environment: string; values: ConfigValues };
   /** A fork: the run it starts from and the step of that run's checkpoint. */
   parent?: { id: string; step: number };
+  /** An admin's --over-budget: the start passes its budgets (the command audits it). */
+  overBudget?: boolean;
 }
 
 export interface RunStarterDeps {
@@ -30,6 +33,8 @@ export interface RunStarterDeps {
   launch: (run: RunRow, progress?: (text: string) => Promise<void>) => Promise<RunRow>;
   /** The bot is shutting down: a run started now could not finish. */
   isClosing: () => boolean;
+  /** Spending limits, checked in the run's insert transaction. */
+  budgets?: BudgetGate;
 }
 
 export function createRunStarter(deps: RunStarterDeps) {
@@ -74,6 +79,19 @@ export function createRunStarter(deps: RunStarterDeps) {
             },
           }
         : {},
+      () =>
+        deps.budgets?.enforce(
+          request.channel,
+          request.userId,
+          {
+            what: "this run",
+            runs: 1,
+            stepsEach: prepared.patch.totalSteps,
+            steps: prepared.patch.totalSteps ?? 0,
+            concurrent: 1,
+          },
+          request.overBudget,
+        ),
     );
     if (queued) return run;
     return deps.launch(run, request.progress);

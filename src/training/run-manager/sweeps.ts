@@ -11,6 +11,8 @@ import type { Transitions } from "../lifecycle/transitions.ts";
 import { checkTrainingKeys } from "./check-training-keys.ts";
 import type { PrepareRun } from "./prepare-run.ts";
 import type { StopRun } from "./stop-run.ts";
+import type { BudgetGate } from "../../budgets/budget-gate.ts";
+import { sweepEstimate } from "../../budgets/estimate.ts";
 
 export interface SweepRequest {
   channel: ChannelKey;
@@ -20,6 +22,8 @@ export interface SweepRequest {
   grid: SweepRow["grid"];
   /** Each run's values (the channel's config with one combination applied), already checked by applyChanges. */
   combinations: ConfigValues[];
+  /** An admin's --over-budget: the sweep passes its budgets (the command audits it). */
+  overBudget?: boolean;
 }
 
 export interface SweepsDeps {
@@ -35,6 +39,8 @@ export interface SweepsDeps {
   stop: StopRun;
   log: Logger;
   now: () => number;
+  /** Spending limits, checked in the sweep's insert transaction. */
+  budgets?: BudgetGate;
 }
 
 export function createSweeps(deps: SweepsDeps) {
@@ -60,6 +66,12 @@ export function createSweeps(deps: SweepsDeps) {
       // On Slurm the sweep is one job array the cluster schedules: its runs are submitted together, not queued here.
       const status = config.backend === "slurm" ? "starting" : "queued";
       const create = deps.db.transaction(() => {
+        deps.budgets?.enforce(
+          request.channel,
+          request.userId,
+          sweepEstimate(prepared.map((p) => p.patch.totalSteps)),
+          request.overBudget,
+        );
         const sweep = deps.sweeps.insert({
           id: sweepId,
           channel: request.channel,

@@ -1,8 +1,7 @@
 // A cookbook recipe run through the fake Slack: select, start, Confirm, and the completed notice in the run's thread
 // with its steps, reward and final weights.
 import { afterEach, describe, expect, it } from "vitest";
-import { COOKBOOK_DEMO_ROOT } from "../../../src/config.ts";
-import { COOKBOOK_ENV, RECIPE } from "../../helpers/cookbook.ts";
+import { COOKBOOK_CHAT_ENV, RECIPE } from "../../helpers/cookbook.ts";
 import { stopLiveRuns } from "../../helpers/demo-stack.ts";
 import { ALICE, CHANNEL, TEAM, buttonClick } from "../../slack/slack-payloads.ts";
 import { buttonsOf, startSlackHarness, textOf, type SlackHarness } from "../../slack/slack-harness.ts";
@@ -21,9 +20,7 @@ describe("a cookbook run through Slack", () => {
   it("selects the recipe, starts after Confirm, and posts the completed notice with step and reward in the run's thread", async () => {
     const harness = await startSlackHarness({
       env: {
-        ...COOKBOOK_ENV,
-        RL_TRAINING_ROOT: COOKBOOK_DEMO_ROOT,
-        RL_DEFAULT_ROLE: "read",
+        ...COOKBOOK_CHAT_ENV,
         RL_OPERATORS: `slack:${ALICE.id}`,
       },
     });

@@ -1,0 +1,81 @@
+// Budgets through the fake Slack with the real Bolt: only an admin sets one, the start prompt shows the run's steps
+// against what is left, and a start over the limit is refused with what is left and when the window resets.
+import { afterEach, describe, expect, it } from "vitest";
+import { COOKBOOK_CHAT_ENV, RECIPE } from "../helpers/cookbook.ts";
+import { stopLiveRuns } from "../helpers/demo-stack.ts";
+import { ALICE, BOB, CHANNEL, TEAM, buttonClick, slashCommand } from "./slack-payloads.ts";
+import { buttonsOf, startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
+import { answered, answeredAt, seen, text } from "./slack-waits.ts";
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  const harness = h;
+  h = undefined;
+  if (!harness) return;
+  await stopLiveRuns(harness.services);
+  await harness.close();
+});
+
+/** Types /rl <words> as `who`; the command's answer (ephemeral or public) with its text and blocks' text together. */
+async function typeAs(harness: SlackHarness, who: { id: string; name: string }, words: string, ephemeral = false) {
+  const responseUrl = harness.fake.responseUrl();
+  const before = harness.fake.calls.items.length;
+  const res = await harness.slash(slashCommand({ text: words, responseUrl, user: who }));
+  expect(res.status).toBe(200);
+  // A prompt or a refusal is ephemeral (the response_url); a public answer is posted in the channel.
+  const answer = await seen(
+    harness,
+    Promise.race([
+      harness.fake.waitForResponse(answeredAt(responseUrl)),
+      ...(ephemeral
+        ? []
+        : [
+            harness.fake.calls.waitFor(
+              (c) => c.method === "chat.postMessage" && c.ok && harness.fake.calls.items.indexOf(c) >= before,
+            ),
+          ]),
+    ]),
+    `the answer to ${words}`,
+  );
+  return { body: answer.body, all: `${String(answer.body.text)}\n${textOf(answer.body.blocks)}` };
+}
+
+describe("budgets through Slack", () => {
+  it("an admin sets a weekly step budget; a start shows its estimate, and the next one over it is refused", async () => {
+    const harness = await startSlackHarness({
+      env: {
+        ...COOKBOOK_CHAT_ENV,
+        RL_ADMINS: `slack:${ALICE.id}`,
+        RL_OPERATORS: `slack:${BOB.id}`,
+      },
+    });
+    h = harness;
+    const { fake, services } = harness;
+    const channel = { platform: "slack", workspace: TEAM, channel: CHANNEL };
+
+    const notAdmin = await typeAs(harness, BOB, "budget set steps 30 per week", true);
+    expect(notAdmin.all).toContain("Only an admin may set a budget");
+    const set = await typeAs(harness, ALICE, "budget set steps 30 per week");
+    expect(set.all).toContain("Budget set: 30 steps per week for this channel");
+
+    await harness.slash(slashCommand({ text: `select ${RECIPE}`, responseUrl: fake.responseUrl(), user: BOB }));
+    await answered(harness, (c) => text(c).startsWith(`Selected ${RECIPE}`), "the selection");
+    await services.env.editConfig(channel, "demo_n_batches", "20");
+    await services.env.editConfig(channel, "demo_step_seconds", "0.1");
+
+    const prompt = await typeAs(harness, BOB, "start", true);
+    expect(prompt.all).toContain("this run: 1 run, 20 steps; channel has 30 of 30 steps left this week");
+    const [confirm] = buttonsOf(prompt.body.blocks);
+    await harness.click(buttonClick({ button: confirm!, responseUrl: fake.responseUrl(), ephemeral: true, user: BOB }));
+    await answered(harness, (c) => /\): running\n/.test(text(c)), "the running answer");
+
+    const refused = await typeAs(harness, BOB, "start", true);
+    expect(refused.all).toMatch(
+      /Over budget: this run: 1 run, 20 steps; channel has 10 of 30 steps left this week \(resets \d{4}-\d\d-\d\d 00:00 UTC\)\. Nothing was started\./,
+    );
+    expect(buttonsOf(refused.body.blocks)).toEqual([]);
+
+    const shown = await typeAs(harness, BOB, "budget");
+    expect(shown.all).toContain("channel has 10 of 30 steps left this week");
+  });
+});
