@@ -1,4 +1,5 @@
 // The registry: every /rl subcommand, listed explicitly, in the order help shows them.
+import { createDecideCommand } from "./approval/decide-approval.ts";
 import audit from "./audit.ts";
 import checkpoints from "./checkpoints.ts";
 import compare from "./compare.ts";
@@ -37,6 +38,8 @@ export const COMMANDS: readonly AnyCommand[] = [
   resume,
   fork,
   sweep,
+  createDecideCommand("approve", () => COMMANDS),
+  createDecideCommand("deny", () => COMMANDS),
   status,
   stop,
   results,
