@@ -55,7 +55,7 @@ export function checkApprovers(entries: readonly string[], rules: readonly Appro
     if (why)
       throw new RlError(
         "CONFIG",
-        `RL_APPROVERS has a bad value: ${why}. List user ids (U…, Discord ids, slack:ID, discord:ID, cli:NAME) and roles (discord:role:NAME).`,
+        `RL_APPROVERS has a bad value: ${why}. List user ids (U…, Discord ids, slack:ID, discord:ID, console:NAME) and roles (discord:role:NAME).`,
       );
   }
   if (rules.length > 0 && entries.length === 0)

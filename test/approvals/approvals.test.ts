@@ -22,7 +22,7 @@ const BASE = {
   RL_OPERATORS: "slack:UALICE,slack:UBOB",
   RL_ADMINS: "slack:UADMIN",
   RL_APPROVE_WHEN: "steps>=1000,env=costly",
-  RL_APPROVERS: "slack:UBOB,slack:UADMIN,cli:carol",
+  RL_APPROVERS: "slack:UBOB,slack:UADMIN,console:carol",
   RL_APPROVAL_TTL_MINUTES: "60",
 };
 function services(dir = tempDir(), env: Record<string, string> = {}): Services {
