@@ -1,14 +1,13 @@
 // Approvals through the dispatcher on real services: another approver starts the run, the asker never can, once,
 // before expiry, across a restart; the settings refuse people and rules the bot cannot know.
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createDecideCommand } from "../../commands/approval/decide-approval.ts";
 import { dispatch } from "../../commands/dispatch.ts";
-import { defineCommand, type AnyCommand, type CommandContext } from "../../commands/types.ts";
+import type { CommandContext } from "../../commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
 import { answer } from "../helpers/confirm.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { createApprovalCommands } from "./approval-commands.ts";
 
 const slack = { platform: "slack", workspace: "T1", channel: "C1" };
 const opened: Services[] = [];
@@ -31,38 +30,7 @@ function services(dir = tempDir(), env: Record<string, string> = {}): Services {
   return s;
 }
 
-/** A stand-in for /rl start: previews its steps, and records who it ran for. */
-const started: Array<{ user: string; steps: number }> = [];
-const start = defineCommand({
-  name: "start",
-  summary: "start",
-  description: "start",
-  args: z.object({ steps: z.coerce.number() }),
-  positional: ["steps"],
-  permission: "operate",
-  uses: [],
-  confirm: true,
-  mutates: true,
-  async preview({ steps }) {
-    return {
-      title: "Start?",
-      fields: [
-        { label: "Environment", value: "arithmetic" },
-        { label: "Steps", value: String(steps) },
-      ],
-    };
-  },
-  async run({ steps }, ctx) {
-    started.push({ user: ctx.user.id, steps });
-    return { title: `Started for ${ctx.user.id}`, data: { run_id: "run00001" } };
-  },
-});
-const commands: AnyCommand[] = [];
-commands.push(
-  start,
-  createDecideCommand("approve", () => commands),
-  createDecideCommand("deny", () => commands),
-);
+const { commands, started } = createApprovalCommands();
 
 const people = {
   alice: { id: "UALICE", name: "alice" },
