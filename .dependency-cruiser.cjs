@@ -11,10 +11,11 @@ const CORE_TIERS = [
   ["stacks"],
   ["outbox", "metrics", "values"],
   ["environments"],
-  ["lease", "policy.ts", "locked-fields.ts"],
+  ["lease", "policy.ts", "locked-fields.ts", "approvals"],
   [
     "process",
     "config.ts",
+    "approval-settings.ts",
     "load-node-cron.ts",
     "errors.ts",
     "reply.ts",

@@ -1,4 +1,5 @@
 // The registry: every /rl subcommand, listed explicitly, in the order help shows them.
+import { createDecideCommand } from "./approval/decide-approval.ts";
 import audit from "./audit.ts";
 import budget from "./budget.ts";
 import checkpoints from "./checkpoints.ts";
@@ -39,6 +40,8 @@ export const COMMANDS: readonly AnyCommand[] = [
   resume,
   fork,
   sweep,
+  createDecideCommand("approve", () => COMMANDS),
+  createDecideCommand("deny", () => COMMANDS),
   status,
   stop,
   results,

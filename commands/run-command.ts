@@ -4,6 +4,7 @@ import { asRlError, RlError } from "../src/errors.ts";
 import { checkInputSize } from "../src/values/check-input-size.ts";
 import { usageOf } from "./arg-specs.ts";
 import { checkPermission } from "./check-permission.ts";
+import { requestApproval } from "./approval/request-approval.ts";
 import { askConfirmation } from "./confirmation/ask.ts";
 import type { DispatchResult, RunInput } from "./dispatch-result.ts";
 import { errorReply } from "./error-reply.ts";
@@ -73,6 +74,8 @@ export async function runCommand(
         needsConfirmation: true,
       };
     }
+    const held = await requestApproval(command, args, parsed.data as Record<string, unknown>, ctx);
+    if (held) return { reply: held, command, ok: true };
     const reply = await command.run(parsed.data as Record<string, unknown>, contextFor(command, ctx));
     // A command can finish and still report a failure (a start whose run failed): that is not ok for the caller.
     if (command.mutates) recordAudit(ctx, command.name, args, reply.error ? "failed" : "ok", reply.error?.message);

@@ -34,6 +34,8 @@ export interface CommandContext<U extends ServiceName = ServiceName> {
   turn?: string;
   /** Show progress on long work (an edited message, a console line). */
   progress?: (text: string) => Promise<void>;
+  /** The approval request this command runs under: set only when an approver approved it (commands/approval/). */
+  approval?: string;
 }
 
 export type ArgsSchema = z.ZodObject<z.ZodRawShape>;

@@ -1,6 +1,7 @@
 // Confirmation prompts kept server-side: who asked for which command where, until when, and the one answer it got.
 import { randomBytes } from "node:crypto";
 import { RlError } from "../src/errors.ts";
+import { answeredOnce, UNANSWERED } from "./answer-once.ts";
 import type { ChannelKey } from "./channel-key.ts";
 import type { Db } from "./open-database.ts";
 
@@ -115,11 +116,7 @@ export function createConfirmationsRepo(
     `INSERT INTO confirmations (id, platform, workspace, channel, asker_id, asker_name, command, command_text, args_json, created_at, expires_at, state)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
   );
-  const select = db.prepare<[string], RawRow>("SELECT * FROM confirmations WHERE id = ?");
-  const answer = db.prepare(
-    `UPDATE confirmations SET state = ?, answered_by = ?, answered_by_name = ?, answered_at = ?
-     WHERE id = ? AND state = 'pending' AND expires_at > ?`,
-  );
+  const once = answeredOnce<RawRow>(db, "confirmations", CONFIRMATION_ID, now);
   const prune = db.prepare("DELETE FROM confirmations WHERE expires_at < ?");
 
   return {
@@ -145,10 +142,7 @@ export function createConfirmationsRepo(
         args_json: argsJson,
         created_at: at,
         expires_at: at + ttlMs,
-        state: "pending",
-        answered_by: null,
-        answered_by_name: null,
-        answered_at: null,
+        ...UNANSWERED,
       };
       db.transaction(() => {
         prune.run(at - CONFIRMATION_RETENTION_MS);
@@ -169,14 +163,9 @@ export function createConfirmationsRepo(
       return toRow(row);
     },
     get(id) {
-      if (!CONFIRMATION_ID.test(id)) return undefined;
-      const row = select.get(id);
+      const row = once.get(id);
       return row ? toRow(row) : undefined;
     },
-    claim(id, state, by) {
-      if (!CONFIRMATION_ID.test(id)) return false;
-      const at = now();
-      return answer.run(state, by.id, by.name ?? null, at, id, at).changes === 1;
-    },
+    claim: (id, state, by) => once.answer(id, state, by),
   };
 }

@@ -269,6 +269,32 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 13,
+    name: "approval requests for starts that need a second person",
+    sql: `
+      CREATE TABLE approvals (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        thread TEXT,
+        asker_id TEXT NOT NULL,
+        asker_name TEXT,
+        asker_roles_json TEXT NOT NULL,
+        command TEXT NOT NULL,
+        command_text TEXT NOT NULL,
+        args_json TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied')),
+        answered_by TEXT,
+        answered_by_name TEXT,
+        answered_at INTEGER
+      );
+    `,
+  },
+  {
     version: 14,
     name: "spending limits per channel and per person",
     sql: `

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { loadNodeCron } from "./load-node-cron.ts";
+import { checkApprovers, parseApproveWhen, type ApprovalRule } from "./approval-settings.ts";
 import { RlError } from "./errors.ts";
 import { PACKAGE_ROOT } from "./package-root.ts";
 import * as z from "zod/mini";
@@ -87,6 +88,9 @@ const settings = {
   RL_OPERATORS: z._default(list, []),
   RL_DEFAULT_ROLE: z._default(z.enum(["none", "read", "operate", "admin"]), "read"),
   RL_CHANNEL_ALLOWLIST: z._default(list, []),
+  RL_APPROVE_WHEN: z._default(z.string(), ""),
+  RL_APPROVERS: z._default(list, []),
+  RL_APPROVAL_TTL_MINUTES: z._default(int(1, 30 * 24 * 60), 24 * 60),
   RL_DIGEST_CRON: z._default(
     trimmed(
       z.minLength(1),
@@ -215,6 +219,8 @@ export interface Config {
     defaultRole: "none" | "read" | "operate" | "admin";
     channelAllowlist: string[];
   };
+  /** Starts that wait for a second person's approval (RL_APPROVE_WHEN, RL_APPROVERS, RL_APPROVAL_TTL_MINUTES). */
+  approvals: { when: ApprovalRule[]; approvers: string[]; ttlMs: number };
   logLevel: NonNullable<Raw["RL_LOG_LEVEL"]>;
   digests: {
     cron: string;
@@ -344,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const r = raw as Raw;
   checkSlurmSignal(r);
+  const approveWhen = parseApproveWhen(r.RL_APPROVE_WHEN);
   const cookbook = r.RL_STACK === "tinker-cookbook";
   const demoRoot = cookbook ? COOKBOOK_DEMO_ROOT : DEMO_STACK_ROOT;
   const trainingRoot = path.resolve(cwd, r.RL_TRAINING_ROOT ?? demoRoot);
@@ -395,6 +402,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       operators: r.RL_OPERATORS,
       defaultRole: r.RL_DEFAULT_ROLE,
       channelAllowlist: r.RL_CHANNEL_ALLOWLIST,
+    },
+    approvals: {
+      when: approveWhen,
+      approvers: checkApprovers(r.RL_APPROVERS, approveWhen),
+      ttlMs: r.RL_APPROVAL_TTL_MINUTES * 60_000,
     },
     // In the terminal console the logs share the screen with the conversation: only warnings unless asked.
     logLevel: r.RL_LOG_LEVEL ?? (r.SLACK_BOT_TOKEN || r.DISCORD_TOKEN ? "info" : "warn"),

@@ -2,6 +2,7 @@
 // but the database handle, the process table and the outbox, which the lifecycle and the delivery loop own.
 import type { AuditRepo } from "../db/audit.ts";
 import type { ChannelsRepo } from "../db/channels.ts";
+import type { ApprovalsRepo } from "../db/approvals.ts";
 import type { ConfirmationsRepo } from "../db/confirmations.ts";
 import type { InferenceTestsRepo } from "../db/inference-tests.ts";
 import type { RateLimitsRepo } from "../db/rate-limits.ts";
@@ -41,6 +42,8 @@ export interface Operations {
   inferenceTests: InferenceTestsRepo;
   /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
   confirmations: ConfirmationsRepo;
+  /** Starts waiting for a second person (RL_APPROVE_WHEN). */
+  approvals: ApprovalsRepo;
   /** Pages of replies too long for one message (Next / Previous). */
   pages: ReplyPagesRepo;
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { createAuditRepo } from "../db/audit.ts";
 import { createChannelsRepo } from "../db/channels.ts";
+import { createApprovalsRepo } from "../db/approvals.ts";
 import { createConfirmationsRepo } from "../db/confirmations.ts";
 import { createReplyPagesRepo } from "../db/reply-pages.ts";
 import { createDigestStateRepo } from "../db/digest-state.ts";
@@ -214,6 +215,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),
+    approvals: createApprovalsRepo(db, { now, ttlMs: config.approvals.ttlMs }),
     pages: createReplyPagesRepo(db, now),
     now,
     close: () => (closing ??= closeInOrder()),

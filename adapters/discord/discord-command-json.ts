@@ -70,9 +70,16 @@ function optionOf(command: AnyCommand, spec: ArgSpec): APIApplicationCommandBasi
   }
 }
 
+/**
+ * Commands a Discord user gives with buttons rather than the slash list: an approval request carries Approve and Deny
+ * buttons that run them, so the list keeps within Discord's 25 subcommands for everything else.
+ */
+export const BUTTONS_ONLY_ON_DISCORD: ReadonlySet<string> = new Set(["approve", "deny"]);
+
 /** The JSON registered with Discord (PUT .../commands). Commands past Discord's 25 subcommands are left out. */
 export function buildRlCommand(commands: readonly AnyCommand[]): RESTPostAPIChatInputApplicationCommandsJSONBody {
   const subcommands: APIApplicationCommandSubcommandOption[] = commands
+    .filter((command) => !BUTTONS_ONLY_ON_DISCORD.has(command.name))
     .slice(0, DISCORD.subcommands)
     .map((command) => ({
       type: ApplicationCommandOptionType.Subcommand,

@@ -164,7 +164,7 @@ export const plotslow = defineCommand({
  * make room for the test commands, so that every one here is registered. registration.test.ts checks that the whole
  * registry fits by itself.
  */
-const UNUSED_HERE = new Set(["logs", "digest", "audit", "checkpoints", "resume", "fork", "budget"]);
+const UNUSED_HERE = new Set(["logs", "digest", "audit", "checkpoints", "resume", "fork", "budget", "approve", "deny"]);
 
 export const TEST_COMMANDS: readonly AnyCommand[] = [
   ...COMMANDS.filter((c) => !UNUSED_HERE.has(c.name)),
