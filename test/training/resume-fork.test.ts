@@ -88,7 +88,8 @@ async function stoppedAfterCheckpoint() {
 
 describe("/rl resume", () => {
   it("continues a stopped run from its last checkpoint as the same run, to its last step, with one completed notice", async () => {
-    const { services, ctx } = await cookbook({ max_steps: "16", save_every: "4", demo_step_seconds: "0.2" });
+    // Long enough after the resume point that the resumed trainer is still alive when the resume is answered.
+    const { services, ctx } = await cookbook({ max_steps: "40", save_every: "4", demo_step_seconds: "0.2" });
     const { reply: started } = await confirmed(ctx, "/rl start");
     const id = (started.data as { run_id: string }).run_id;
     await waitFor("two checkpoints", () => checkpointsOf(services, id).length >= 2);
@@ -117,9 +118,9 @@ describe("/rl resume", () => {
     expect(run).toMatchObject({ status: "completed", attempt: 1, resumedBy: "alice", resumedStep: last.batch });
     // The resumed process went on from the checkpoint: every step after it is logged, ending at the last.
     const steps = stepsLogged(services, id);
-    expect(steps.at(-1)).toBe(15);
+    expect(steps.at(-1)).toBe(39);
     expect(steps.slice(steps.lastIndexOf(last.batch))).toEqual(
-      Array.from({ length: 16 - last.batch }, (_, i) => last.batch + i),
+      Array.from({ length: 40 - last.batch }, (_, i) => last.batch + i),
     );
     // One notice of each kind per attempt: started, stopped; resumed (not started again), completed once.
     expect(noticesOf(services, id)).toEqual(["started", "stopped", "resumed", "completed"]);
@@ -133,7 +134,7 @@ describe("/rl resume", () => {
     expect(status.reply.fields?.find((f) => f.label === "Resumed")?.value).toBe(
       `at step ${last.batch} by ${personRef("alice")}`,
     );
-    expect(status.reply.fields?.find((f) => f.label === "Step")?.value).toBe("16 / 16");
+    expect(status.reply.fields?.find((f) => f.label === "Step")?.value).toBe("40 / 40");
     expect(status.reply.fields?.find((f) => f.label === "Running time")?.value).toBe(
       `${Math.round((trainedMs / 60_000) * 10) / 10} min in 2 attempts`,
     );

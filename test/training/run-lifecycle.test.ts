@@ -130,7 +130,8 @@ describe("training runs on the demo stack", () => {
   });
 
   it("holds a run's end the disk refused, stops the rest of the run at once, and records it once a write goes through", async () => {
-    const stack = await demo({ totalSteps: 40, stepSeconds: 0.2, fault: "crash_in_step:3" });
+    // The crash comes after the start has finished (the environment's 2 s settle), so it is a running run's end.
+    const stack = await demo({ totalSteps: 40, stepSeconds: 0.2, fault: "crash_in_step:20" });
     const { services } = stack;
     // The database refuses the run's end as a full disk does (better-sqlite3's SqliteError carries SQLITE_FULL).
     const transition = services.runs.transition.bind(services.runs);
