@@ -50,7 +50,7 @@ describe("a full disk while a run trains", () => {
     const env = {
       RL_LOG_LEVEL: "error",
       RL_STOP_GRACE_SECONDS: "3",
-      RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 40, stepSeconds: 0.2, fault: "fill_disk:3" }),
+      RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 40, stepSeconds: 0.2, fault: "fill_disk:20" }),
     };
     const bot = spawnBot(cwd, env);
     started.push(bot);

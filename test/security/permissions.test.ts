@@ -123,10 +123,13 @@ describe("the permission table", () => {
     const level = NEEDS[name]!;
     if (allows(role, level)) {
       // Past the policy and the argument check: it ran, asked to confirm, or found no environment selected here.
-      // The fixture runs are atropos-tinker runs: resume and fork are then refused by the stack, after the policy.
+      // The fixture runs are atropos-tinker runs: resume and fork are then refused by the stack, after the policy;
+      // approve and deny look for a request id that does not exist, after the policy.
       const past = ["resume", "fork"].includes(name)
         ? [undefined, "NO_ENVIRONMENT", "CONFLICT"]
-        : [undefined, "NO_ENVIRONMENT"];
+        : ["approve", "deny"].includes(name)
+          ? ["NOT_FOUND"]
+          : [undefined, "NO_ENVIRONMENT"];
       expect(past, JSON.stringify(result.reply)).toContain(result.reply.error?.code);
       return;
     }
