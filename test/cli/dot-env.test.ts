@@ -61,7 +61,8 @@ describe(".env", () => {
   it(".env.example is a shell file too: set -a; . ./.env.example works and the bot takes what it sets", async () => {
     const cwd = tempDir();
     copyFileSync(EXAMPLE, path.join(cwd, ".env.example"));
-    const script = `set -e; set -a; . ./.env.example; set +a; printf '%s\\n' "$RL_DIGEST_CRON"; exec "$0" "$1" exec "/rl envs"`;
+    // The supervisor exec starts leaves when idle, not after the example's 10 minutes: no process outlives the test.
+    const script = `set -e; set -a; . ./.env.example; RL_IDLE_EXIT_MINUTES=0; set +a; printf '%s\\n' "$RL_DIGEST_CRON"; exec "$0" "$1" exec "/rl envs"`;
     const out = await execa("bash", ["-c", script, process.execPath, CLI], {
       cwd,
       env: { RL_LOG_LEVEL: "silent" },
