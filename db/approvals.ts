@@ -93,7 +93,7 @@ function fromRaw(r: RawApproval): ApprovalRow {
   };
 }
 
-/** Ten lower-case letters and digits from 50 random bits. */
+/** Ten lower-case letters and digits, short enough to type: about 51 bits (each random byte taken mod 36). */
 function newApprovalId(): string {
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
   return [...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join("");
