@@ -6,6 +6,7 @@ import type { AnyCommand } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { Services } from "../../src/services.ts";
 import { clip, DISCORD } from "./discord-limits.ts";
+import { knownSuggestions } from "./known-suggestions.ts";
 
 export type SuggestionSource = "environment" | "field" | "run" | "command" | "choices";
 
@@ -85,6 +86,20 @@ async function candidates(source: SuggestionSource, spec: ArgSpec, deps: Suggest
     case "choices":
       return (spec.choices ?? []).map((c) => ({ value: String(c), label: String(c) }));
   }
+}
+
+/** The choices to offer at once, from what is known without scanning (for when the scan takes too long). */
+export function suggestKnown(
+  source: SuggestionSource,
+  typed: string,
+  deps: Pick<SuggestDeps, "services" | "channel">,
+): APIApplicationCommandOptionChoice<string>[] {
+  const known = knownSuggestions(source, deps.services, deps.channel) ?? [];
+  const redact = deps.services.redact;
+  return rank(
+    known.map((c) => ({ value: c.value, label: redact(c.label).trim() || c.value })),
+    typed,
+  );
 }
 
 /** The choices to offer for what the person has typed so far; [] when the source has nothing (or fails). */

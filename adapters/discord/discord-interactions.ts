@@ -2,7 +2,7 @@
 import { MessageFlags } from "discord.js";
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
 import { allows, roleOf } from "../../src/policy.ts";
-import { suggest, suggestionSource } from "./discord-autocomplete.ts";
+import { suggest, suggestKnown, suggestionSource } from "./discord-autocomplete.ts";
 import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-command-json.ts";
 import { callerOf } from "./discord-context.ts";
 import { DISCORD } from "./discord-limits.ts";
@@ -29,7 +29,7 @@ async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps):
   await runAndAnswer(i, { name: command.name, args }, isSlow(command), "slash", deps);
 }
 
-/** Whatever goes wrong, autocomplete answers (with nothing) before Discord's 3 s are up. */
+/** Whatever goes wrong, autocomplete answers before Discord's 3 s are up: with what is known then, or nothing. */
 async function answerAutocomplete(i: AutocompleteInteraction, deps: DiscordDeps): Promise<void> {
   const { services } = deps;
   const focused = i.options.getFocused(true);
@@ -43,8 +43,13 @@ async function answerAutocomplete(i: AutocompleteInteraction, deps: DiscordDeps)
   let choices: Awaited<ReturnType<typeof suggest>> = [];
   if (command && spec && source && mayRead) {
     let timer: NodeJS.Timeout | undefined;
+    // A scan still running at the deadline (the first one of a big folder): offer what is known so far.
     const deadline = new Promise<typeof choices>(
-      (resolve) => (timer = setTimeout(() => resolve([]), DISCORD.ackDeadlineMs)),
+      (resolve) =>
+        (timer = setTimeout(
+          () => resolve(suggestKnown(source, String(focused.value), { services, channel: where.channel })),
+          DISCORD.ackDeadlineMs,
+        )),
     );
     const work = suggest(source, spec, String(focused.value), {
       services,

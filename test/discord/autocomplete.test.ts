@@ -1,8 +1,12 @@
 // Autocomplete (type 4 -> callback type 8): environment names, config fields with values, run ids, policy.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { BOB } from "../fakes/discord-gateway.ts";
 import { validateChoices } from "../fakes/discord-validate.ts";
+import { tempDir } from "../helpers/test-services.ts";
 import { bodyOf, startHarness, stopHarness, type Harness } from "./harness.ts";
 
 type Choice = { name: string; value: string };
@@ -96,6 +100,32 @@ describe("autocomplete", () => {
     expect(all).toEqual([
       { name: "s0000001 (sweep)", value: "s0000001" },
       { name: "feed0001", value: "feed0001" },
+    ]);
+  });
+
+  it("offers what is known while the first scan of the folder is still running, then the scan's answer", async () => {
+    // atroposlib's base.py as a FIFO: the scan's read of it waits (as on a slow network disk) until the test writes.
+    const atroposlib = tempDir();
+    mkdirSync(path.join(atroposlib, "envs"));
+    const baseFile = path.join(atroposlib, "envs", "base.py");
+    execFileSync("mkfifo", [baseFile]);
+    h = await startHarness({ env: { RL_ATROPOSLIB_DIR: atroposlib }, awaitFirstScan: false });
+    const firstScan = h.services.env.listEnvironments();
+    try {
+      h.services.channels.selectEnvironment(h.channel, "foo");
+      h.services.channels.setConfigValue(h.channel, "foo", "temperature", 0.9);
+      expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name").callback())).toEqual([
+        { name: "▶ foo · selected here (still scanning the folder)", value: "foo" },
+      ]);
+      expect(choicesOf(await h.fake.autocomplete("set", { field: "" }, "field").callback())).toEqual([
+        { name: "* temperature = 0.9 (set here; still scanning the folder)", value: "temperature" },
+      ]);
+    } finally {
+      writeFileSync(baseFile, "");
+    }
+    await firstScan;
+    expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name").callback())).toEqual([
+      { name: "▶ foo · Environment from foo_env.py", value: "foo" },
     ]);
   });
 

@@ -68,6 +68,8 @@ export interface HarnessOptions {
   heartbeatIntervalMs?: number;
   /** Prepare the fake (faults, ...) before the adapter connects. */
   beforeStart?: (fake: FakeDiscord) => void;
+  /** Wait for discovery's first scan before returning (default true). */
+  awaitFirstScan?: boolean;
   /** The services' clock (tests move it to expire prompts). */
   now?: () => number;
 }
@@ -131,7 +133,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
   // Discovery's first scan starts its worker thread, which on a loaded machine can take past the 1 s at which a
   // command is deferred; the tests here are about answers, so the folder is scanned once before any command.
-  await bot.services.env.listEnvironments();
+  if (options.awaitFirstScan !== false) await bot.services.env.listEnvironments();
   const harness: Harness = {
     fake,
     bot,
