@@ -6,6 +6,8 @@ import { TRAINER_PREFIX, trainerFields } from "../src/stacks/atropos-tinker/trai
 import type { TrainingStack } from "../src/stacks/training-stack.ts";
 import type { ConfigView, FieldView } from "../src/environment-ops.ts";
 import type { Reply, ReplyField } from "../src/reply.ts";
+import { describeDefault, literalFallback } from "../src/values/describe-default.ts";
+import { currentText } from "./field-value-text.ts";
 import { formatValue } from "../src/values/format-value.ts";
 import { defineCommand } from "./types.ts";
 
@@ -13,22 +15,14 @@ import { defineCommand } from "./types.ts";
 const LIST_DESCRIPTION = 160;
 const BASE_ENV_NAMES = new Set(BASE_ENV_CONFIG_FIELDS.map((f) => f.name));
 
-// A default only the running environment computes is shown as its source, never as "none".
-function currentText(field: FieldView): string {
-  // The name every run is written with, not the class's default (which the bot replaces) nor a placeholder.
-  if (field.run_value !== undefined) return `${field.run_value} (set by the bot for each run)`;
-  if (field.locked) return formatValue(field.locked_value);
-  if (!field.changed && field.default_expr !== undefined)
-    return `set when the environment starts: \`${field.default_expr}\``;
-  return formatValue(field.current_value);
-}
-
 const clipped = (text: string): string =>
   text.length <= LIST_DESCRIPTION ? text : `${text.slice(0, LIST_DESCRIPTION - 1)}…`;
 
 /** One field as a list entry: name and type, then the value (and the default when it differs) and the description. */
 function listEntry(f: FieldView, group: string): ReplyField {
-  const parts = [f.changed ? `${currentText(f)} (default ${formatValue(f.default)})` : currentText(f)];
+  const parts = [
+    f.changed ? `${currentText(f)} (default ${describeDefault(f.default, f.default_expr)})` : currentText(f),
+  ];
   if (f.description) parts.push(clipped(f.description));
   return { label: `${f.name}${f.changed ? " *" : ""} (${f.type})`, value: parts.join("\n"), group };
 }
@@ -83,9 +77,9 @@ function fieldReply(view: ConfigView, f: FieldView, raw: ConfigField | undefined
     {
       label: "Default",
       value:
-        f.default_expr !== undefined
+        f.default_expr !== undefined && !literalFallback(f.default_expr)
           ? `\`${f.default_expr}\` (set when the environment starts)`
-          : formatValue(f.default),
+          : describeDefault(f.default, f.default_expr),
     },
     { label: "Current", value: currentText(f) },
     { label: "Changed here", value: f.changed ? "yes" : "no" },

@@ -19,7 +19,7 @@ export function createHelpCommand(list: () => readonly AnyCommand[]): AnyCommand
       if (one) {
         return {
           title: `/rl ${one.name}`,
-          text: `${one.summary}\nUsage: ${usageOf(one)}${one.examples ? `\nExamples:\n${one.examples.join("\n")}` : ""}`,
+          text: `${one.summary}${one.notes ? `\n${one.notes}` : ""}\nUsage: ${usageOf(one)}${one.examples ? `\nExamples:\n${one.examples.join("\n")}` : ""}`,
           delivery: { ephemeral: true },
         };
       }

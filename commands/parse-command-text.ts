@@ -1,6 +1,7 @@
 // Turns "/rl set group_size 8" style text into a command and raw arguments, or a usage error.
 import { RlError } from "../src/errors.ts";
 import { nearestName } from "../src/environments/resolution/nearest-name.ts";
+import { NULL_WORDS } from "../src/values/parse-field-value.ts";
 import { argSpecs, usageOf, type ArgSpec } from "./arg-specs.ts";
 import type { AnyCommand } from "./types.ts";
 
@@ -149,8 +150,10 @@ export function parseCommandText(text: string, commands: readonly AnyCommand[]):
     if (!spec) throw usageError(command, `Too many words: "${token.value}" is not expected here.`);
     if (command.restOfLine && spec === positional.at(-1)) {
       // Keep the rest verbatim (JSON, spaces), unless it is one wholly quoted word: {"k":1} keeps its quotes.
+      // A quoted "none" keeps them too: it is the text, where the bare word means None.
       const rest = tokens.slice(i);
-      args[spec.name] = rest.length === 1 && rest[0]!.wholeQuoted ? rest[0]!.value : body.slice(token.start).trim();
+      const unquoted = rest.length === 1 && rest[0]!.wholeQuoted && !NULL_WORDS.has(rest[0]!.value.toLowerCase());
+      args[spec.name] = unquoted ? rest[0]!.value : body.slice(token.start).trim();
       break;
     }
     args[spec.name] = convertWord(spec, token.value, command);

@@ -1,6 +1,6 @@
 // /rl reset [field]: undo this channel's change to one field, or to all of them.
 import { z } from "zod";
-import { formatValue } from "../src/values/format-value.ts";
+import { describeDefault } from "../src/values/describe-default.ts";
 import { defineCommand } from "./types.ts";
 
 export default defineCommand({
@@ -20,7 +20,7 @@ export default defineCommand({
       title:
         r.reset === "all"
           ? `Reset every field of ${r.environment}`
-          : `Reset ${r.reset[0]} to ${formatValue(r.default)}`,
+          : `Reset ${r.reset[0]} to ${describeDefault(r.default, r.default_expr)}`,
       data: r,
     };
   },

@@ -1,5 +1,6 @@
 // /rl start: train the channel's environment with its config; asks to confirm, then reports running or why not.
 import { z } from "zod";
+import { currentText } from "./field-value-text.ts";
 import { startReply } from "./start-reply.ts";
 import { formatValue } from "../src/values/format-value.ts";
 import { componentList } from "../src/stacks/describe-stack.ts";
@@ -23,10 +24,10 @@ export default defineCommand({
     await ctx.services.env.startableEnvironment(ctx.channel);
     const view = await ctx.services.env.getConfig(ctx.channel);
     const changed = view.configurable_fields.filter((f) => f.changed);
-    const steps =
-      view.locked_fields.find((f) => f.name === "total_steps")?.locked_value ??
-      view.configurable_fields.find((f) => f.name === "total_steps")?.current_value;
     const all = [...view.configurable_fields, ...view.locked_fields];
+    const stepsField = all.find((f) => f.name === "total_steps");
+    // Values the trainer imposes at run time (batch_size), shown as what the run will use.
+    const imposed = all.filter((f) => f.run_time !== undefined);
     const runName = all.find((f) => f.name === "tinker.wandb_run_name") ?? all.find((f) => f.name === "wandb_name");
     const wandbRun = runName?.run_value ?? (runName ? formatValue(runName.current_value) : undefined);
     const stepsEach = ctx.services.manager.currentStack.stepsOf(
@@ -38,12 +39,15 @@ export default defineCommand({
       title: `Start training ${view.environment}?`,
       fields: [
         { label: "Environment", value: view.environment },
-        { label: "Steps", value: formatValue(steps) },
+        { label: "Steps", value: stepsField ? currentText(stepsField) : formatValue(undefined) },
         { label: "WandB run", value: wandbRun ?? "as the trainer names it" },
         {
           label: "Changed fields",
           value: changed.map((f) => `${f.name} = ${formatValue(f.current_value)}`).join(", ") || "none (defaults)",
         },
+        ...(imposed.length
+          ? [{ label: "At run time", value: imposed.map((f) => `${f.name} ${currentText(f)}`).join("\n") }]
+          : []),
         ...budget,
       ],
     };

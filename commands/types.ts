@@ -44,6 +44,8 @@ export interface CommandDefinition<S extends ArgsSchema = ArgsSchema, U extends 
   name: string;
   /** One line for help and Discord. */
   summary: string;
+  /** What a person must know to type it right, shown by /rl help <command> under the summary. */
+  notes?: string;
   /** What the operation does and returns, honestly; used for the LLM tool description. */
   description: string;
   /** The LLM tool name, after the seed's operations (rl_list_environments, ...); absent = not a tool. */

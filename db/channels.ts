@@ -1,6 +1,7 @@
 // Per-channel state: the selected environment, and the config values set for each environment in that channel.
 import type { ChannelKey } from "./channel-key.ts";
 import type { Db } from "./open-database.ts";
+import { parseConfigJson, stringifyConfigJson } from "./config-json.ts";
 
 export type ConfigValues = Record<string, unknown>;
 
@@ -30,10 +31,10 @@ export function createChannelsRepo(db: Db, now: () => number = Date.now): Channe
 
   const read = (key: ChannelKey, environment: string): ConfigValues => {
     const row = getValues.get(key.platform, key.workspace, key.channel, environment);
-    return row ? (JSON.parse(row.values_json) as ConfigValues) : {};
+    return row ? (parseConfigJson(row.values_json) as ConfigValues) : {};
   };
   const write = (key: ChannelKey, environment: string, values: ConfigValues): ConfigValues => {
-    upsertValues.run(key.platform, key.workspace, key.channel, environment, JSON.stringify(values), now());
+    upsertValues.run(key.platform, key.workspace, key.channel, environment, stringifyConfigJson(values), now());
     return values;
   };
 

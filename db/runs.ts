@@ -1,6 +1,7 @@
 // Training runs: what was started where and by whom, its config, status, and outcome; survives restarts.
 import type { ChannelKey } from "./channel-key.ts";
 import type { Db } from "./open-database.ts";
+import { parseConfigJson, stringifyConfigJson } from "./config-json.ts";
 
 export const RUN_STATUSES = [
   "queued",
@@ -150,7 +151,7 @@ function toRow(r: RawRun): RunRow {
     channel: { platform: r.platform, workspace: r.workspace, channel: r.channel },
     thread: r.thread ?? undefined,
     environment: r.environment,
-    config: JSON.parse(r.config_json) as Record<string, unknown>,
+    config: parseConfigJson(r.config_json) as Record<string, unknown>,
     status: r.status,
     error: r.error ?? undefined,
     createdBy: r.created_by,
@@ -229,7 +230,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
         run.channel.channel,
         run.thread ?? null,
         run.environment,
-        JSON.stringify(run.config),
+        stringifyConfigJson(run.config),
         run.status,
         run.createdBy,
         t,

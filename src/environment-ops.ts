@@ -2,11 +2,12 @@
 import type { ChannelKey } from "../db/channel-key.ts";
 import type { ChannelsRepo, ConfigValues } from "../db/channels.ts";
 import type { EnvironmentCatalog } from "./environments/resolution/catalog.ts";
-import type { EnvironmentInfo, ScanWarning } from "./environments/types.ts";
+import type { ConfigField, EnvironmentInfo, ScanWarning } from "./environments/types.ts";
 import { RlError } from "./errors.ts";
 import type { LockedFields } from "./locked-fields.ts";
-import { createConfigView, type ConfigView } from "./environment-ops/config-view.ts";
+import { createConfigView, type ConfigView, type ConfigViewDeps } from "./environment-ops/config-view.ts";
 import { createEnvironmentFinder, requireRunnable } from "./environment-ops/find-environment.ts";
+import { checkGroupSize, GROUP_SIZE_FIELDS } from "./environment-ops/check-group-size.ts";
 import { findField } from "./environment-ops/find-field.ts";
 import { createFieldInputParser } from "./environment-ops/parse-field-input.ts";
 import { createTrainerFieldList } from "./environment-ops/trainer-field-list.ts";
@@ -28,6 +29,8 @@ export interface EnvironmentSummary {
 export interface FieldChange {
   field: string;
   from: unknown;
+  /** The source of `from` when it is a default only the environment computes (from is then null). */
+  from_expr?: string;
   to: unknown;
 }
 
@@ -49,6 +52,8 @@ export interface EnvironmentOpsDeps {
   locked?: LockedFields;
   /** The WandB names the bot writes into every run of an environment, by field name, shown by /rl config. */
   runNamesOf?: (environment: string) => Record<string, string>;
+  /** Values the trainer imposes at run time (batch_size), by field name; with it, group_size is checked against them. */
+  imposedOf?: ConfigViewDeps["imposedOf"];
 }
 
 const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
@@ -67,12 +72,26 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   const { selected, startable } = environments;
   const { trainerList, scanned } = createTrainerFieldList({ catalog, locked: deps.locked });
   const parseFor = createFieldInputParser({ trainerList, redact: deps.redact });
-  const view = createConfigView({ trainerList, scanned, runNamesOf: deps.runNamesOf });
-  /** What a run gets for a field the channel has not changed: the bot's name for it, or the class's default. */
-  const unchangedValue = (environment: string, field: { name: string; default?: unknown }): unknown => {
+  const view = createConfigView({ trainerList, scanned, runNamesOf: deps.runNamesOf, imposedOf: deps.imposedOf });
+  /** A group_size the run's batch size cannot hold is refused (a warning when only a computed default says so). */
+  const checkCombination = async (env: EnvironmentInfo, values: ConfigValues, changed: readonly string[]) =>
+    deps.imposedOf && changed.some((name) => GROUP_SIZE_FIELDS.has(name))
+      ? checkGroupSize(await view(env, values))
+      : undefined;
+  /**
+   * What a run gets for a field the channel has not changed: the bot's name for it, or the class's default, with
+   * the default's source when only the environment computes it (never shown as none).
+   */
+  const unchangedValue = (
+    environment: string,
+    field: { name: string; default?: unknown; defaultExpr?: string },
+  ): { value: unknown; expr?: string } => {
     const names = deps.runNamesOf?.(environment) ?? {};
-    return Object.hasOwn(names, field.name) ? names[field.name] : (field.default ?? null);
+    if (Object.hasOwn(names, field.name)) return { value: names[field.name] };
+    return { value: field.default ?? null, ...(field.defaultExpr !== undefined ? { expr: field.defaultExpr } : {}) };
   };
+  const fromBefore = (environment: string, before: ConfigValues, field: ConfigField) =>
+    Object.hasOwn(before, field.name) ? { value: before[field.name] } : unchangedValue(environment, field);
 
   return {
     selectedEnvironment: selected,
@@ -129,9 +148,17 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       const env = await selected(key);
       const { field, value } = await parseFor(env, fieldName, raw);
       const before = channels.configValues(key, env.name);
-      const previous = Object.hasOwn(before, field.name) ? before[field.name] : unchangedValue(env.name, field);
+      const previous = fromBefore(env.name, before, field);
+      const warning = await checkCombination(env, { ...before, [field.name]: value }, [field.name]);
       channels.setConfigValue(key, env.name, field.name, value);
-      return { environment: env.name, field: field.name, value, previous };
+      return {
+        environment: env.name,
+        field: field.name,
+        value,
+        previous: previous.value,
+        ...(previous.expr !== undefined ? { previous_expr: previous.expr } : {}),
+        ...(warning !== undefined ? { warning } : {}),
+      };
     },
 
     /**
@@ -155,13 +182,20 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       const diff: FieldChange[] = [];
       for (const change of changes) {
         const { field, value } = await parseFor(env, change.field, change.value);
+        const from = fromBefore(env.name, values, field);
         diff.push({
           field: field.name,
-          from: Object.hasOwn(values, field.name) ? values[field.name] : unchangedValue(env.name, field),
+          from: from.value,
+          ...(from.expr !== undefined ? { from_expr: from.expr } : {}),
           to: value,
         });
         values[field.name] = value;
       }
+      await checkCombination(
+        env,
+        values,
+        diff.map((c) => c.field),
+      );
       return { environment: env.name, values, changes: diff };
     },
 
@@ -171,10 +205,12 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
       if (field?.locked)
         throw new RlError("LOCKED_FIELD", `${field.name} is locked; it always has its infrastructure value.`);
       channels.resetConfig(key, env.name, field?.name);
+      const unchanged = field ? unchangedValue(env.name, field) : undefined;
       return {
         environment: env.name,
         reset: field ? [field.name] : ("all" as const),
-        default: field ? unchangedValue(env.name, field) : undefined,
+        default: unchanged?.value,
+        ...(unchanged?.expr !== undefined ? { default_expr: unchanged.expr } : {}),
       };
     },
 

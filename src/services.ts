@@ -35,7 +35,8 @@ import { createRunManager } from "./training/run-manager.ts";
 import { createBudgetGate } from "./budgets/budget-gate.ts";
 import { createBudgetsRepo } from "../db/budgets.ts";
 import { createAtroposStack } from "./stacks/atropos-tinker/atropos-stack.ts";
-import { shownRunNames } from "./stacks/atropos-tinker/run-config.ts";
+import { shownRunNames, writtenEnvValues } from "./stacks/atropos-tinker/run-config.ts";
+import { imposedByTrainer } from "./stacks/atropos-tinker/trainer-batch-size.ts";
 import { createStackRegistry } from "./stacks/stack-registry.ts";
 import { createCookbookStack } from "./stacks/tinker-cookbook/cookbook-stack.ts";
 import { createRecipeCatalogScanner } from "./stacks/tinker-cookbook/recipe-catalog-scanner.ts";
@@ -101,6 +102,9 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     // The trainer's tinker: fields are atropos-tinker's; a recipe's fields are all its own.
     locked: cookbook ? undefined : lockedFields,
     runNamesOf: cookbook ? undefined : (environment) => shownRunNames(environment, config.wandb.project),
+    imposedOf: cookbook
+      ? undefined
+      : (values) => imposedByTrainer(writtenEnvValues(values, lockedFields), config.isDemoStack),
   });
   const runs = createRunsRepo(db, now);
   const sweeps = createSweepsRepo(db, now);

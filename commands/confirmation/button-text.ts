@@ -1,9 +1,12 @@
 // A command with its arguments as text a person could type: what a Confirm button shows and the prompt's record keeps.
 import { RlError } from "../../src/errors.ts";
+import { NULL_WORDS } from "../../src/values/parse-field-value.ts";
 import type { AnyCommand } from "../types.ts";
 
 /** One word of a button's command text, quoted so that parseCommandText reads back exactly this value, never more words or flags. */
 function quoteWord(value: string): string {
+  // Quoted, none is the text "none" to the parser: the word meaning None stays bare (it is one plain word).
+  if (NULL_WORDS.has(value.toLowerCase())) return value;
   if (!value.includes('"')) return `"${value}"`;
   if (!value.includes("'")) return `'${value}'`;
   throw new RlError("USAGE", "A value holding both \" and ' cannot go on a button; type the command instead.");

@@ -1,6 +1,7 @@
 // A channel's config for an environment as /rl config shows it: every field with its default, current and locked value.
 import type { ConfigValues } from "../../db/channels.ts";
 import type { ConfigField, EnvironmentInfo } from "../environments/types.ts";
+import type { ImposedValue } from "../stacks/atropos-tinker/trainer-batch-size.ts";
 import type { TrainerFieldList } from "./trainer-field-list.ts";
 
 export interface FieldView {
@@ -16,6 +17,8 @@ export interface FieldView {
   changed: boolean;
   /** What the bot writes into every run for this field while it is not changed here (a WandB name). */
   run_value?: string;
+  /** The value a run uses instead of current_value, when the trainer imposes another one (batch_size). */
+  run_time?: ImposedValue;
 }
 
 export interface ConfigView {
@@ -27,8 +30,14 @@ export interface ConfigView {
   base_config_source: string;
 }
 
-function fieldView(field: ConfigField, values: ConfigValues, runValue: string | undefined): FieldView {
+function fieldView(
+  field: ConfigField,
+  values: ConfigValues,
+  runValue: string | undefined,
+  imposed: ImposedValue | undefined,
+): FieldView {
   const has = Object.hasOwn(values, field.name) && !field.locked;
+  const current = field.locked ? field.lockedValue : has ? values[field.name] : (field.default ?? null);
   return {
     name: field.name,
     type: field.type,
@@ -36,23 +45,32 @@ function fieldView(field: ConfigField, values: ConfigValues, runValue: string | 
     ...(field.defaultExpr !== undefined ? { default_expr: field.defaultExpr } : {}),
     description: field.description,
     locked: field.locked,
-    current_value: field.locked ? field.lockedValue : has ? values[field.name] : (field.default ?? null),
+    current_value: current,
     ...(field.locked ? { locked_value: field.lockedValue } : {}),
     changed: has,
     ...(runValue !== undefined && !has ? { run_value: runValue } : {}),
+    ...(imposed !== undefined && imposed.value !== current ? { run_time: imposed } : {}),
   };
 }
 
 export interface ConfigViewDeps extends TrainerFieldList {
   /** The names the bot writes into every run of an environment, by field name (see shownRunNames). */
   runNamesOf?: (environment: string) => Record<string, string>;
+  /** Values the trainer imposes at run time on a run with these channel values, by field name (batch_size). */
+  imposedOf?: (values: ConfigValues) => Record<string, ImposedValue>;
 }
 
 export function createConfigView(deps: ConfigViewDeps) {
   return async function view(env: EnvironmentInfo, values: ConfigValues): Promise<ConfigView> {
     const names = deps.runNamesOf?.(env.name) ?? {};
+    const imposed = deps.imposedOf?.(values) ?? {};
     const fields = [...env.fields, ...(await deps.trainerList())].map((f) =>
-      fieldView(f, values, Object.hasOwn(names, f.name) ? names[f.name] : undefined),
+      fieldView(
+        f,
+        values,
+        Object.hasOwn(names, f.name) ? names[f.name] : undefined,
+        Object.hasOwn(imposed, f.name) ? imposed[f.name] : undefined,
+      ),
     );
     // The result the lookup of `env` just used, not a scan of its own.
     const { baseConfigSource } = await deps.scanned();

@@ -1,8 +1,16 @@
 // Short, readable renderings of config values and durations for replies.
+
+/** Text that would read as something else bare: empty, spaces at an end, or a word that means None. */
+const MISREAD_BARE = /^$|^\s|\s$|^(?:none|null|~)$/i;
+
 export function formatValue(value: unknown): string {
   if (value === undefined) return "(unknown)";
   if (value === null) return "none";
-  if (typeof value === "string") return value === "" ? '""' : value;
+  // Quoted, so a leading space is seen and the text "none" is not taken for None.
+  if (typeof value === "string") return MISREAD_BARE.test(value) ? JSON.stringify(value) : value;
+  // Python's names for the floats JSON has none for (pydantic keeps inf).
+  if (typeof value === "number" && !Number.isFinite(value))
+    return Number.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
   return JSON.stringify(value);
 }
 

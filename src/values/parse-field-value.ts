@@ -1,6 +1,7 @@
 // Turns the text a person typed into a value of the config field's type, or says exactly what was expected.
 import { RlError } from "../errors.ts";
 import type { ConfigField, FieldType } from "../environments/types.ts";
+import { formatValue } from "./format-value.ts";
 import { quoteInput } from "./quote-input.ts";
 
 export const MAX_VALUE_LENGTH = 4_000;
@@ -10,7 +11,9 @@ export const MAX_VALUE_DEPTH = 16;
 
 const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
 const FALSE_WORDS = new Set(["false", "no", "off", "0"]);
-const NULL_WORDS = new Set(["none", "null", "~"]);
+/** Bare, these mean None in an Optional field; in quotes ("none") they are text. */
+export const NULL_WORDS: ReadonlySet<string> = new Set(["none", "null", "~"]);
+const CLOSING_QUOTE: Record<string, string> = { '"': '"', "'": "'", "“": "”", "‘": "’" };
 
 /** A short human description of a type, used in error messages. */
 export function describeType(type: FieldType): string {
@@ -77,11 +80,15 @@ function uniqueItems(items: unknown[]): unknown[] {
   });
 }
 
-function unquote(text: string): string {
+/** The text inside one pair of quotes around the whole value (spaces outside them ignored), as it is; else undefined. */
+function quotedText(text: string): string | undefined {
   const t = text.trim();
-  if (t.length >= 2 && ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'"))))
-    return t.slice(1, -1);
-  return t;
+  const close = CLOSING_QUOTE[t[0] ?? ""];
+  return t.length >= 2 && close !== undefined && t.endsWith(close) ? t.slice(1, -1) : undefined;
+}
+
+function unquote(text: string): string {
+  return quotedText(text) ?? text.trim();
 }
 
 function parseNumber(text: string, integer: boolean): number {
@@ -89,7 +96,8 @@ function parseNumber(text: string, integer: boolean): number {
   const pattern = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
   if (!pattern.test(t)) throw new ValueError();
   const n = Number(t);
-  if (!Number.isFinite(n) || (integer && !Number.isSafeInteger(n))) throw new ValueError();
+  // A float too large for a double is inf to Python and pydantic (float("1e400")); bounds may still refuse it.
+  if (integer ? !Number.isSafeInteger(n) : Number.isNaN(n)) throw new ValueError();
   return n;
 }
 
@@ -161,7 +169,8 @@ function convert(raw: unknown, type: FieldType): unknown {
     case "int":
     case "float":
       if (typeof raw === "number") {
-        if (!Number.isFinite(raw) || (type.kind === "int" && !Number.isSafeInteger(raw))) throw new ValueError();
+        // JSON's 1e400 arrives as Infinity: a float's inf, as pydantic takes it.
+        if (type.kind === "int" ? !Number.isSafeInteger(raw) : Number.isNaN(raw)) throw new ValueError();
         return raw;
       }
       return refuseNegativeZero(parseNumber(unquote(text), type.kind === "int"), type.kind);
@@ -174,9 +183,15 @@ function convert(raw: unknown, type: FieldType): unknown {
     }
     case "str":
       if (typeof raw !== "string") throw new ValueError();
-      return unquote(raw);
+      // Kept as given, spaces included: only one pair of quotes around the whole value is taken off.
+      return quotedText(raw) ?? raw;
     case "optional":
-      if (raw === null || (typeof raw === "string" && NULL_WORDS.has(unquote(raw).toLowerCase()))) return null;
+      // The bare word none (null, ~) is None; quoted ("none") it is the text, for the inner type to read.
+      if (
+        raw === null ||
+        (typeof raw === "string" && quotedText(raw) === undefined && NULL_WORDS.has(raw.trim().toLowerCase()))
+      )
+        return null;
       return convert(raw, type.inner);
     case "list":
     case "tuple": {
@@ -269,13 +284,13 @@ function checkBounds(value: unknown, field: ConfigField): void {
   if (typeof value !== "number") return;
   if (field.min !== undefined && (field.minExclusive ? value <= field.min : value < field.min)) {
     const bound = field.minExclusive ? `more than ${field.min}` : `at least ${field.min}`;
-    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, {
+    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${formatValue(value)}.`, {
       details: { field: field.name },
     });
   }
   if (field.max !== undefined && (field.maxExclusive ? value >= field.max : value > field.max)) {
     const bound = field.maxExclusive ? `less than ${field.max}` : `at most ${field.max}`;
-    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${value}.`, {
+    throw new RlError("INVALID_VALUE", `${field.name} must be ${bound}; got ${formatValue(value)}.`, {
       details: { field: field.name },
     });
   }

@@ -1,10 +1,9 @@
 // /rl select, /rl config and /rl set over a folder shaped like the public Atropos environments, through the dispatcher.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { dispatch } from "../../commands/dispatch.ts";
-import type { CommandContext } from "../../commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
+import { runSlash } from "../helpers/slash-dispatch.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const SHAPES = fileURLToPath(new URL("../fixtures/atropos-shapes/", import.meta.url));
@@ -25,16 +24,7 @@ function services(): Services {
   return s;
 }
 
-const ctx = (s: Services): CommandContext => ({
-  channel: { platform: "slack", workspace: "T1", channel: "C1" },
-  user: { id: "U1" },
-  via: "slash",
-  services: s,
-});
-
-async function run(s: Services, text: string) {
-  return (await dispatch({ text }, ctx(s))).reply;
-}
+const run = runSlash;
 
 describe("/rl config", () => {
   it("shows a default only known at start as its source text, never as none", async () => {

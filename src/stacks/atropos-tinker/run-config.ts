@@ -52,20 +52,34 @@ export function shownRunNames(environment: string, wandbProject: string): Record
   };
 }
 
-export function buildRunConfig(input: RunConfigInput): RunConfig {
-  const names = runNames(input.environment, input.runId, input.wandbProject);
+/** A channel's values split into the run YAML's sections: the environment's (env:) and the trainer's (tinker:). */
+function splitValues(values: Record<string, unknown>): {
+  env: Record<string, unknown>;
+  trainer: Record<string, unknown>;
+} {
   const env: Record<string, unknown> = {};
   const trainer: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input.values)) {
+  for (const [k, v] of Object.entries(values)) {
     if (v === undefined || v === "") continue;
     if (k.startsWith(TRAINER_PREFIX)) trainer[k.slice(TRAINER_PREFIX.length)] = v;
     else env[k] = v;
   }
+  return { env, trainer };
+}
+
+/** The env: fields a run YAML gets from a channel's values and the locked fields (both the trainer and the environment read them). */
+export function writtenEnvValues(values: Record<string, unknown>, locked: LockedFields): Record<string, unknown> {
+  return { ...splitValues(values).env, ...locked.env };
+}
+
+export function buildRunConfig(input: RunConfigInput): RunConfig {
+  const names = runNames(input.environment, input.runId, input.wandbProject);
+  const { trainer } = splitValues(input.values);
+  const env = writtenEnvValues(input.values, input.locked);
   // The environment's own WandB runs share the trainer's group and say which run they belong to.
   env.wandb_name ??= names.wandbRunName;
   // The groups carry the conversation only with include_messages: without it /rl samples has token ids, no text.
   if (input.groupsPath) env.include_messages ??= true;
-  Object.assign(env, input.locked.env);
   // The bot's: the run's samples are read from there, whatever a channel or the locked fields say.
   if (input.groupsPath) env.data_path_to_save_groups = input.groupsPath;
   return {
