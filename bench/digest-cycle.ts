@@ -7,6 +7,7 @@ import { startFakeWandb, type FakeWandb } from "../test/fakes/wandb-server.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir, onCleanup } from "./cleanup.ts";
+import { mainThreadTimes } from "./loop-probe.ts";
 import { median, ms } from "./stats.ts";
 
 const KEY = "wandb-bench-key-0123456789";
@@ -14,10 +15,17 @@ const PROJECT = "bench-proj";
 const MINUTE = 60_000;
 const TOTAL_STEPS = 1000;
 
+const threadCpuMs = () => (mainThreadTimes()?.[0] ?? Number.NaN) / 1e6;
+
 interface Rep {
   ms: number;
   /** Of `ms`, the time spent waiting for WandB's answers (the in-process fake doing its filtering). */
   wandbMs: number;
+  /**
+   * The main thread's time on a CPU during the pass, less its time on a CPU while WandB's answers were awaited (the
+   * fake's filtering): the bot's own work, which a busy machine's waits for a free CPU do not inflate (NaN off Linux).
+   */
+  cpuMs: number;
   messages: number;
   runs: number;
   alerts: number;
@@ -89,12 +97,15 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
   );
   // The WandB client's fetch, timed: the fake runs in this process, so its work is inside these waits.
   let wandbMs = 0;
+  let wandbCpuMs = 0;
   const timedFetch: typeof fetch = async (input, init) => {
     const start = performance.now();
+    const cpuStart = threadCpuMs();
     try {
       return await fetch(input, init);
     } finally {
       wandbMs += performance.now() - start;
+      wandbCpuMs += threadCpuMs() - cpuStart;
     }
   };
   const services = createServices(config, { now: () => clock, fetch: timedFetch });
@@ -109,15 +120,19 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
     ids.forEach((id, i) => writeTrainerLog(services, id, 8 + (rep + 1) * 3, i));
     const before = wandb.requests.length;
     wandbMs = 0;
+    wandbCpuMs = 0;
     const start = performance.now();
+    const cpuStart = threadCpuMs();
     const result = await services.digests.runNow();
     const elapsed = performance.now() - start;
+    const cpuMs = threadCpuMs() - cpuStart - wandbCpuMs;
     const sent = wandb.requests.slice(before);
     const runsRequests = sent.filter((r) => r.operationName === "Runs");
     if (rep < 0) continue;
     reps.push({
       ms: elapsed,
       wandbMs,
+      cpuMs,
       messages: result.messages,
       runs: result.runs,
       alerts: result.alerts,
@@ -127,7 +142,7 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
     });
     const r = reps.at(-1)!;
     ctx.progress(
-      `  digest ${rep + 1}/${sizes.digestReps}: ${ms(r.ms)} (${ms(r.wandbMs)} waiting on WandB), ${r.messages} messages for ${r.runs} runs, ${r.queries} Runs queries in ${r.pages} pages`,
+      `  digest ${rep + 1}/${sizes.digestReps}: ${ms(r.ms)} (${ms(r.wandbMs)} waiting on WandB; the bot's own CPU ${ms(r.cpuMs)}), ${r.messages} messages for ${r.runs} runs, ${r.queries} Runs queries in ${r.pages} pages`,
     );
   }
   await closeServices();
@@ -135,6 +150,7 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
 
   const composeMs = median(reps.map((r) => r.ms - r.wandbMs));
   const totalMs = median(reps.map((r) => r.ms));
+  const cpuMs = median(reps.map((r) => r.cpuMs));
   const wandbWaitMs = median(reps.map((r) => r.wandbMs));
   const messages = median(reps.map((r) => r.messages));
   const queries = Math.max(...reps.map((r) => r.queries));
@@ -146,15 +162,17 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
       id: "digest-time",
       measurement: "Digest cycle, compose",
       sizes: sizesText,
-      ours: `${ms(composeMs)} (+ ${ms(wandbWaitMs)} WandB fake)`,
+      ours: `${ms(composeMs)} (+ ${ms(wandbWaitMs)} WandB fake); on CPU ${ms(cpuMs)}`,
       baseline: "-",
       ratio: "-",
-      goal: "< 1 s (the bot's own time)",
-      met: composeMs < 1000,
+      goal: "< 400 ms (the bot's own time)",
+      met: composeMs < 400,
       note:
         `services.digests.runNow() over ${sizes.digestRuns} "running" rows (each with a 3-step trainer log, and a trainer run in the WandB fake, test/fakes/wandb-server.ts), ` +
         `31 simulated minutes apart so every run is due, until the messages are in the outbox (sending is not included). The figure is the pass's wall time minus the time ` +
-        `its WandB requests took to be answered (the client's fetch, timed); the whole pass took ${ms(totalMs)}. The fake runs in this process and evaluates the ` +
+        `its WandB requests took to be answered (the client's fetch, timed); the whole pass took ${ms(totalMs)}. "On CPU" is the main thread's ` +
+        `time on a CPU during the pass less its time on a CPU while the WandB requests were awaited (Linux schedstat): the bot's own work, which ` +
+        `waiting for a free CPU on a busy machine does not inflate (file reads in the thread pool are not in it). The fake runs in this process and evaluates the ` +
         `one filter (the list of the runs' ${sizes.digestRuns} groups, $in) against every stored run for each page, one set look-up per run; WandB's own server time is unknown here. ` +
         `Median of ${sizes.digestReps} after one warm-up pass.`,
       repetitions: sizes.digestReps,

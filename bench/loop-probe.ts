@@ -20,7 +20,7 @@ export interface LoopReport {
 const SCHEDSTAT = `/proc/${process.pid}/task/${process.pid}/schedstat`;
 
 /** The main thread's [on-CPU ns, waiting-for-CPU ns], or undefined where /proc does not say. */
-function mainThreadTimes(): [number, number] | undefined {
+export function mainThreadTimes(): [number, number] | undefined {
   try {
     const [run, wait] = readFileSync(SCHEDSTAT, "utf8").split(" ").map(Number);
     return run === undefined || wait === undefined ? undefined : [run, wait];

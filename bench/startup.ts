@@ -16,6 +16,8 @@ const DETECT_TIMEOUT_MS = 30_000;
 
 interface Rep {
   startMs: number;
+  /** When each component was reported ready, from the start's beginning (the start's own progress lines). */
+  readyAtMs: Record<string, number>;
   /** SIGKILL to the run's row saying "failed". */
   failedMs: number;
   /** SIGKILL to the failed notice being in the outbox. */
@@ -36,8 +38,16 @@ async function oneRun(rep: number): Promise<Rep> {
   const { services } = stack;
   const close = onCleanup(() => stopRunsAndClose(services));
   await services.env.selectEnvironment(CHANNEL, "parity");
+  const readyAtMs: Record<string, number> = {};
   const t0 = performance.now();
-  const run = await services.manager.start({ channel: CHANNEL, userId: "bench" });
+  const run = await services.manager.start({
+    channel: CHANNEL,
+    userId: "bench",
+    progress: async (text) => {
+      const component = /^(\S+) is ready$/.exec(text)?.[1];
+      if (component) readyAtMs[component] = performance.now() - t0;
+    },
+  });
   const startMs = performance.now() - t0;
   if (run.status !== "running") throw new Error(`the demo run did not start: ${run.status} ${run.error ?? ""}`);
 
@@ -57,8 +67,25 @@ async function oneRun(rep: number): Promise<Rep> {
   const runPids = services.processes.list(run.id).map((p) => p.pid);
   await close();
   const leftOver = killLeftOver(runPids);
-  return { startMs, failedMs, noticeMs, leftOver };
+  return { startMs, readyAtMs, failedMs, noticeMs, leftOver };
 }
+
+/** Each component's share of the start: from the previous one ready (the first: from the start's beginning) to it ready. */
+function stepsOf(rep: Rep): Array<[string, number]> {
+  let previous = 0;
+  const steps: Array<[string, number]> = [];
+  for (const [component, at] of Object.entries(rep.readyAtMs)) {
+    steps.push([component, at - previous]);
+    previous = at;
+  }
+  steps.push(["then running", rep.startMs - previous]);
+  return steps;
+}
+
+const describeSteps = (rep: Rep) =>
+  stepsOf(rep)
+    .map(([step, took]) => `${step} ${ms(took)}`)
+    .join(", ");
 
 export async function measureStartup(ctx: BenchContext): Promise<BenchRow[]> {
   const { sizes } = ctx;
@@ -71,25 +98,34 @@ export async function measureStartup(ctx: BenchContext): Promise<BenchRow[]> {
     if (rep % 2 === 0) cookbook.push(await startCookbookRun(rep));
     const r = reps.at(-1)!;
     ctx.progress(
-      `  start-up ${rep + 1}/${sizes.startupReps}: running after ${ms(r.startMs)}; SIGKILL -> failed ${ms(r.failedMs)}, notice queued ${ms(r.noticeMs)}; cookbook ${COOKBOOK_RECIPE} running after ${ms(cookbook.at(-1)!.startMs)}`,
+      `  start-up ${rep + 1}/${sizes.startupReps}: running after ${ms(r.startMs)} (${describeSteps(r)}); SIGKILL -> failed ${ms(r.failedMs)}, notice queued ${ms(r.noticeMs)}; cookbook ${COOKBOOK_RECIPE} running after ${ms(cookbook.at(-1)!.startMs)}`,
     );
   }
   const cookbookMs = median(cookbook.map((c) => c.startMs));
   const startMs = median(reps.map((r) => r.startMs));
   const detectMs = median(reps.map((r) => Math.max(r.failedMs, r.noticeMs)));
+  const medianSteps: Rep = {
+    ...reps[0]!,
+    startMs,
+    readyAtMs: Object.fromEntries(
+      Object.keys(reps[0]?.readyAtMs ?? {}).map((c) => [c, median(reps.map((r) => r.readyAtMs[c] ?? Number.NaN))]),
+    ),
+  };
   return [
     {
       id: "startup",
       measurement: "Start-up to running",
       sizes: "demo stack (api + trainer + env)",
-      ours: ms(startMs),
+      ours: `${ms(startMs)} (${describeSteps(medianSteps)})`,
       baseline: "135 s (seed's fixed sleeps)",
       ratio: `${times(SEED_START_MS / startMs)} faster`,
       goal: "report",
       met: null,
       note:
         "services.manager.start() on the bundled demo stack on free ports (test/helpers/demo-stack.ts; environment parity) until it resolves with the run " +
-        '"running": three processes spawned in turn, each waited for by readiness probes (the environment: first data, or alive 2 s). ' +
+        '"running": three processes spawned in turn, each waited for by readiness probes polled every 20 ms (the API and the trainer: they answer HTTP; the environment: ' +
+        "alive through its 2 s settle period even once it sends data, so that one dying in its first seconds answers failed rather than running). In brackets each " +
+        "step's median, from the previous component ready to this one ready (the first from the start's beginning: plans, port check, spawn, probes). " +
         `The seed sleeps 5 + 30 + 90 + 10 s whatever happens. Median of ${sizes.startupReps}.`,
       repetitions: sizes.startupReps,
       data: { reps },

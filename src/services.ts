@@ -167,6 +167,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     now,
     redact,
     schedule: options.schedule,
+    transaction: (write) => db.transaction(write)(),
   });
   // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
   const closeInOrder = async () => {

@@ -62,12 +62,18 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   const work = createInFlightWork();
   const track = (done: Promise<void>) => work.track(done);
   /**
-   * After its ack, an event's work waits for the loop's next turn: the acks of requests that arrived together all go
-   * out first (Slack wants each within 3 s, and 20 answers take tens of ms of CPU). Tracked from the ack on, so stop()
-   * waits for work that has not begun yet too.
+   * After its ack, an event's work waits for a turn of the loop of its own, in arrival order: the acks of requests
+   * that arrived together all go out first (Slack wants each within 3 s), and 20 answers are 20 short turns rather
+   * than one of tens of ms that holds up every timer and request meanwhile. Only the starts take turns: an answer
+   * waiting on the network does not hold up the next. Tracked from the ack on, so stop() waits for work that has not
+   * begun yet too.
    */
-  const afterAcks = (next: () => Promise<void>): Promise<void> =>
-    track(new Promise<void>((resolve) => setImmediate(resolve)).then(next));
+  let lastTurn: Promise<void> = Promise.resolve();
+  const afterAcks = (next: () => Promise<void>): Promise<void> => {
+    const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    lastTurn = turn;
+    return track(turn.then(next));
+  };
 
   app.command(options.slashCommand ?? "/rl", async ({ command, ack, respond }) => {
     await ack();

@@ -9,6 +9,7 @@ import type { Checkpoint } from "../stacks/training-stack.ts";
 import type { WandbClient } from "../metrics/wandb-client.ts";
 import type { WandbPages } from "../metrics/wandb-group-link.ts";
 import type { Reply } from "../reply.ts";
+import { forEachLimited } from "../environments/for-each-limited.ts";
 import { decideAlerts } from "./alerts.ts";
 import { digestReply, digestsPausedReply } from "./digest-reply.ts";
 import { findWandbRuns, readRunProgress, type RunProgress } from "./run-progress.ts";
@@ -34,6 +35,8 @@ export interface DigestCycleDeps {
   log: Logger;
   now: () => number;
   settings: DigestSettings;
+  /** Runs `write` as one database transaction (one commit for a channel's writes, not one per statement). */
+  transaction?: <T>(write: () => T) => T;
 }
 
 export interface CycleOptions {
@@ -53,6 +56,8 @@ export interface CycleResult {
 }
 
 const HOUR = 3_600_000;
+/** The state the alerts are judged from, which queueAlerts keeps. */
+const ALERT_FIELDS = ["lastStep", "lastStepAt", "stallAlerted", "bestReward", "regressionAlerted"] as const;
 const ALERT_TITLES = { stall: "⚠️ Stalled", resumed: "▶️ Moving again", regression: "⚠️ Reward regression" } as const;
 
 /**
@@ -61,7 +66,9 @@ const ALERT_TITLES = { stall: "⚠️ Stalled", resumed: "▶️ Moving again", 
  */
 function queueAlerts(p: RunProgress, now: number, deps: DigestCycleDeps): number {
   const { run } = p;
-  const bestInLog = p.rewardHistory.length ? Math.max(...p.rewardHistory.map((h) => h.value)) : undefined;
+  // A loop, not Math.max(...): a long run's history holds more steps than a call may take arguments.
+  let bestInLog: number | undefined;
+  for (const h of p.rewardHistory) if (bestInLog === undefined || h.value > bestInLog) bestInLog = h.value;
   const decision = decideAlerts({
     state: p.state,
     step: p.step,
@@ -84,7 +91,9 @@ function queueAlerts(p: RunProgress, now: number, deps: DigestCycleDeps): number
       queued++;
   }
   const { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted } = decision.state;
-  deps.states.update(run.id, { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted });
+  const patch = { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted };
+  // Most passes change nothing here (no new step, no new best): a write per run and pass would be most of the pass.
+  if (ALERT_FIELDS.some((field) => patch[field] !== p.state[field])) deps.states.update(run.id, patch);
   return queued;
 }
 
@@ -116,8 +125,23 @@ function queueDigest(key: string, list: RunProgress[], now: number, deps: Digest
   return true;
 }
 
+/** Logs read at once: their reads overlap in the thread pool instead of waiting on each other one by one. */
+const READ_CONCURRENCY = 16;
+
+interface Gathered {
+  p: RunProgress;
+  /** Its digest is due (read before the writes; muting is checked again as they are made). */
+  due: boolean;
+}
+
+/** A batch of writes ends once it has run this long: well inside a turn of the event loop people would notice. */
+const WRITE_SLICE_MS = 8;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function createDigestCycle(deps: DigestCycleDeps) {
   const { runs, states, settings } = deps;
+  const transaction = deps.transaction ?? (<T>(write: () => T): T => write());
 
   return async function runCycle(options: CycleOptions = {}): Promise<CycleResult> {
     const now = deps.now();
@@ -128,26 +152,47 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     if (active.length === 0) return result;
     const wandb = await findWandbRuns(active, deps.wandb, deps.log);
 
-    const byChannel = new Map<string, RunProgress[]>();
-    for (const run of active) {
+    // First every file read (progress, and checkpoints where a digest is due), a few at a time; then the writes.
+    const gathered = new Array<Gathered>(active.length);
+    await forEachLimited(active, READ_CONCURRENCY, async (run, index) => {
       const p = await readRunProgress(run, wandb, deps);
-      result.alerts += queueAlerts(p, now, deps);
-      if (options.alertsOnly) continue;
       const due =
-        options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs;
-      // Muting is read now, not from the copy taken when this run's progress was gathered.
-      if (!due || (states.get(run.id).muted && !options.runId)) continue;
-      const key = channelLabel(run.channel);
-      const withCheckpoints = { ...p, checkpoints: await deps.checkpoints(run) };
-      byChannel.set(key, [...(byChannel.get(key) ?? []), withCheckpoints]);
+        !options.alertsOnly &&
+        (options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs);
+      gathered[index] = { p: due ? { ...p, checkpoints: await deps.checkpoints(run) } : p, due };
+    });
+    const byChannel = new Map<string, Gathered[]>();
+    for (const g of gathered) {
+      const key = channelLabel(g.p.run.channel);
+      const list = byChannel.get(key);
+      if (list) list.push(g);
+      else byChannel.set(key, [g]);
     }
 
-    for (const [key, list] of byChannel) {
-      const queued = queueDigest(key, list, now, deps);
+    /** One channel's alerts and digest; the digest counted once it is queued. */
+    const writeChannel = (key: string, list: Gathered[]): void => {
+      const due: RunProgress[] = [];
+      for (const { p, due: isDue } of list) {
+        result.alerts += queueAlerts(p, now, deps);
+        // Muting is read now, not from the copy taken when this run's progress was gathered.
+        if (isDue && !(states.get(p.run.id).muted && !options.runId)) due.push(p);
+      }
+      const queued = due.length > 0 ? queueDigest(key, due, now, deps) : undefined;
       if (queued === false) result.skippedChannels++;
-      if (!queued) continue;
+      if (!queued) return;
       result.messages++;
-      result.runs += list.length;
+      result.runs += due.length;
+    };
+    // Channels a few milliseconds' worth at a time, each batch one transaction (one commit, not one per statement),
+    // the loop let go between batches: a pass over many runs is many short turns, not one that holds up every command.
+    const channels = [...byChannel];
+    for (let next = 0; next < channels.length;) {
+      transaction(() => {
+        const sliceStart = performance.now();
+        do writeChannel(...channels[next++]!);
+        while (next < channels.length && performance.now() - sliceStart < WRITE_SLICE_MS);
+      });
+      await nextTurn();
     }
     return result;
   };

@@ -23,6 +23,8 @@ export interface DigestsDeps {
   log: Logger;
   now: () => number;
   redact: (text: string) => string;
+  /** Runs a write as one database transaction. */
+  transaction?: <T>(write: () => T) => T;
   /** The scheduler (node-cron's by default); tests pass one they can fire by hand. */
   schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
 }
@@ -45,6 +47,7 @@ export function createDigests(deps: DigestsDeps) {
     log: deps.log,
     now: deps.now,
     settings: deps.config.digests,
+    transaction: deps.transaction,
   });
   const schedule = deps.schedule ?? cronSchedule;
   const tasks: Array<{ destroy(): void | Promise<void> }> = [];

@@ -16,6 +16,8 @@ import type { Launches } from "./launches.ts";
 import type { LocalOutcomes } from "./local-outcomes.ts";
 import type { Readiness } from "./readiness.ts";
 
+const READY_POLL_MS = 20;
+
 export interface LocalLauncherDeps {
   config: Config;
   runs: RunsRepo;
@@ -82,6 +84,8 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         await waitUntil(async () => supervisor.exitedCleanly(run.id, stack.main) || (await ready()), {
           what: `The ${component}`,
           timeoutMs: config.readyTimeoutMs,
+          // A refused connection costs a millisecond: a coarse poll only adds its interval to every component's start.
+          intervalMs: READY_POLL_MS,
           signal: abort.signal,
         });
         processes.markReady(run.id, component);
