@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { answeredOnce, UNANSWERED } from "./answer-once.ts";
 import type { ChannelKey } from "./channel-key.ts";
 import type { Db } from "./open-database.ts";
+import type { OutboxRepo } from "./outbox.ts";
+import type { Reply } from "../src/reply.ts";
 
 export type ApprovalState = "pending" | "approved" | "denied";
 export type ApprovalDecision = Exclude<ApprovalState, "pending">;
@@ -31,9 +33,11 @@ export interface ApprovalRow {
   answeredBy?: string;
   answeredByName?: string;
   answeredAt?: number;
+  /** The posted request (the platform's message id, and the thread channel it is in), once the adapter posted it. */
+  message?: { id: string; thread?: string };
 }
 
-export type NewApproval = Omit<ApprovalRow, "id" | "createdAt" | "expiresAt" | "state">;
+export type NewApproval = Omit<ApprovalRow, "id" | "createdAt" | "expiresAt" | "state" | "message">;
 
 export interface ApprovalsRepo {
   create(request: NewApproval): ApprovalRow;
@@ -43,7 +47,17 @@ export interface ApprovalsRepo {
    * on the same file) exactly one returns true. False changes nothing.
    */
   decide(id: string, decision: ApprovalDecision, by: { id: string; name?: string }): boolean;
+  /** Where the request was posted, so its message can be edited once it is decided or expires. */
+  recordMessage(id: string, message: { id: string; thread?: string }): void;
+  /**
+   * Queues the edit of every request decided or expired whose edit is not queued yet (expiry has no event of its
+   * own), and returns how many. Each is queued once, ever.
+   */
+  closeFinished(): number;
 }
+
+/** How a decided or expired request's message reads: the request's own words, who decided it and when, no buttons. */
+export type ClosedReply = (row: ApprovalRow) => Reply;
 
 interface RawApproval {
   id: string;
@@ -64,6 +78,9 @@ interface RawApproval {
   answered_by: string | null;
   answered_by_name: string | null;
   answered_at: number | null;
+  message_id: string | null;
+  message_thread: string | null;
+  edit_queued: number;
 }
 
 /** What approval ids look like; anything else is not looked up. */
@@ -90,6 +107,9 @@ function fromRaw(r: RawApproval): ApprovalRow {
     answeredBy: r.answered_by ?? undefined,
     answeredByName: r.answered_by_name ?? undefined,
     answeredAt: r.answered_at ?? undefined,
+    ...(r.message_id
+      ? { message: { id: r.message_id, ...(r.message_thread ? { thread: r.message_thread } : {}) } }
+      : {}),
   };
 }
 
@@ -99,7 +119,15 @@ function newApprovalId(): string {
   return [...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join("");
 }
 
-export function createApprovalsRepo(db: Db, options: { now?: () => number; ttlMs: number }): ApprovalsRepo {
+export interface ApprovalsOptions {
+  now?: () => number;
+  ttlMs: number;
+  /** With both, a decided or expired request's message is edited through the outbox (a crash cannot lose the edit). */
+  outbox?: OutboxRepo;
+  closedReply?: ClosedReply;
+}
+
+export function createApprovalsRepo(db: Db, options: ApprovalsOptions): ApprovalsRepo {
   const now = options.now ?? Date.now;
   const insert = db.prepare(
     `INSERT INTO approvals (id, platform, workspace, channel, thread, asker_id, asker_name, asker_roles_json, command,
@@ -109,7 +137,37 @@ export function createApprovalsRepo(db: Db, options: { now?: () => number; ttlMs
   );
   const once = answeredOnce<RawApproval>(db, "approvals", APPROVAL_ID, now);
   const prune = db.prepare("DELETE FROM approvals WHERE expires_at < ?");
+  const setMessage = db.prepare("UPDATE approvals SET message_id = ?, message_thread = ? WHERE id = ?");
+  const claimEdit = db.prepare("UPDATE approvals SET edit_queued = 1 WHERE id = ? AND edit_queued = 0");
+  const finished = db.prepare<[number], { id: string }>(
+    `SELECT id FROM approvals WHERE edit_queued = 0 AND (state != 'pending' OR expires_at <= ?)
+       AND (message_id IS NOT NULL OR platform = 'console') ORDER BY expires_at LIMIT 100`,
+  );
 
+  /**
+   * Claims the request's edit and queues it in the caller's transaction. A console has no message to edit: the closed
+   * request is printed as a notice. A Slack or Discord request whose message is not recorded yet is left for
+   * recordMessage (posting it and recording it are not one step), or for ever when it was only shown to its asker.
+   */
+  const queueEdit = (id: string): boolean => {
+    const raw = once.get(id);
+    if (!raw || !options.outbox || !options.closedReply) return false;
+    if (!raw.message_id && raw.platform !== "console") return false;
+    if (claimEdit.run(id).changes !== 1) return false;
+    const row = fromRaw(raw);
+    const channel = row.channel;
+    const thread = row.message?.thread ?? (row.message ? undefined : row.thread);
+    return options.outbox.enqueue(
+      {
+        dedupeKey: `approval:${id}:closed`,
+        target: { channel, ...(thread ? { thread } : {}) },
+        kind: "notice",
+        reply: options.closedReply(row),
+        ...(row.message ? { edit: row.message.id } : {}),
+      },
+      now(),
+    );
+  };
   return {
     create(request) {
       const at = now();
@@ -129,6 +187,9 @@ export function createApprovalsRepo(db: Db, options: { now?: () => number; ttlMs
         created_at: at,
         expires_at: at + options.ttlMs,
         ...UNANSWERED,
+        message_id: null,
+        message_thread: null,
+        edit_queued: 0,
       };
       db.transaction(() => {
         prune.run(at - APPROVAL_RETENTION_MS);
@@ -140,6 +201,26 @@ export function createApprovalsRepo(db: Db, options: { now?: () => number; ttlMs
       const row = once.get(id);
       return row ? fromRaw(row) : undefined;
     },
-    decide: (id, decision, by) => once.answer(id, decision, by),
+    // The answer and its message's edit commit together: a crash loses neither, nor leaves one without the other.
+    decide: (id, decision, by) =>
+      db.transaction(() => {
+        const won = once.answer(id, decision, by);
+        if (won) queueEdit(id);
+        return won;
+      })(),
+    // Decided (or expired) before its message was recorded: the edit is queued now, in the same transaction.
+    recordMessage(id, message) {
+      if (!APPROVAL_ID.test(id)) return;
+      db.transaction(() => {
+        setMessage.run(message.id, message.thread ?? null, id);
+        const raw = once.get(id);
+        if (raw && (raw.state !== "pending" || raw.expires_at <= now())) queueEdit(id);
+      })();
+    },
+    closeFinished() {
+      let queued = 0;
+      for (const { id } of finished.all(now())) if (db.transaction(() => queueEdit(id))()) queued++;
+      return queued;
+    },
   };
 }

@@ -320,4 +320,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN trained_ms INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 19,
+    name: "approval requests' messages, edited once decided or expired, through the outbox",
+    sql: `
+      ALTER TABLE approvals ADD COLUMN message_id TEXT;
+      ALTER TABLE approvals ADD COLUMN message_thread TEXT;
+      ALTER TABLE approvals ADD COLUMN edit_queued INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX approvals_unedited ON approvals (expires_at) WHERE edit_queued = 0;
+      ALTER TABLE outbox ADD COLUMN edit_message_id TEXT;
+    `,
+  },
 ];

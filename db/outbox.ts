@@ -13,6 +13,8 @@ export interface OutboxMessage {
   kind: OutboxKind;
   runId?: string;
   reply: Reply;
+  /** The platform's id of a message this one replaces in place (an approval request once decided), not a new post. */
+  edit?: string;
   attempts: number;
   createdAt: number;
 }
@@ -24,6 +26,8 @@ export interface NewOutboxMessage {
   kind: OutboxKind;
   runId?: string;
   reply: Reply;
+  /** Replace this posted message (the platform's id, in the target's channel and thread) rather than post. */
+  edit?: string;
 }
 
 interface RawOutbox {
@@ -36,6 +40,7 @@ interface RawOutbox {
   kind: OutboxKind;
   run_id: string | null;
   reply_json: string;
+  edit_message_id: string | null;
   attempts: number;
   created_at: number;
 }
@@ -70,8 +75,9 @@ export interface OutboxRepo {
 
 export function createOutboxRepo(db: Db): OutboxRepo {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, reply_json, next_attempt_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, reply_json, edit_message_id,
+       next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const due = db.prepare<[number, number], RawOutbox>(
     "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
@@ -109,6 +115,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         m.kind,
         m.runId ?? null,
         JSON.stringify(m.reply),
+        m.edit ?? null,
         at,
         at,
       ).changes === 1,
@@ -123,6 +130,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         kind: r.kind,
         runId: r.run_id ?? undefined,
         reply: readStoredReply(JSON.parse(r.reply_json)),
+        ...(r.edit_message_id ? { edit: r.edit_message_id } : {}),
         attempts: r.attempts,
         createdAt: r.created_at,
       })),

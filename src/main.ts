@@ -163,7 +163,14 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     bot.adapters.push(adapter);
     services.outboxSender.register(
       adapter.platform,
-      (target, reply, delivery) => adapter.post(target, reply, delivery),
+      // An edit replaces the message in place (a decided approval request); the console prints it again.
+      (target, reply, delivery) =>
+        delivery.edit
+          ? adapter.update(
+              { channel: target.channel, id: delivery.edit, ...(target.thread ? { thread: target.thread } : {}) },
+              reply,
+            )
+          : adapter.post(target, reply, delivery),
       { threads: adapter.threads },
     );
   };
@@ -268,6 +275,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   }
   services.digests.start();
   services.outboxSender.start();
+  services.approvalExpiry.start();
 
   if (terminal) {
     // On a signal the console stops reading and its command in flight finishes before the database closes.

@@ -129,7 +129,12 @@ export function holdersOf(policy: Policy, level: Level): string[] {
  * raw id or ping) and roles as roles; entries for another platform are no one this person can ask.
  */
 export function holderNames(policy: Policy, level: Level, platform: string): string[] {
-  return holdersOf(policy, level).flatMap((raw) => {
+  return entryNames(holdersOf(policy, level), platform);
+}
+
+/** Allowlist entries (RL_ADMINS, RL_APPROVERS) as a person on `platform` reads them: people named, roles as roles. */
+export function entryNames(entries: readonly string[], platform: string): string[] {
+  return entries.flatMap((raw) => {
     const entry = parseEntry(raw);
     if (!entry || (entry.platform !== undefined && entry.platform !== platform.toLowerCase())) return [];
     return [entry.kind === "role" ? `anyone with the ${entry.value} role` : personRef(entry.value)];

@@ -100,6 +100,8 @@ export interface ReplyDelivery {
   anchorRunId?: string;
   /** The run this reply is about: posted as a notice outside any thread, its chart's picture goes under it. */
   runId?: string;
+  /** The approval request this reply asks for: the message carrying it is edited once the request is decided. */
+  approvalId?: string;
 }
 
 export interface Reply extends ReplyContent {

@@ -43,6 +43,8 @@ import { createRecipeCatalogScanner } from "./stacks/tinker-cookbook/recipe-cata
 import { createRunReport } from "./training/run-report.ts";
 import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
 import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts";
+import { createApprovalExpiry, type ApprovalExpiry } from "./approvals/approval-expiry.ts";
+import { closedRequestReply } from "./approvals/closed-request.ts";
 
 /** The whole core: the operations, plus what only the wiring, the lifecycle and delivery touch. */
 export interface Services extends Operations {
@@ -53,6 +55,8 @@ export interface Services extends Operations {
   outbox: OutboxRepo;
   /** Delivers the outbox through the posters the platforms register; the bot starts it. */
   outboxSender: OutboxSender;
+  /** Edits expired approval requests' messages on a timer; the bot starts it. */
+  approvalExpiry: ApprovalExpiry;
   close(): Promise<void>;
 }
 
@@ -169,10 +173,18 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     schedule: options.schedule,
     transaction: (write) => db.transaction(write)(),
   });
+  const approvals = createApprovalsRepo(db, {
+    now,
+    ttlMs: config.approvals.ttlMs,
+    outbox,
+    closedReply: closedRequestReply,
+  });
+  const approvalExpiry = createApprovalExpiry({ approvals, log, kick: () => outboxSender.kick() });
   // Timers and deliveries first, then the runs being started, and the database last: nothing may touch it once closed.
   const closeInOrder = async () => {
     try {
       await digests.stop();
+      approvalExpiry.stop();
       await outboxSender.stop();
       await manager.shutdown();
       await sweepFinisher.idle();
@@ -220,7 +232,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),
-    approvals: createApprovalsRepo(db, { now, ttlMs: config.approvals.ttlMs }),
+    approvals,
+    approvalExpiry,
     pages: createReplyPagesRepo(db, now),
     now,
     close: () => (closing ??= closeInOrder()),

@@ -14,6 +14,7 @@ import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { AnchorHandler, ChatHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
+import { recordApprovalMessage } from "../record-approval-message.ts";
 import { asEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { ButtonStore } from "./discord-buttons.ts";
@@ -84,6 +85,9 @@ export async function anchorReply(
   ephemeral: boolean,
   deps: DiscordDeps,
 ): Promise<void> {
+  // An approval request's message is edited once decided: where it went is recorded here, where every post passes.
+  if (messageId && !ephemeral)
+    recordApprovalMessage(deps.services, reply, { id: messageId, ...(where.thread ? { thread: where.thread } : {}) });
   const runId = reply.delivery?.anchorRunId;
   if (!runId || !deps.onAnchor) return;
   const id = where.thread ?? (ephemeral ? undefined : messageId);

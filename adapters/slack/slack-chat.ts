@@ -13,6 +13,7 @@ import { createProgressMessage } from "./slack-progress.ts";
 import { renderPlain, renderSlack } from "./slack-render.ts";
 import type { AnchorHandler, ChatHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
+import { recordApprovalMessage } from "../record-approval-message.ts";
 import { shareChart } from "./slack-chart.ts";
 
 export interface SlackChatDeps {
@@ -95,6 +96,7 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
   const ts = progressTs && posted.ok ? progressTs : posted.ok ? posted.ts : undefined;
   const anchorRunId = reply.delivery?.anchorRunId;
   if (ts && anchorRunId) await recordAnchor(deps.onAnchor, services.log, anchorRunId, message.channel, ts);
+  if (ts) recordApprovalMessage(services, reply, { id: ts });
   if (ts)
     await shareChart(
       reply.chart,

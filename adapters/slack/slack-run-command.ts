@@ -13,6 +13,7 @@ import { asEphemeral, isEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { AnchorHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
+import { recordApprovalMessage } from "../record-approval-message.ts";
 import { shareChart } from "./slack-chart.ts";
 import { closedPrompt, type ClickedMessage } from "./slack-closed-prompt.ts";
 import { isSlackChannelRefusal } from "./slack-delivery-failure.ts";
@@ -332,6 +333,7 @@ async function deliver(
     // In a conversation, the run's thread is the conversation's (Slack threads under a parent, not under a reply).
     const runThread = source.prompt?.thread ?? ts;
     if (anchorRunId) await recordAnchor(deps.onAnchor, log, anchorRunId, source.channel, runThread);
+    recordApprovalMessage(services, reply, { id: ts });
     if (replacePrompt) await messenger.dismiss(source.respond);
     // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. It goes
     // where its answer went (a run's thread would part them), right after it.

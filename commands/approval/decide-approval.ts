@@ -1,6 +1,7 @@
 // /rl approve <id> and /rl deny <id>: a listed approver other than the asker decides a pending request, once.
 import { z } from "zod";
 import type { ApprovalRow } from "../../db/approvals.ts";
+import { decisionText, isoSeconds } from "../../src/approvals/closed-request.ts";
 import { mayApprove } from "../../src/approvals/may-approve.ts";
 import { RlError } from "../../src/errors.ts";
 import { personRef, type Reply } from "../../src/reply.ts";
@@ -8,8 +9,6 @@ import { runCommand } from "../run-command.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "../types.ts";
 
 const args = z.object({ id: z.string().min(1).max(64) });
-
-const at = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
 
 /** Why a request can no longer be decided: decided before, or its time is up. */
 function closedError(row: ApprovalRow): RlError {
@@ -19,7 +18,7 @@ function closedError(row: ApprovalRow): RlError {
       details: { approval_id: row.id, state: row.state, answered_by: row.answeredBy },
     });
   }
-  return new RlError("CONFLICT", `Request ${row.id} expired at ${at(row.expiresAt)}; nothing ran. Ask again.`, {
+  return new RlError("CONFLICT", `Request ${row.id} expired at ${isoSeconds(row.expiresAt)}; nothing ran. Ask again.`, {
     details: { approval_id: row.id, state: "expired" },
   });
 }
@@ -46,14 +45,12 @@ function checkDecider(id: string, ctx: CommandContext): ApprovalRow {
   );
   if (!verdict.ok)
     throw new RlError("FORBIDDEN", REFUSALS[verdict.why], { details: { approval_id: row.id, refused: verdict.why } });
-  if (row.state !== "pending" || row.expiresAt <= services.now()) throw closedError(row);
+  if (row.state !== "pending" || row.expiresAt <= services.now()) {
+    // A late click need not wait for the expiry timer: the request's message says it expired now.
+    services.approvals.closeFinished();
+    throw closedError(row);
+  }
   return row;
-}
-
-/** The request's message as it now stands: who decided it and when, its buttons gone. */
-function decidedText(row: ApprovalRow, verb: "Approved" | "Denied"): string {
-  const by = personRef(row.answeredBy ?? "someone");
-  return `${verb} by ${by} at ${at(row.answeredAt ?? 0)}: ${row.commandText}, asked by ${personRef(row.askerId)} (request ${row.id}, ${row.reason}).`;
 }
 
 /** The approved start, run with the arguments the asker gave, as the asker (the run is theirs), in the request's channel. */
@@ -66,7 +63,7 @@ async function runApproved(row: ApprovalRow, ctx: CommandContext, commands: read
     approval: row.id,
   };
   const result = await runCommand({ name: row.command, args: row.args }, asker, true, commands);
-  const note = decidedText(row, "Approved");
+  const note = decisionText(row);
   return {
     ...result.reply,
     text: [note, result.reply.text].filter(Boolean).join("\n"),
@@ -75,7 +72,7 @@ async function runApproved(row: ApprovalRow, ctx: CommandContext, commands: read
       approval_id: row.id,
       state: "approved",
       approved_by: row.answeredBy,
-      approved_at: at(row.answeredAt ?? 0),
+      approved_at: isoSeconds(row.answeredAt ?? 0),
     },
   };
 }
@@ -107,12 +104,12 @@ export function createDecideCommand(decision: "approve" | "deny", registry: () =
       if (decision === "approve") return runApproved(latest, ctx as CommandContext, registry());
       return {
         title: `Denied: ${latest.commandText}`,
-        text: `${decidedText(latest, "Denied")} Nothing ran.`,
+        text: `${decisionText(latest)} Nothing ran.`,
         data: {
           approval_id: latest.id,
           state: "denied",
           denied_by: latest.answeredBy,
-          denied_at: at(latest.answeredAt ?? 0),
+          denied_at: isoSeconds(latest.answeredAt ?? 0),
         },
       };
     },

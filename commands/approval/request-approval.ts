@@ -1,5 +1,7 @@
 // Holds a confirmed start that RL_APPROVE_WHEN names: records an approval request and answers with its Approve / Deny.
+import { isoSeconds } from "../../src/approvals/closed-request.ts";
 import { matchApprovalRule } from "../../src/approvals/match-rules.ts";
+import { entryNames } from "../../src/policy.ts";
 import { personRef, type Reply } from "../../src/reply.ts";
 import { readableText } from "../confirmation/button-text.ts";
 import { recordAudit } from "../record-audit.ts";
@@ -37,7 +39,7 @@ export async function requestApproval(
     reason,
   });
   recordAudit(ctx, "approval-request", { approval: request.id, command: command.name, text, reason }, "ok");
-  const until = new Date(request.expiresAt).toISOString().replace(/\.\d+Z$/, "Z");
+  const until = isoSeconds(request.expiresAt);
   return {
     title: `Approval needed: ${text}`,
     text:
@@ -46,7 +48,13 @@ export async function requestApproval(
     fields: [
       { label: "Request", value: request.id },
       { label: "Rule", value: reason },
-      { label: "Approvers", value: approvers.join(", ") },
+      // People named as the platform shows them (never a raw "slack:U…" entry), roles as roles.
+      {
+        label: "Approvers",
+        value:
+          entryNames(approvers, ctx.channel.platform).join(", ") ||
+          `no one on ${ctx.channel.platform}: RL_APPROVERS lists only other platforms`,
+      },
       { label: "Expires", value: until },
     ],
     buttons: [
@@ -61,5 +69,7 @@ export async function requestApproval(
       asked_by: user.id,
       expires_at: new Date(request.expiresAt).toISOString(),
     },
+    // The adapter records where it posted this, so the message can be edited once the request is decided or expires.
+    delivery: { approvalId: request.id },
   };
 }

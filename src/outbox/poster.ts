@@ -5,6 +5,8 @@ import type { Reply } from "../reply.ts";
 /** What the outbox tells a poster about the message: `key` is its dedupe key, stable across restarts. */
 export interface Delivery {
   key: string;
+  /** The platform's id of a posted message to replace in place instead of posting a new one. */
+  edit?: string;
 }
 
 /**

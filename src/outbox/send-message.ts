@@ -19,6 +19,7 @@ export async function sendMessage(message: OutboxMessage, poster: Poster, deps: 
     // The key lets a platform that can deduplicate (Discord's nonce) recognise a repeat of this message.
     ({ id } = await poster({ channel: message.target.channel, thread }, message.reply, {
       key: message.dedupeKey,
+      ...(message.edit ? { edit: message.edit } : {}),
     }));
   } catch (thrown) {
     deps.recordFailure(message, asRlError(thrown));

@@ -138,6 +138,64 @@ describe("approvals", () => {
     expect(started).toEqual([{ user: "UALICE", steps: 5000 }]);
   });
 
+  it("queues the request's message edit in the outbox with the decision, once, and keeps it across a restart", async () => {
+    started.length = 0;
+    const dir = tempDir();
+    const s = services(dir);
+    const edits = (x: Services) => x.outbox.due(t + 1, 50).filter((m) => m.dedupeKey.startsWith("approval:"));
+    const approved = idOf((await ask(s, 5000)).reply);
+    s.approvals.recordMessage(approved, { id: "1700000000.000100" });
+    expect(edits(s)).toEqual([]);
+    await run(s, "bob", `/rl approve ${approved}`);
+    await run(s, "bob", `/rl approve ${approved}`);
+    expect(edits(s)).toHaveLength(1);
+    expect(edits(s)[0]).toMatchObject({
+      dedupeKey: `approval:${approved}:closed`,
+      edit: "1700000000.000100",
+      target: { channel: slack },
+      reply: { title: 'Approved: /rl start "5000"', buttons: [] },
+    });
+    expect(edits(s)[0]!.reply.text).toMatch(/^Approved by \uE000UBOB\uE001 at \d{4}-/);
+
+    // Denied before the adapter recorded where the request was posted: the edit is queued when it is recorded.
+    const denied = idOf((await ask(s, 5000)).reply);
+    await run(s, "bob", `/rl deny ${denied}`);
+    expect(edits(s)).toHaveLength(1);
+    s.approvals.recordMessage(denied, { id: "1700000000.000200", thread: "1700000000.000001" });
+    expect(edits(s)[1]).toMatchObject({ edit: "1700000000.000200", target: { thread: "1700000000.000001" } });
+
+    // Expired: no event of its own, so the expiry timer's pass queues its edit, once.
+    const expiring = idOf((await ask(s, 5000)).reply);
+    s.approvals.recordMessage(expiring, { id: "1700000000.000300" });
+    expect(s.approvalExpiry.sweep()).toBe(0);
+    t += 61 * 60_000;
+    expect(s.approvalExpiry.sweep()).toBe(1);
+    expect(s.approvalExpiry.sweep()).toBe(0);
+    expect(edits(s)[2]).toMatchObject({ edit: "1700000000.000300", reply: { title: 'Expired: /rl start "5000"' } });
+    await s.close();
+    opened.splice(0);
+
+    // Nothing was sent before the restart: the edits are still owed, and nothing more is queued.
+    const again = services(dir);
+    expect(edits(again).map((m) => m.edit)).toEqual(["1700000000.000100", "1700000000.000200", "1700000000.000300"]);
+    expect(again.approvalExpiry.sweep()).toBe(0);
+    expect(started).toEqual([{ user: "UALICE", steps: 5000 }]);
+  });
+
+  it("prints a console request's decision as a notice, the console having no message to edit", async () => {
+    started.length = 0;
+    const s = services();
+    const terminal = { platform: "console", workspace: "local", channel: "main" };
+    const as = (id: string): CommandContext => ({ channel: terminal, user: { id, name: id }, via: "cli", services: s });
+    const prompt = await dispatch({ text: "/rl start 5000" }, as("alice"), { commands });
+    const held = await answer(prompt.reply, as("alice"), "confirm", { commands });
+    const id = idOf(held.reply);
+    expect(await dispatch({ text: `/rl approve ${id}` }, as("carol"), { commands })).toMatchObject({ ok: true });
+    const [notice] = s.outbox.due(t + 1, 50).filter((m) => m.dedupeKey === `approval:${id}:closed`);
+    expect(notice).toMatchObject({ target: { channel: terminal }, reply: { title: 'Approved: /rl start "5000"' } });
+    expect(notice!.edit).toBeUndefined();
+  });
+
   it("stops the bot at start on people, roles and rules it cannot know, naming the setting", () => {
     const load = (env: Record<string, string>) => () => loadConfig({ ...BASE, ...env }, tempDir());
     expect(load({ RL_APPROVERS: "alice" })).toThrow(/RL_APPROVERS has a bad value: "alice"/);
