@@ -320,4 +320,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN trained_ms INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 17,
+    name: "a channel's digests show a sample of each run's latest step",
+    sql: `
+      ALTER TABLE channels ADD COLUMN digest_samples INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -11,6 +11,7 @@ import type { RunSamplesView } from "../../src/training/run-report.ts";
 import { runFolderOf } from "../../src/stacks/log-path.ts";
 import type { Services } from "../../src/services.ts";
 import { selectRecipe, startCookbook } from "../helpers/cookbook.ts";
+import { scoredGroupLine } from "../helpers/scored-group.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
 import { answerOf, bodyOf, embedsOf, startHarness, stopHarness, type Harness } from "../discord/harness.ts";
 import { textOf } from "../slack/slack-harness.ts";
@@ -31,16 +32,7 @@ function hostileRun(services: Services, channel: CommandContext["channel"]): str
   services.runs.insert({ id, channel, environment: "foo", config: {}, status: "completed", createdBy: "u" });
   const folder = runFolderOf(services.config.dataDir, id);
   mkdirSync(folder, { recursive: true });
-  const group = (answers: string[], scores: number[]) =>
-    JSON.stringify({
-      tokens: answers.map(() => [1, 2]),
-      masks: answers.map(() => [-100, 2]),
-      scores,
-      messages: answers.map((a) => [
-        { role: "user", content: `Say ${INJECTIONS}` },
-        { role: "assistant", content: a },
-      ]),
-    });
+  const group = (answers: string[], scores: number[]) => scoredGroupLine(`Say ${INJECTIONS}`, answers, scores);
   writeFileSync(
     path.join(folder, "groups.jsonl"),
     `${group([`${INJECTIONS} ${"long ".repeat(400)}`, "meh"], [1, 0])}\n${group(["fine", INJECTIONS], [0.5, -1])}\n`,
