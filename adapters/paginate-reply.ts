@@ -37,7 +37,10 @@ function unitsOf(reply: Reply): Unit[] {
   return units;
 }
 
-/** The page's part of the reply: its lines, fields and pieces of blocks; the chart and the run anchor on the first page only. */
+/**
+ * The page's part of the reply: its lines, fields and pieces of blocks; the chart, the file and the run anchor on the
+ * first page only.
+ */
 function assemble(reply: Reply, units: readonly Unit[], index: number): Reply {
   const text = units.flatMap((u) => (u.kind === "text" ? [u.text] : []));
   const fields = units.flatMap((u) => (u.kind === "field" ? [u.field] : []));
@@ -56,7 +59,7 @@ function assemble(reply: Reply, units: readonly Unit[], index: number): Reply {
     blocks.push({ kind: source.kind, content: u.text, ...(title !== undefined ? { title } : {}) });
     last = u.block;
   }
-  const { chart, delivery, data: _data, ...rest } = reply;
+  const { chart, file, delivery, data: _data, ...rest } = reply;
   const kept = pageDelivery(delivery, index === 0);
   return {
     ...rest,
@@ -64,6 +67,7 @@ function assemble(reply: Reply, units: readonly Unit[], index: number): Reply {
     fields: fields.length ? fields : undefined,
     blocks: blocks.length ? blocks : undefined,
     ...(index === 0 && chart ? { chart } : {}),
+    ...(index === 0 && file ? { file } : {}),
     ...(kept ? { delivery: kept } : {}),
   };
 }

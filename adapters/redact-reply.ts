@@ -2,12 +2,15 @@
 import type { Redactor } from "../src/redact.ts";
 import type { ReplyContent } from "../src/reply.ts";
 
-/** The reply with the bot's secrets taken out of its title, text, fields, blocks, links, buttons and chart title. */
+/** The reply with the bot's secrets taken out of its title, text, fields, blocks, links, buttons, chart title and file. */
 export function redactReply<R extends ReplyContent>(reply: R, redact: Redactor): R {
   return mapReplyText(reply, redact);
 }
 
-/** The reply with `r` applied to every text a person can see (the title, text, fields, blocks, links, buttons, chart title). */
+/**
+ * The reply with `r` applied to every text a person can see (the title, text, fields, blocks, links, buttons, chart
+ * title, the file's title and text).
+ */
 export function mapReplyText<R extends ReplyContent>(reply: R, r: (text: string) => string): R {
   return {
     ...reply,
@@ -31,5 +34,6 @@ export function mapReplyText<R extends ReplyContent>(reply: R, r: (text: string)
         : { ...b, label: r(b.label) },
     ),
     chart: reply.chart && { ...reply.chart, title: r(reply.chart.title) },
+    ...(reply.file ? { file: { ...reply.file, title: r(reply.file.title), text: r(reply.file.text) } } : {}),
   };
 }

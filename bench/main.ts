@@ -18,6 +18,7 @@ import { measureDiscoveryShaped } from "./discovery-shaped.ts";
 import { measureDiscoveryWarm } from "./discovery-warm.ts";
 import { generateEnvironments } from "./generate-environments.ts";
 import { measureMemory } from "./memory.ts";
+import { measureSamplesMemory } from "./samples-memory.ts";
 import { markdownTable, notes, textTable } from "./print-table.ts";
 import { measureRecovery } from "./recovery.ts";
 import { measureResponsiveness } from "./responsiveness.ts";
@@ -37,6 +38,7 @@ const MEASUREMENTS: Array<{ id: string; title: string; run: (ctx: BenchContext) 
   { id: "digest", title: "8. Digest cycle", run: measureDigestCycle },
   { id: "memory", title: "9. Memory", run: measureMemory },
   { id: "recovery", title: "10. Recovery after a crash", run: measureRecovery },
+  { id: "samples-rss", title: "11. Reading samples of a 1 GB file", run: measureSamplesMemory },
 ];
 
 function failedRow(id: string, title: string, err: unknown): BenchRow {

@@ -1,6 +1,6 @@
 // Measurement: resident memory of the real bot (the built `rl-chatops`, as users start it), idle, with no platform
 // configured (the console) and with Slack and Discord on local fakes, 1,000 runs in its database either way.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../src/config.ts";
@@ -32,7 +32,7 @@ interface Rep {
 
 const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
 
-function procStatus(pid: number, key: "VmRSS" | "VmHWM"): number {
+export function procStatus(pid: number, key: "VmRSS" | "VmHWM"): number {
   const match = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) * 1024 : Number.NaN;
 }
@@ -67,7 +67,7 @@ async function seedDatabase(dataDir: string, cwd: string, count: number): Promis
 }
 
 /** The arguments `npm start` gives Node (package.json's start script), bin/rl-chatops.js as an absolute path. */
-function startArguments(): string[] {
+export function startArguments(): string[] {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
     scripts: { start: string };
   };
@@ -77,13 +77,23 @@ function startArguments(): string[] {
   return args.map((arg) => (arg === "bin/rl-chatops.js" ? CLI : arg));
 }
 
-/** Starts the bot as `npm start` does (stdin held open, so a console bot stays up), idles it, samples its memory, stops it. */
-async function oneBot(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Promise<Rep> {
+/** A bot started as `npm start` starts it, up to its "rl-chatops started" line; stdin is held open and writable. */
+export interface StartedBot {
+  child: ChildProcessWithoutNullStreams;
+  pid: number;
+  startMs: number;
+  stdout(): string;
+  /** SIGTERM, and an error unless it exits 0. */
+  stop(): Promise<void>;
+}
+
+export async function startBot(env: NodeJS.ProcessEnv, cwd: string): Promise<StartedBot> {
   const started = performance.now();
   const child = spawn(process.execPath, startArguments(), { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   trackChild(child);
   let stderr = "";
-  child.stdout.resume();
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   while (!stderr.includes('"rl-chatops started"')) {
@@ -91,17 +101,35 @@ async function oneBot(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Prom
       throw new Error(`the bot did not start: ${stderr.slice(-2000)}`);
     await sleep(20);
   }
-  const startMs = performance.now() - started;
-  const pid = child.pid!;
+  return {
+    child,
+    pid: child.pid!,
+    startMs: performance.now() - started,
+    stdout: () => stdout,
+    async stop() {
+      child.kill("SIGTERM");
+      if ((await exited) !== 0) throw new Error(`the bot did not stop cleanly: ${stderr.slice(-2000)}`);
+    },
+  };
+}
+
+/** The median VmRSS of samples taken every SAMPLE_MS over the second half of `idleMs`. */
+export async function idleRssOf(pid: number, idleMs: number): Promise<number> {
   const samples: number[] = [];
   for (let waited = 0; waited < idleMs; waited += SAMPLE_MS) {
     await sleep(SAMPLE_MS);
     if (waited >= idleMs / 2) samples.push(procStatus(pid, "VmRSS"));
   }
-  const peakRss = procStatus(pid, "VmHWM");
-  child.kill("SIGTERM");
-  if ((await exited) !== 0) throw new Error(`the bot did not stop cleanly: ${stderr.slice(-2000)}`);
-  return { startMs, idleRss: median(samples), peakRss };
+  return median(samples);
+}
+
+/** Starts the bot as `npm start` does (stdin held open, so a console bot stays up), idles it, samples its memory, stops it. */
+async function oneBot(env: NodeJS.ProcessEnv, cwd: string, idleMs: number): Promise<Rep> {
+  const bot = await startBot(env, cwd);
+  const idleRss = await idleRssOf(bot.pid, idleMs);
+  const peakRss = procStatus(bot.pid, "VmHWM");
+  await bot.stop();
+  return { startMs: bot.startMs, idleRss, peakRss };
 }
 
 export async function measureMemory(ctx: BenchContext): Promise<BenchRow[]> {

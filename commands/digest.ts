@@ -1,28 +1,44 @@
-// /rl digest now|on|off [run]: a digest right away, or mute / unmute a run's digests in this channel.
+// /rl digest now|on|off [run]: a digest right away, or mute / unmute a run's digests in this channel; /rl digest samples
+// on|off: whether this channel's digests show a sample of each run's latest step.
 import { z } from "zod";
 import { RlError } from "../src/errors.ts";
 import { defineCommand } from "./types.ts";
 
 export default defineCommand({
   name: "digest",
-  summary: "Post a digest now, or turn a run's digests off/on",
+  summary: "Post a digest now, or turn a run's digests (or their samples line) off/on",
   description:
-    "Digests: 'now' queues a status digest of this channel's active runs (or one run) at once; 'off' mutes the periodic digests of a run (default: the channel's latest); 'on' unmutes them. Notices of start, failure, completion and stop are never muted.",
+    "Digests: 'now' queues a status digest of this channel's active runs (or one run) at once; 'off' mutes the periodic digests of a run (default: the channel's latest); 'on' unmutes them. 'samples on' adds to this channel's digests one line per run with the best and worst rollout of its latest step (the model's text cut short); 'samples off' (the default) leaves it out. Notices of start, failure, completion and stop are never muted.",
   args: z.object({
-    action: z.enum(["now", "on", "off"]).describe("now, on or off"),
+    action: z.enum(["now", "on", "off", "samples"]).describe("now, on, off or samples"),
     run: z
       .string()
       .min(1)
       .max(64)
       .optional()
-      .describe("Run id (default: every active run for now, the latest run for on/off)"),
+      .describe(
+        "Run id (default: every active run for now, the latest run for on/off); after samples: on or off (default: on)",
+      ),
   }),
   positional: ["action", "run"],
   permission: "operate",
-  uses: ["digests", "report"],
+  uses: ["digests", "report", "channels"],
   mutates: true,
   async run({ action, run: id }, ctx) {
-    const { report, digests } = ctx.services;
+    const { report, digests, channels } = ctx.services;
+    if (action === "samples") {
+      if (id !== undefined && id !== "on" && id !== "off")
+        throw new RlError("USAGE", "Say /rl digest samples on, or /rl digest samples off.");
+      const on = id !== "off";
+      channels.setDigestSamples(ctx.channel, on);
+      return {
+        title: on ? "Digests here show samples" : "Digests here show no samples",
+        text: on
+          ? "Each run's line in this channel's digests is followed by the best and worst rollout of its latest step, cut short (/rl samples shows more). Turn it off with /rl digest samples off."
+          : "Turn the samples line back on with /rl digest samples on.",
+        data: { channel_samples: on },
+      };
+    }
     if (action === "now") {
       const run = id ? report.find(id) : undefined;
       const result = await digests.runNow({ force: true, channel: ctx.channel, runId: run?.id });

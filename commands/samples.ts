@@ -1,9 +1,10 @@
 // /rl samples [run] [--step N] [--best|--worst] [--n K]: K rollouts of a step with prompt, completion, score and the
-// group's scores; chat surfaces get texts cut short, the console every character.
+// group's scores; chat surfaces get texts cut short with the whole of them in a file beside, the console every character.
 import { z } from "zod";
 import { RlError } from "../src/errors.ts";
-import type { ReplyBlock } from "../src/reply.ts";
+import type { ReplyBlock, ReplyFile } from "../src/reply.ts";
 import { cutEnd, cutStart, describeSample, sampleHeading } from "../src/stacks/describe-samples.ts";
+import type { Sample } from "../src/stacks/training-stack.ts";
 import { statusLine } from "./run-reply.ts";
 import { defineCommand } from "./types.ts";
 
@@ -41,11 +42,20 @@ export default defineCommand({
         data: { run_id: run.id, samples: [] },
       };
     const whole = ctx.via === "console" || ctx.via === "cli";
+    const titleOf = (s: Sample, i: number) => `#${i + 1} · ${sampleHeading(s)}`;
     const blocks: ReplyBlock[] = view.samples.map((s, i) => ({
       kind: "code",
-      title: `#${i + 1} · ${sampleHeading(s)}`,
+      title: titleOf(s, i),
       content: describeSample(s, whole ? undefined : CHAT_TEXT_CHARS),
     }));
+    const cut = !whole && view.samples.some((s) => describeSample(s) !== describeSample(s, CHAT_TEXT_CHARS));
+    const file: ReplyFile | undefined = cut
+      ? {
+          name: `samples-${run.id}-step-${view.step}.txt`,
+          title: `Samples of run ${run.id}, step ${view.step}, whole`,
+          text: view.samples.map((s, i) => `${titleOf(s, i)}\n\n${describeSample(s)}\n`).join("\n"),
+        }
+      : undefined;
     const lines = [
       `Step ${view.step} (steps ${view.firstStep}–${view.lastStep} have samples): ${view.rollouts} rollouts in ${view.groups} groups; ${pick === "first" ? "the first" : `the ${pick}`} ${view.samples.length} shown.`,
     ];
@@ -59,10 +69,12 @@ export default defineCommand({
       lines.push(
         "Texts are cut for chat; `rl samples` on the bot's console shows them whole. The completions are the model's own text, shown as written.",
       );
+    if (file) lines.push(`The whole texts are in ${file.name}, beside this message.`);
     return {
       title: `${head} · samples of step ${view.step}`,
       text: lines.join("\n"),
       blocks,
+      ...(file ? { file } : {}),
       // Chat's tool results and --json outside the console carry the same cut texts as the blocks.
       data: whole
         ? view

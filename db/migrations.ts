@@ -321,6 +321,13 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 17,
+    name: "a channel's digests show a sample of each run's latest step",
+    sql: `
+      ALTER TABLE channels ADD COLUMN digest_samples INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
     version: 19,
     name: "approval requests' messages, edited once decided or expired, through the outbox",
     sql: `

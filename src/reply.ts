@@ -77,6 +77,17 @@ export interface ReplyChart {
   series?: ReplyChartSeries[];
 }
 
+/**
+ * The whole text of what a reply shows cut short, shared beside it as a plain-text file where the platform takes one
+ * (a Slack snippet in the answer's thread, a Discord attachment); the console shows the reply's texts whole instead.
+ */
+export interface ReplyFile {
+  /** "samples-ab12cd34-step-3.txt". */
+  name: string;
+  title: string;
+  text: string;
+}
+
 /** What a reply says: every renderer reads only this. */
 export interface ReplyContent {
   title?: string;
@@ -86,6 +97,7 @@ export interface ReplyContent {
   links?: ReplyLink[];
   buttons?: ReplyButton[];
   chart?: ReplyChart;
+  file?: ReplyFile;
   /** Present when the command failed. */
   error?: { code: string; message: string; details?: Record<string, unknown> };
   /** The typed result, for --json and the LLM. */

@@ -159,6 +159,17 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   // Notices are queued by the run's transitions themselves (in the same transaction); here they are only sent sooner.
   manager.onEvent(() => outboxSender.kick());
   const digestStates = createDigestStateRepo(db);
+  const report = createRunReport({
+    runs,
+    processes,
+    manager,
+    wandb: createWandbLookup(wandbClient, now),
+    digestStates,
+    outbox,
+    stallMs: config.digests.stallMs,
+    now,
+    redact,
+  });
   const digests = createDigests({
     config,
     runs,
@@ -166,6 +177,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     outbox,
     sender: outboxSender,
     manager,
+    report,
+    channels,
     wandb: wandbClient,
     log,
     now,
@@ -195,17 +208,6 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     }
   };
   let closing: Promise<void> | undefined;
-  const report = createRunReport({
-    runs,
-    processes,
-    manager,
-    wandb: createWandbLookup(wandbClient, now),
-    digestStates,
-    outbox,
-    stallMs: config.digests.stallMs,
-    now,
-    redact,
-  });
   const sweepFinisher = createSweepFinisher({ sweeps, runs, report, outbox, log, now });
   manager.onEvent((event) => sweepFinisher.onEvent(event));
   manager.afterRecovery(() => sweepFinisher.catchUp());

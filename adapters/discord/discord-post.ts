@@ -65,7 +65,7 @@ export async function postReply(
         // Names the upload in files[0] (multipart), as discord.js does for its own messages.
         ...(files.length ? { attachments: files.map((f, i) => ({ id: String(i), filename: f.name })) } : {}),
       };
-      const raw = files.map((f) => ({ name: f.name, data: f.data, contentType: "image/png" }));
+      const raw = files.map((f) => ({ name: f.name, data: f.data, contentType: f.contentType ?? "image/png" }));
       return (await rest.post(Routes.channelMessages(channelId), {
         body,
         ...(raw.length ? { files: raw } : {}),

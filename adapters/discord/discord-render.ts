@@ -14,6 +14,8 @@ export type ButtonRow = APIActionRowComponent<APIButtonComponentWithCustomId>;
 export interface DiscordFile {
   name: string;
   data: Buffer;
+  /** Sent as the part's type (default: image/png, the chart's). */
+  contentType?: string;
 }
 
 export interface DiscordMessage {
@@ -24,7 +26,7 @@ export interface DiscordMessage {
   trimmed: string[];
   /** The index in `embeds` of the chart's embed (its sparkline), when the reply has a chart and it fit. */
   chartEmbed?: number;
-  /** Files uploaded with the message (the chart's PNG); embeds show them as attachment://name. */
+  /** Files uploaded with the message (the chart's PNG, a reply's whole text); embeds show the PNG as attachment://name. */
   files?: DiscordFile[];
 }
 

@@ -19,6 +19,7 @@ import { asEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import type { ButtonStore } from "./discord-buttons.ts";
 import { attachChart, filesOption, sendWithChart } from "./discord-chart.ts";
+import { attachFile } from "./discord-file.ts";
 import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-context.ts";
 import { fitsDiscord, renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
 import { createResponder } from "./discord-responder.ts";
@@ -64,13 +65,15 @@ export function pagedFor(reply: Reply, channel: ChannelKey, deps: DiscordDeps): 
   return firstPage(redactReply(reply, deps.services.redact), fitsDiscord, { pages: deps.services.pages, channel });
 }
 
-/** renderFor plus the chart's PNG, when the reply has a chart and it could be drawn. */
-export function renderWithChart(reply: Reply, deps: DiscordDeps, how: RenderHow = {}): Promise<DiscordMessage> {
-  return attachChart(renderFor(reply, deps, how), reply.chart, {
+/** renderFor plus the chart's PNG, when the reply has a chart and it could be drawn, and the reply's file. */
+export async function renderWithChart(reply: Reply, deps: DiscordDeps, how: RenderHow = {}): Promise<DiscordMessage> {
+  const redact = redactorFor(deps, how);
+  const charted = await attachChart(renderFor(reply, deps, how), reply.chart, {
     renderChart: deps.renderChart,
-    redact: redactorFor(deps, how),
+    redact,
     log: deps.services.log,
   });
+  return attachFile(charted, reply.file, redact);
 }
 
 export function whereOfInteraction(i: BaseInteraction): Where {

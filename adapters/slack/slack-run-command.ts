@@ -15,6 +15,7 @@ import type { AnchorHandler } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
 import { recordApprovalMessage } from "../record-approval-message.ts";
 import { shareChart } from "./slack-chart.ts";
+import { shareFile } from "./slack-file.ts";
 import { closedPrompt, type ClickedMessage } from "./slack-closed-prompt.ts";
 import { isSlackChannelRefusal } from "./slack-delivery-failure.ts";
 import type { SlackMessenger } from "./slack-messenger.ts";
@@ -343,6 +344,8 @@ async function deliver(
       { channel: channelId, ...(thread ? { thread } : {}) },
       { messenger, renderChart: deps.renderChart, redact, log },
     );
+    // The whole of what the answer cut short goes in its thread, one click away without crowding the channel.
+    await shareFile(reply.file, { channel: channelId, thread: runThread }, { messenger, redact, log });
     return;
   }
   // The bot cannot post here (not a member, or Slack is failing): response_url can still show the answer.

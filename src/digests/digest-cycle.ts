@@ -5,14 +5,14 @@ import type { OutboxRepo } from "../../db/outbox.ts";
 import type { RunRow, RunsRepo } from "../../db/runs.ts";
 import type { Logger } from "../log.ts";
 import type { TrainerProgress } from "../metrics/trainer-log.ts";
-import type { Checkpoint } from "../stacks/training-stack.ts";
+import type { Checkpoint, SampleQuery, StepSamples } from "../stacks/training-stack.ts";
 import type { WandbClient } from "../metrics/wandb-client.ts";
 import type { WandbPages } from "../metrics/wandb-group-link.ts";
 import type { Reply } from "../reply.ts";
 import { forEachLimited } from "../environments/for-each-limited.ts";
 import { decideAlerts } from "./alerts.ts";
 import { digestReply, digestsPausedReply } from "./digest-reply.ts";
-import { findWandbRuns, readRunProgress, type RunProgress } from "./run-progress.ts";
+import { findWandbRuns, readRunProgress, type LatestSamples, type RunProgress } from "./run-progress.ts";
 
 export interface DigestSettings {
   intervalMs: number;
@@ -32,6 +32,10 @@ export interface DigestCycleDeps {
   progress: (run: RunRow) => Promise<TrainerProgress>;
   /** A run's checkpoints as its training stack records them, oldest first. */
   checkpoints: (run: RunRow) => Promise<Checkpoint[]>;
+  /** A step's rollouts as the run's stack records them, redacted (the digest's samples line). */
+  samples?: (run: RunRow, query: SampleQuery) => Promise<StepSamples | undefined>;
+  /** Whether a channel's digests show a sample of each run's latest step (/rl digest samples on). */
+  samplesShown?: (channel: ChannelKey) => boolean;
   log: Logger;
   now: () => number;
   settings: DigestSettings;
@@ -97,6 +101,23 @@ function queueAlerts(p: RunProgress, now: number, deps: DigestCycleDeps): number
   return queued;
 }
 
+/** The best and worst rollout of the run's latest step, when its channel shows samples and the run wrote some. */
+async function readLatestSamples(run: RunRow, deps: DigestCycleDeps): Promise<LatestSamples | undefined> {
+  const { samples, samplesShown } = deps;
+  if (!samples || !samplesShown?.(run.channel)) return undefined;
+  try {
+    const best = await samples(run, { pick: "best", n: 1 });
+    if (!best?.samples[0]) return undefined;
+    // The same step as the best, even if the run wrote another meanwhile.
+    const worst = await samples(run, { step: best.step, pick: "worst", n: 1 });
+    return { step: best.step, best: best.samples[0], worst: worst?.samples[0] };
+  } catch (err) {
+    // A samples file that cannot be read costs the line, never the digest.
+    deps.log.warn("digest: the run's samples could not be read", { runId: run.id, err });
+    return undefined;
+  }
+}
+
 /** Queues one channel's digest, or, past its hourly cap, the note that digests are paused; false when capped. */
 function queueDigest(key: string, list: RunProgress[], now: number, deps: DigestCycleDeps): boolean | undefined {
   const { outbox, settings } = deps;
@@ -159,7 +180,12 @@ export function createDigestCycle(deps: DigestCycleDeps) {
       const due =
         !options.alertsOnly &&
         (options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs);
-      gathered[index] = { p: due ? { ...p, checkpoints: await deps.checkpoints(run) } : p, due };
+      if (!due) {
+        gathered[index] = { p, due };
+        return;
+      }
+      const samples = await readLatestSamples(run, deps);
+      gathered[index] = { p: { ...p, checkpoints: await deps.checkpoints(run), ...(samples ? { samples } : {}) }, due };
     });
     const byChannel = new Map<string, Gathered[]>();
     for (const g of gathered) {

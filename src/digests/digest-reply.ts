@@ -1,8 +1,10 @@
 // What a digest says: one line per run (progress, rate, ETA, reward changes, who started it), one for the checkpoints
-// saved since the last digest, and the channel's message around them (title, WandB links, the reward chart, the Status
+// saved since the last digest, one for a sample of the latest step where the channel asked, and the channel's message
+// around them (title, WandB links, the reward chart, the Status
 // button), or that the hour's digests are used up.
 import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
 import { personRef, type Reply, type ReplyField } from "../reply.ts";
+import { sampleGist } from "../stacks/describe-samples.ts";
 import { trainingMs } from "../values/training-time.ts";
 import type { RunProgress } from "./run-progress.ts";
 
@@ -41,6 +43,26 @@ export function checkpointsLine(p: RunProgress): ReplyField | undefined {
   };
 }
 
+/** Characters of a completion's start the samples line shows of each rollout. */
+const GIST_CHARS = 80;
+
+/**
+ * The best and worst rollout of the run's latest step, each its score and completion's start on one line; undefined
+ * when the channel's digests show no samples or the run has written none. The model's text is inert: a field's value
+ * is plain text on every surface.
+ */
+export function samplesLine(p: RunProgress): ReplyField | undefined {
+  const latest = p.samples;
+  if (!latest?.best) return undefined;
+  const parts = [`best ${sampleGist(latest.best, GIST_CHARS)}`];
+  const { best, worst } = latest;
+  // A step whose rollouts all scored alike has one rollout for both.
+  if (worst && (worst.group !== best.group || worst.index !== best.index))
+    parts.push(`worst ${sampleGist(worst, GIST_CHARS)}`);
+  parts.push(`/rl samples ${p.run.id}`);
+  return { label: `Sample of step ${latest.step}, run ${p.run.id}`, value: parts.join(" · ") };
+}
+
 /** One channel's digest of `list` (its due runs). */
 export function digestReply(list: RunProgress[], now: number, wandbPages?: WandbPages): Reply {
   const links = list.flatMap((p) => {
@@ -58,10 +80,7 @@ export function digestReply(list: RunProgress[], now: number, wandbPages?: Wandb
         : sweepId
           ? `📈 Digest: sweep ${sweepId}, ${list.length} runs`
           : `📈 Digest: ${list.length} runs`,
-    fields: list.flatMap((p) => {
-      const saved = checkpointsLine(p);
-      return saved ? [runLine(p, now), saved] : [runLine(p, now)];
-    }),
+    fields: list.flatMap((p) => [runLine(p, now), checkpointsLine(p), samplesLine(p)].filter((f) => f !== undefined)),
     links,
     chart: chartSource
       ? {

@@ -1,4 +1,5 @@
 // Digests and alerts on a schedule: node-cron's digest passes and minute alert checks, queued to the outbox.
+import type { ChannelsRepo } from "../../db/channels.ts";
 import type { DigestStateRepo } from "../../db/digest-state.ts";
 import type { OutboxRepo } from "../../db/outbox.ts";
 import type { Config } from "../config.ts";
@@ -6,6 +7,7 @@ import type { Logger } from "../log.ts";
 import type { WandbClient } from "../metrics/wandb-client.ts";
 import { wandbPagesOf } from "../metrics/wandb-group-link.ts";
 import type { RunManager } from "../training/run-manager.ts";
+import type { RunReport } from "../training/run-report.ts";
 import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
 import { loadNodeCron } from "../load-node-cron.ts";
@@ -19,6 +21,9 @@ export interface DigestsDeps {
   /** Delivers what a pass queued; its owner starts and stops it. */
   sender: Pick<OutboxSender, "kick">;
   manager: RunManager;
+  /** Reads a step's rollouts (redacted) for the samples line of channels that show it. */
+  report?: Pick<RunReport, "samples">;
+  channels?: Pick<ChannelsRepo, "digestSamples">;
   wandb?: WandbClient;
   log: Logger;
   now: () => number;
@@ -44,6 +49,12 @@ export function createDigests(deps: DigestsDeps) {
     wandbPages: wandbPagesOf(deps.config),
     progress: (run) => deps.manager.progress(run),
     checkpoints: (run) => deps.manager.checkpoints(run),
+    ...(deps.report && deps.channels
+      ? {
+          samples: deps.report.samples,
+          samplesShown: deps.channels.digestSamples,
+        }
+      : {}),
     log: deps.log,
     now: deps.now,
     settings: deps.config.digests,

@@ -5,7 +5,7 @@ import type { RunRow } from "../../db/runs.ts";
 import { asRlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { TrainerProgress } from "../metrics/trainer-log.ts";
-import type { Checkpoint } from "../stacks/training-stack.ts";
+import type { Checkpoint, Sample } from "../stacks/training-stack.ts";
 import type { WandbClient, WandbRun } from "../metrics/wandb-client.ts";
 import { metricsFromSummary } from "../metrics/wandb-metrics.ts";
 
@@ -21,6 +21,15 @@ export interface RunProgress {
   rewardHistory: Array<{ step: number; value: number }>;
   /** The run's checkpoints, oldest first: read only for a run whose digest is due. */
   checkpoints?: Checkpoint[];
+  /** The best and worst rollout of the latest step: read only where the channel's digests show samples. */
+  samples?: LatestSamples;
+}
+
+/** The latest step's extremes, for the digest's samples line. */
+export interface LatestSamples {
+  step: number;
+  best?: Sample;
+  worst?: Sample;
 }
 
 const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);

@@ -1,5 +1,6 @@
-// /rl samples on every surface: a demo recipe run's rollouts on the console (whole), and model text carrying mention,
-// link and formatting strings shown inert through Slack's and Discord's renderers.
+// /rl samples on every surface: a demo recipe run's rollouts on the console (whole), model text carrying mention,
+// link and formatting strings shown inert through Slack's and Discord's renderers, and the whole texts of a cut answer
+// shared beside it (a snippet in the answer's Slack thread through real Bolt, an attachment through real discord.js).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,19 +12,35 @@ import type { RunSamplesView } from "../../src/training/run-report.ts";
 import { runFolderOf } from "../../src/stacks/log-path.ts";
 import type { Services } from "../../src/services.ts";
 import { selectRecipe, startCookbook } from "../helpers/cookbook.ts";
+import { scoredGroupLine } from "../helpers/scored-group.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
-import { answerOf, bodyOf, embedsOf, startHarness, stopHarness, type Harness } from "../discord/harness.ts";
-import { textOf } from "../slack/slack-harness.ts";
+import {
+  answerOf,
+  bodyOf,
+  embedsOf,
+  messageIdOf,
+  startHarness,
+  stopHarness,
+  type Harness,
+} from "../discord/harness.ts";
+import { startSlackHarness, textOf, type SlackHarness } from "../slack/slack-harness.ts";
+import { CHANNEL, TEAM, slashCommand } from "../slack/slack-payloads.ts";
 
 const INJECTIONS = "<!channel> @everyone <https://x|y> *bold*";
 
 const stacks: DemoStack[] = [];
 let h: Harness | undefined;
+let slack: SlackHarness | undefined;
 afterEach(async () => {
   await closeDemoStacks(stacks);
   await stopHarness(h);
   h = undefined;
+  await slack?.close();
+  slack = undefined;
 });
+
+/** The long completion of hostileRun's first group, whole. */
+const LONG_ANSWER = `${INJECTIONS} ${"long ".repeat(400)}`;
 
 /** An Atropos run whose environment wrote one step of two groups, the model's text carrying the injection strings. */
 function hostileRun(services: Services, channel: CommandContext["channel"]): string {
@@ -31,19 +48,10 @@ function hostileRun(services: Services, channel: CommandContext["channel"]): str
   services.runs.insert({ id, channel, environment: "foo", config: {}, status: "completed", createdBy: "u" });
   const folder = runFolderOf(services.config.dataDir, id);
   mkdirSync(folder, { recursive: true });
-  const group = (answers: string[], scores: number[]) =>
-    JSON.stringify({
-      tokens: answers.map(() => [1, 2]),
-      masks: answers.map(() => [-100, 2]),
-      scores,
-      messages: answers.map((a) => [
-        { role: "user", content: `Say ${INJECTIONS}` },
-        { role: "assistant", content: a },
-      ]),
-    });
+  const group = (answers: string[], scores: number[]) => scoredGroupLine(`Say ${INJECTIONS}`, answers, scores);
   writeFileSync(
     path.join(folder, "groups.jsonl"),
-    `${group([`${INJECTIONS} ${"long ".repeat(400)}`, "meh"], [1, 0])}\n${group(["fine", INJECTIONS], [0.5, -1])}\n`,
+    `${group([LONG_ANSWER, "meh"], [1, 0])}\n${group(["fine", INJECTIONS], [0.5, -1])}\n`,
   );
   return id;
 }
@@ -111,5 +119,44 @@ describe("/rl samples", () => {
       .replace(/```[\s\S]*?```/g, "");
     expect(prose).not.toMatch(/@everyone|<https|\*bold\*/);
     expect(all).toContain(INJECTIONS);
+  });
+
+  it("shares the whole texts of a cut Slack answer as a snippet in the answer's thread (real Bolt)", async () => {
+    slack = await startSlackHarness({ commands: COMMANDS });
+    const id = hostileRun(slack.services, { platform: "slack", workspace: TEAM, channel: CHANNEL });
+    await slack.slash(
+      slashCommand({ text: `samples ${id} --step 0 --best --n 2`, responseUrl: slack.fake.responseUrl() }),
+    );
+    const upload = await slack.fake.uploads.waitFor();
+    const answer = slack.fake.calls.items.find((c) => c.method === "chat.postMessage");
+    const answerTs = [...slack.fake.messages.values()].find((m) => m.channel === CHANNEL && !m.thread_ts)?.ts;
+    expect(textOf(answer?.body.blocks)).toContain(`samples-${id}-step-0.txt`);
+    expect(upload).toMatchObject({
+      channel: CHANNEL,
+      thread_ts: answerTs,
+      filename: `samples-${id}-step-0.txt`,
+      title: `Samples of run ${id}, step 0, whole`,
+      isPng: false,
+    });
+    expect(upload.bytes.length).toBe(upload.declaredLength);
+    const text = upload.bytes.toString("utf8");
+    // Every character of the model's text, as typed: a file is never read as mrkdwn.
+    expect(text).toContain(`completion:\n${LONG_ANSWER}`);
+    expect(text).toMatch(/^#1 · score 1 · group 0: 1 0\n\nprompt:\nuser: Say <!channel>/);
+    expect(text).toContain("#2 · score 0 · group 0: 1 0");
+  });
+
+  it("attaches the whole texts of a cut Discord answer as a text file (real discord.js)", async () => {
+    h = await startHarness({ adapter: { commands: COMMANDS } });
+    const id = hostileRun(h.services, h.channel);
+    const call = await answerOf(h.fake, h.fake.slash("samples", { run: id, step: 0, best: true }));
+    // discord.js sends a Buffer's type as it sniffs it (a text has no signature); the name says what it is.
+    expect(call.files.map((f) => ({ field: f.field, name: f.name }))).toEqual([
+      { field: "files[0]", name: `samples-${id}-step-0.txt` },
+    ]);
+    expect(call.files[0]?.data.toString("utf8")).toContain(`completion:\n${LONG_ANSWER}`);
+    const stored = h.fake.message(messageIdOf(call));
+    expect(stored?.["attachments"]).toMatchObject([{ filename: `samples-${id}-step-0.txt` }]);
+    expect(JSON.stringify(embedsOf(call))).toContain(`samples-${id}-step-0.txt`);
   });
 });
