@@ -320,4 +320,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN trained_ms INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 16,
+    name: "where each kind of notice goes, per channel and per person",
+    sql: `
+      CREATE TABLE notify_settings (
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        set_by TEXT NOT NULL,
+        set_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace, channel, user_id)
+      );
+      ALTER TABLE outbox ADD COLUMN route TEXT;
+    `,
+  },
 ];

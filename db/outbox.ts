@@ -6,12 +6,29 @@ import { readStoredReply } from "./stored-reply.ts";
 
 export type OutboxKind = "notice" | "digest" | "alert";
 
+/**
+ * Where a routed message goes instead of the run's thread (/rl notify): its channel outside the thread, another
+ * channel, or a DM (its channel is `dm:<user id>`, opened by the platform when sent). Absent: the run's thread.
+ */
+export type OutboxRoute = "channel" | "named" | "dm";
+
+/** The channel id a DM to `userId` is queued under; the platform's poster opens the DM itself. */
+export function dmChannel(userId: string): string {
+  return `dm:${userId}`;
+}
+
+/** The person a DM channel id is for, or undefined for an ordinary channel. */
+export function dmRecipient(channel: string): string | undefined {
+  return channel.startsWith("dm:") ? channel.slice(3) : undefined;
+}
+
 export interface OutboxMessage {
   id: number;
   dedupeKey: string;
   target: { channel: ChannelKey; thread?: string };
   kind: OutboxKind;
   runId?: string;
+  route?: OutboxRoute;
   reply: Reply;
   attempts: number;
   createdAt: number;
@@ -23,6 +40,7 @@ export interface NewOutboxMessage {
   target: { channel: ChannelKey; thread?: string };
   kind: OutboxKind;
   runId?: string;
+  route?: OutboxRoute;
   reply: Reply;
 }
 
@@ -35,6 +53,7 @@ interface RawOutbox {
   thread: string | null;
   kind: OutboxKind;
   run_id: string | null;
+  route: OutboxRoute | null;
   reply_json: string;
   attempts: number;
   created_at: number;
@@ -70,8 +89,8 @@ export interface OutboxRepo {
 
 export function createOutboxRepo(db: Db): OutboxRepo {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, reply_json, next_attempt_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, route, reply_json, next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const due = db.prepare<[number, number], RawOutbox>(
     "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
@@ -108,6 +127,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         m.target.thread ?? null,
         m.kind,
         m.runId ?? null,
+        m.route ?? null,
         JSON.stringify(m.reply),
         at,
         at,
@@ -122,6 +142,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         },
         kind: r.kind,
         runId: r.run_id ?? undefined,
+        ...(r.route ? { route: r.route } : {}),
         reply: readStoredReply(JSON.parse(r.reply_json)),
         attempts: r.attempts,
         createdAt: r.created_at,

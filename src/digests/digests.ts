@@ -10,6 +10,7 @@ import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
 import { loadNodeCron } from "../load-node-cron.ts";
 import type { OutboxSender } from "../outbox/outbox-sender.ts";
+import type { NoticeRouter } from "../notify/notice-router.ts";
 
 export interface DigestsDeps {
   config: Config;
@@ -25,6 +26,8 @@ export interface DigestsDeps {
   redact: (text: string) => string;
   /** The scheduler (node-cron's by default); tests pass one they can fire by hand. */
   schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
+  /** Where alerts, digests and checkpoint notes go (/rl notify). */
+  router?: NoticeRouter;
 }
 
 // node-cron's noOverlap waits for the promise the task returns.
@@ -45,6 +48,7 @@ export function createDigests(deps: DigestsDeps) {
     log: deps.log,
     now: deps.now,
     settings: deps.config.digests,
+    router: deps.router,
   });
   const schedule = deps.schedule ?? cronSchedule;
   const tasks: Array<{ destroy(): void | Promise<void> }> = [];
