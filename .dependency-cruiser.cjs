@@ -7,7 +7,7 @@ const CORE_TIERS = [
   ["services.ts"],
   ["operations.ts", "digests", "experiments", "inference", "environment-ops.ts", "environment-ops"],
   ["training"],
-  ["budgets"],
+  ["budgets", "notify"],
   ["stacks"],
   ["outbox", "metrics", "values"],
   ["environments"],

@@ -10,6 +10,7 @@ import envs from "./envs.ts";
 import { createHelpCommand } from "./help.ts";
 import keys from "./keys.ts";
 import logs from "./logs.ts";
+import notify from "./notify.ts";
 import reset from "./reset.ts";
 import rerun from "./rerun.ts";
 import resume from "./resume.ts";
@@ -51,6 +52,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   runs,
   logs,
   digest,
+  notify,
   budget,
   audit,
 ];

@@ -321,6 +321,23 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 16,
+    name: "where each kind of notice goes, per channel and per person",
+    sql: `
+      CREATE TABLE notify_settings (
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        set_by TEXT NOT NULL,
+        set_at INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace, channel, user_id)
+      );
+      ALTER TABLE outbox ADD COLUMN route TEXT;
+    `,
+  },
+  {
     version: 17,
     name: "a channel's digests show a sample of each run's latest step",
     sql: `

@@ -6,12 +6,29 @@ import { readStoredReply } from "./stored-reply.ts";
 
 export type OutboxKind = "notice" | "digest" | "alert";
 
+/**
+ * Where a routed message goes instead of the run's thread (/rl notify): its channel outside the thread, another
+ * channel, or a DM (its channel is `dm:<user id>`, opened by the platform when sent). Absent: the run's thread.
+ */
+export type OutboxRoute = "channel" | "named" | "dm";
+
+/** The channel id a DM to `userId` is queued under; the platform's poster opens the DM itself. */
+export function dmChannel(userId: string): string {
+  return `dm:${userId}`;
+}
+
+/** The person a DM channel id is for, or undefined for an ordinary channel. */
+export function dmRecipient(channel: string): string | undefined {
+  return channel.startsWith("dm:") ? channel.slice(3) : undefined;
+}
+
 export interface OutboxMessage {
   id: number;
   dedupeKey: string;
   target: { channel: ChannelKey; thread?: string };
   kind: OutboxKind;
   runId?: string;
+  route?: OutboxRoute;
   reply: Reply;
   /** The platform's id of a message this one replaces in place (an approval request once decided), not a new post. */
   edit?: string;
@@ -25,6 +42,7 @@ export interface NewOutboxMessage {
   target: { channel: ChannelKey; thread?: string };
   kind: OutboxKind;
   runId?: string;
+  route?: OutboxRoute;
   reply: Reply;
   /** Replace this posted message (the platform's id, in the target's channel and thread) rather than post. */
   edit?: string;
@@ -39,6 +57,7 @@ interface RawOutbox {
   thread: string | null;
   kind: OutboxKind;
   run_id: string | null;
+  route: OutboxRoute | null;
   reply_json: string;
   edit_message_id: string | null;
   attempts: number;
@@ -75,9 +94,9 @@ export interface OutboxRepo {
 
 export function createOutboxRepo(db: Db): OutboxRepo {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, reply_json, edit_message_id,
-       next_attempt_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO outbox (dedupe_key, platform, workspace, channel, thread, kind, run_id, route, reply_json,
+       edit_message_id, next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const due = db.prepare<[number, number], RawOutbox>(
     "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
@@ -114,6 +133,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         m.target.thread ?? null,
         m.kind,
         m.runId ?? null,
+        m.route ?? null,
         JSON.stringify(m.reply),
         m.edit ?? null,
         at,
@@ -129,6 +149,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         },
         kind: r.kind,
         runId: r.run_id ?? undefined,
+        ...(r.route ? { route: r.route } : {}),
         reply: readStoredReply(JSON.parse(r.reply_json)),
         ...(r.edit_message_id ? { edit: r.edit_message_id } : {}),
         attempts: r.attempts,

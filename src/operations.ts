@@ -5,6 +5,7 @@ import type { ChannelsRepo } from "../db/channels.ts";
 import type { ApprovalsRepo } from "../db/approvals.ts";
 import type { ConfirmationsRepo } from "../db/confirmations.ts";
 import type { InferenceTestsRepo } from "../db/inference-tests.ts";
+import type { NotifySettingsRepo } from "../db/notify-settings.ts";
 import type { RateLimitsRepo } from "../db/rate-limits.ts";
 import type { ReplyPagesRepo } from "../db/reply-pages.ts";
 import type { RunsRepo } from "../db/runs.ts";
@@ -36,6 +37,8 @@ export interface Operations {
   rateLimits: RateLimitsRepo;
   /** Spending limits per channel and person, and what is left of them. */
   budgets: BudgetGate;
+  /** Where each kind of notice goes, per channel and per person (/rl notify). */
+  notify: NotifySettingsRepo;
   manager: RunManager;
   report: RunReport;
   digests: Digests;

@@ -34,6 +34,8 @@ import { createLocalSupervisor } from "./training/local-supervisor.ts";
 import { createRunManager } from "./training/run-manager.ts";
 import { createBudgetGate } from "./budgets/budget-gate.ts";
 import { createBudgetsRepo } from "../db/budgets.ts";
+import { createNotifySettingsRepo } from "../db/notify-settings.ts";
+import { createNoticeRouter } from "./notify/notice-router.ts";
 import { createAtroposStack } from "./stacks/atropos-tinker/atropos-stack.ts";
 import { shownRunNames, writtenEnvValues } from "./stacks/atropos-tinker/run-config.ts";
 import { imposedByTrainer } from "./stacks/atropos-tinker/trainer-batch-size.ts";
@@ -129,6 +131,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const outbox = createOutboxRepo(db);
   const budgets = createBudgetGate({ budgets: createBudgetsRepo(db), slurmGpus: config.slurm.gpus, now });
+  const notify = createNotifySettingsRepo(db);
+  const router = createNoticeRouter(notify);
   const manager = createRunManager({
     config,
     db,
@@ -145,6 +149,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     now,
     redact,
     budgets,
+    router,
   });
   const wandbClient = config.keys.wandb
     ? createWandbClient({
@@ -155,7 +160,16 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
         fetch: options.fetch,
       })
     : undefined;
-  const outboxSender = createOutboxSender({ outbox, log, now, currentThread: (runId) => runs.get(runId)?.thread });
+  const outboxSender = createOutboxSender({
+    outbox,
+    log,
+    now,
+    currentThread: (runId) => runs.get(runId)?.thread,
+    fallbackOf: (runId) => {
+      const run = runs.get(runId);
+      return run && { channel: run.channel, thread: run.thread };
+    },
+  });
   // Notices are queued by the run's transitions themselves (in the same transaction); here they are only sent sooner.
   manager.onEvent(() => outboxSender.kick());
   const digestStates = createDigestStateRepo(db);
@@ -185,6 +199,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     redact,
     schedule: options.schedule,
     transaction: (write) => db.transaction(write)(),
+    router,
   });
   const approvals = createApprovalsRepo(db, {
     now,
@@ -227,6 +242,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     processes,
     rateLimits: createRateLimitsRepo(db),
     budgets,
+    notify,
     manager,
     report,
     outbox,

@@ -8,6 +8,7 @@ import type { Services } from "../../src/services.ts";
 import type { ChatAdapter, ChatHandler, MessageRef } from "../chat-adapter.ts";
 import { redactReply } from "../redact-reply.ts";
 import { renderText } from "../render-text.ts";
+import { routeMarker } from "../../src/notify/describe-route.ts";
 
 export const CONSOLE_CHANNEL = { platform: "console", workspace: "local", channel: "console" } as const;
 
@@ -62,9 +63,11 @@ export function createConsoleAdapter(services: Services, options: Omit<ConsoleOp
       if (!running) resolveDone();
       await done;
     },
-    async post(target, reply): Promise<MessageRef> {
+    async post(target, reply, delivery): Promise<MessageRef> {
       if (reply.text) noticeTexts.add(reply.text);
-      await print(reply);
+      // A DM or another channel has no place in a terminal: the notice is printed, saying where it would go.
+      const marker = routeMarker(target.channel, delivery);
+      await print(marker ? { ...reply, title: `${marker}: ${reply.title}` } : reply);
       return { channel: target.channel, id: String(++printed) };
     },
     async update(ref, reply) {

@@ -16,6 +16,14 @@ const REFUSALS: Partial<Record<number, { reason: string; hint: string }>> = {
     reason: "Missing Access (50001)",
     hint: "the bot cannot see this channel (removed from the server, or no View Channel); give its role View Channel and Send Messages here",
   },
+  [RESTJSONErrorCodes.CannotSendMessagesToThisUser]: {
+    reason: "Cannot send messages to this user (50007)",
+    hint: "the person allows no DMs from this server's members (or is a bot); the notice goes to the run's thread",
+  },
+  [RESTJSONErrorCodes.UnknownUser]: {
+    reason: "Unknown User (10013)",
+    hint: "Discord knows no such person; the notice goes to the run's thread",
+  },
   [RESTJSONErrorCodes.MissingPermissions]: {
     reason: "Missing Permissions (50013)",
     hint: "give the bot's role Send Messages, Send Messages in Threads and Embed Links in this channel",

@@ -1,6 +1,7 @@
 // Posts a reply to a channel, or into a run's thread (a thread channel, or the anchor message it answers).
 import { DiscordAPIError, RESTJSONErrorCodes, Routes } from "discord.js";
 import type { APIMessage, Client, REST } from "discord.js";
+import { dmRecipient } from "../../db/outbox.ts";
 import { deliveryError } from "../../src/outbox/delivery-failure.ts";
 import type { Delivery } from "../../src/outbox/poster.ts";
 import { RlError } from "../../src/errors.ts";
@@ -25,11 +26,28 @@ async function isChannel(client: Client, id: string): Promise<boolean> {
   }
 }
 
+/** DM channel ids by person: POST /users/@me/channels is asked once per person while the bot runs. */
+const dmChannels = new WeakMap<REST, Map<string, string>>();
+
+/** The person's DM channel (discord.js user.createDM() does the same call): opened through the outbox's REST. */
+async function dmChannelOf(rest: REST, userId: string): Promise<string> {
+  const known = dmChannels.get(rest) ?? new Map<string, string>();
+  dmChannels.set(rest, known);
+  const id = known.get(userId);
+  if (id) return id;
+  const channel = (await rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
+  known.set(userId, channel.id);
+  return channel.id;
+}
+
 /** The channel a message goes to or lives in: a target's thread when it is a thread channel, else the channel itself. */
 async function channelOf(
   client: Client,
   target: PostTarget,
+  rest?: REST,
 ): Promise<{ channelId: string; reference?: { message_id: string; fail_if_not_exists: boolean } }> {
+  const user = dmRecipient(target.channel.channel);
+  if (user && rest) return { channelId: await dmChannelOf(rest, user) };
   if (!target.thread) return { channelId: target.channel.channel };
   if (await isChannel(client, target.thread)) return { channelId: target.thread };
   return { channelId: target.channel.channel, reference: { message_id: target.thread, fail_if_not_exists: false } };
@@ -52,7 +70,7 @@ export async function postReply(
   if (!client.isReady())
     throw deliveryError("Discord is not connected yet; the message will be posted once it is.", { transient: true });
   try {
-    const { channelId, reference } = await channelOf(client, target);
+    const { channelId, reference } = await channelOf(client, target, rest);
     const rendered = await renderWithChart(reply, deps);
     const send = async (m: DiscordMessage): Promise<APIMessage> => {
       const files = m.files ?? [];

@@ -24,7 +24,12 @@ export interface SlackFile {
   altText?: string;
 }
 
+/** conversations.open's answer: the DM channel with one person, or Slack's refusal. */
+export type OpenDmResult = { ok: true; channel: string } | { ok: false; error: string; retryAfterSeconds?: number };
+
 export interface SlackMessenger {
+  /** Opens (or finds) the DM with one person: conversations.open. Needs the im:write scope. */
+  openDm(user: string): Promise<OpenDmResult>;
   post(channel: string, message: SlackMessage, thread?: string): Promise<SendResult>;
   update(channel: string, ts: string, message: SlackMessage): Promise<SendResult>;
   remove(channel: string, ts: string): Promise<SendResult>;
@@ -92,6 +97,18 @@ export function createSlackMessenger(client: webApi.WebClient, log: Logger): Sla
   };
 
   return {
+    openDm: async (user) => {
+      try {
+        const res = await client.conversations.open({ users: user });
+        const channel = res.channel?.id;
+        return channel ? { ok: true, channel } : { ok: false, error: "no_channel" };
+      } catch (err) {
+        const error = slackErrorCode(err);
+        const retryAfterSeconds = retryAfterOf(err);
+        log.warn("slack conversations.open failed", { user, error, err });
+        return { ok: false, error, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };
+      }
+    },
     post: (channel, message, thread) =>
       attempt("chat.postMessage", { channel, thread }, message, (m) =>
         // No previews: a link in a bot post (WandB, or one an environment's text carries) stays a link.

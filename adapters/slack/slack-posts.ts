@@ -2,6 +2,7 @@
 // outbox's verdict on Slack's answer, and the run's thread and chart seen to in the background.
 import type { AnchorHandler, ChatAdapter } from "../chat-adapter.ts";
 import { recordAnchor } from "../record-anchor.ts";
+import { dmRecipient } from "../../db/outbox.ts";
 import { deliveryError } from "../../src/outbox/delivery-failure.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
 import type { Services } from "../../src/services.ts";
@@ -25,10 +26,28 @@ export interface SlackPostsDeps {
 export function createSlackPosts(deps: SlackPostsDeps): Pick<ChatAdapter, "post" | "update"> {
   const { services, outboxMessenger, messenger, people, renderChart, track } = deps;
   const { log } = services;
+  /** DM channels by person: conversations.open is asked once per person while the bot runs. */
+  const dms = new Map<string, string>();
+  /** The Slack channel a target names: a `dm:<user>` target is the DM conversations.open opens with that person. */
+  const channelIdOf = async (channel: string): Promise<string> => {
+    const user = dmRecipient(channel);
+    if (!user) return channel;
+    const known = dms.get(user);
+    if (known) return known;
+    const opened = await outboxMessenger.openDm(user);
+    if (!opened.ok) {
+      const failure = classifySlackFailure(opened.error, opened.retryAfterSeconds);
+      throw deliveryError(`Slack would not open a DM with ${user} (${opened.error}).`, failure, {
+        details: { slackError: opened.error },
+      });
+    }
+    dms.set(user, opened.channel);
+    return opened.channel;
+  };
   return {
     // A reply's chart follows as a PNG in the same place (needs files:write); its failure is logged, never thrown.
     async post(target, reply) {
-      const channelId = target.channel.channel;
+      const channelId = await channelIdOf(target.channel.channel);
       // People's names are looked up before the post: nothing is awaited between Slack taking it and its mark as sent.
       const rendered = renderSlack(reply, { redact: services.redact, names: await people.namesIn(reply) });
       const ts = accepted(await outboxMessenger.post(channelId, rendered, target.thread), channelId);

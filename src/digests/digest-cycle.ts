@@ -13,6 +13,9 @@ import { forEachLimited } from "../environments/for-each-limited.ts";
 import { decideAlerts } from "./alerts.ts";
 import { digestReply, digestsPausedReply } from "./digest-reply.ts";
 import { findWandbRuns, readRunProgress, type LatestSamples, type RunProgress } from "./run-progress.ts";
+import type { NoticeRouter } from "../notify/notice-router.ts";
+import { decideRewardAlerts } from "../notify/reward-alerts.ts";
+import { queueCheckpointNotice } from "./checkpoint-notice.ts";
 
 export interface DigestSettings {
   intervalMs: number;
@@ -41,6 +44,8 @@ export interface DigestCycleDeps {
   settings: DigestSettings;
   /** Runs `write` as one database transaction (one commit for a channel's writes, not one per statement). */
   transaction?: <T>(write: () => T) => T;
+  /** Where alerts, digests and checkpoint notes go, and the reward alerts asked for (/rl notify). */
+  router?: NoticeRouter;
 }
 
 export interface CycleOptions {
@@ -62,7 +67,28 @@ export interface CycleResult {
 const HOUR = 3_600_000;
 /** The state the alerts are judged from, which queueAlerts keeps. */
 const ALERT_FIELDS = ["lastStep", "lastStepAt", "stallAlerted", "bestReward", "regressionAlerted"] as const;
-const ALERT_TITLES = { stall: "⚠️ Stalled", resumed: "▶️ Moving again", regression: "⚠️ Reward regression" } as const;
+const ALERT_TITLES = {
+  stall: "⚠️ Stalled",
+  resumed: "▶️ Moving again",
+  regression: "⚠️ Reward regression",
+  above: "📈 Reward above threshold",
+  below: "📉 Reward below threshold",
+  best: "🏆 New best reward",
+} as const;
+
+/** The reward alerts the run's channel asked for (/rl notify), judged before this pass records the run's best. */
+function rewardAlertsOf(p: RunProgress, router: NoticeRouter | undefined) {
+  if (!router) return [];
+  const settings = router.channelSettings(p.run.channel);
+  const bestBefore = settings.newBest ? router.bestRewardBefore(p.run.channel, p.run.environment, p.run.id) : undefined;
+  return decideRewardAlerts({
+    runId: p.run.id,
+    environment: p.run.environment,
+    rewardMean: p.reward,
+    settings,
+    bestBefore,
+  });
+}
 
 /**
  * Checks one run for stalls and regressions (on every pass, muted or not: they are about trouble, not routine),
@@ -84,14 +110,16 @@ function queueAlerts(p: RunProgress, now: number, deps: DigestCycleDeps): number
   });
   if (run.status !== "running") return 0;
   let queued = 0;
-  for (const alert of decision.alerts) {
+  const routed = deps.router
+    ? deps.router.route("alerts", run)
+    : { target: { channel: run.channel, thread: run.thread } };
+  for (const alert of routed ? [...decision.alerts, ...rewardAlertsOf(p, deps.router)] : []) {
     const reply: Reply = {
       title: `${ALERT_TITLES[alert.kind]}: run ${run.id} (${run.environment})`,
       text: alert.message,
       buttons: [{ kind: "command", label: "Status", command: `/rl status ${run.id}` }],
     };
-    const target = { channel: run.channel, thread: run.thread };
-    if (deps.outbox.enqueue({ dedupeKey: `alert:${alert.key}`, target, kind: "alert", runId: run.id, reply }, now))
+    if (deps.outbox.enqueue({ dedupeKey: `alert:${alert.key}`, ...routed!, kind: "alert", runId: run.id, reply }, now))
       queued++;
   }
   const { lastStep, lastStepAt, stallAlerted, bestReward, regressionAlerted } = decision.state;
@@ -118,6 +146,14 @@ async function readLatestSamples(run: RunRow, deps: DigestCycleDeps): Promise<La
   }
 }
 
+/** A channel's digests go to the runs' thread, the channel itself or a named channel (/rl notify digests ...). */
+function routeDigest(channel: ChannelKey, thread: string | undefined, router: NoticeRouter | undefined) {
+  const to = router?.channelSettings(channel).routes.digests;
+  if (to?.to === "channel") return { target: { channel }, route: "channel" as const };
+  if (to?.to === "named") return { target: { channel: { ...channel, channel: to.channel } }, route: "named" as const };
+  return { target: { channel, thread } };
+}
+
 /** Queues one channel's digest, or, past its hourly cap, the note that digests are paused; false when capped. */
 function queueDigest(key: string, list: RunProgress[], now: number, deps: DigestCycleDeps): boolean | undefined {
   const { outbox, settings } = deps;
@@ -133,8 +169,8 @@ function queueDigest(key: string, list: RunProgress[], now: number, deps: Digest
   const threads = new Set(list.map((p) => p.run.thread));
   const thread = threads.size === 1 ? list[0]!.run.thread : undefined;
   const reply = digestReply(list, now, deps.wandbPages);
-  if (!outbox.enqueue({ dedupeKey: `digest:${key}:${now}`, target: { channel, thread }, kind: "digest", reply }, now))
-    return undefined;
+  const routed = routeDigest(channel, thread, deps.router);
+  if (!outbox.enqueue({ dedupeKey: `digest:${key}:${now}`, ...routed, kind: "digest", reply }, now)) return undefined;
   for (const p of list) {
     deps.states.update(p.run.id, {
       lastDigestAt: now,
@@ -160,6 +196,10 @@ const WRITE_SLICE_MS = 8;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A channel that turned its digests off (/rl notify digests off) gets none, not even on /rl digest now. */
+const digestsOff = (run: RunRow, router: NoticeRouter | undefined): boolean =>
+  router?.channelSettings(run.channel).routes.digests?.to === "off";
+
 export function createDigestCycle(deps: DigestCycleDeps) {
   const { runs, states, settings } = deps;
   const transaction = deps.transaction ?? (<T>(write: () => T): T => write());
@@ -177,8 +217,11 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     const gathered = new Array<Gathered>(active.length);
     await forEachLimited(active, READ_CONCURRENCY, async (run, index) => {
       const p = await readRunProgress(run, wandb, deps);
+      if (deps.router && run.status === "running")
+        result.alerts += Number(await queueCheckpointNotice(run, now, { ...deps, router: deps.router }));
       const due =
         !options.alertsOnly &&
+        !digestsOff(run, deps.router) &&
         (options.force || p.state.lastDigestAt === undefined || now - p.state.lastDigestAt >= settings.intervalMs);
       if (!due) {
         gathered[index] = { p, due };

@@ -12,6 +12,7 @@ import type { RunsRepo } from "../../db/runs.ts";
 import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest-cycle.ts";
 import { loadNodeCron } from "../load-node-cron.ts";
 import type { OutboxSender } from "../outbox/outbox-sender.ts";
+import type { NoticeRouter } from "../notify/notice-router.ts";
 
 export interface DigestsDeps {
   config: Config;
@@ -32,6 +33,8 @@ export interface DigestsDeps {
   transaction?: <T>(write: () => T) => T;
   /** The scheduler (node-cron's by default); tests pass one they can fire by hand. */
   schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
+  /** Where alerts, digests and checkpoint notes go (/rl notify). */
+  router?: NoticeRouter;
 }
 
 // node-cron's noOverlap waits for the promise the task returns.
@@ -59,6 +62,7 @@ export function createDigests(deps: DigestsDeps) {
     now: deps.now,
     settings: deps.config.digests,
     transaction: deps.transaction,
+    router: deps.router,
   });
   const schedule = deps.schedule ?? cronSchedule;
   const tasks: Array<{ destroy(): void | Promise<void> }> = [];

@@ -3,7 +3,7 @@ import type { OutboxRepo } from "../../db/outbox.ts";
 import type { Logger } from "../log.ts";
 import { createChannelPacing } from "./channel-pacing.ts";
 import type { Poster } from "./poster.ts";
-import { createFailureRecorder } from "./record-failure.ts";
+import { createFailureRecorder, type RecordFailureDeps } from "./record-failure.ts";
 import { sendMessage } from "./send-message.ts";
 import { waitsForThread } from "./thread-wait.ts";
 
@@ -20,6 +20,8 @@ export interface OutboxSenderOptions {
   currentThread?: (runId: string) => string | undefined;
   /** How long a run's notice waits for the run's reply to be posted (and become its thread) before going to the channel. */
   threadWaitMs?: number;
+  /** Where a run's refused DM or named-channel message goes instead (the run's channel and thread). */
+  fallbackOf?: RecordFailureDeps["fallbackOf"];
 }
 
 export function createOutboxSender(options: OutboxSenderOptions) {
@@ -30,6 +32,7 @@ export function createOutboxSender(options: OutboxSenderOptions) {
     log,
     now,
     pacing,
+    fallbackOf: options.fallbackOf,
     retry: {
       baseBackoffMs: options.baseBackoffMs ?? 2000,
       maxBackoffMs: options.maxBackoffMs ?? 10 * 60_000,

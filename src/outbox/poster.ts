@@ -1,5 +1,6 @@
 // What a platform implements to deliver the outbox's messages: a Poster, told which message it is posting.
 import type { ChannelKey } from "../../db/channel-key.ts";
+import type { OutboxRoute } from "../../db/outbox.ts";
 import type { Reply } from "../reply.ts";
 
 /** What the outbox tells a poster about the message: `key` is its dedupe key, stable across restarts. */
@@ -7,6 +8,8 @@ export interface Delivery {
   key: string;
   /** The platform's id of a posted message to replace in place instead of posting a new one. */
   edit?: string;
+  /** Set when /rl notify sent it somewhere other than the run's thread (a platform without DMs says where it meant). */
+  route?: OutboxRoute;
 }
 
 /**

@@ -1,7 +1,9 @@
 // What a post that did not go through leaves in the outbox: undeliverable for good, held for Retry-After, or retried.
-import type { OutboxMessage, OutboxRepo } from "../../db/outbox.ts";
+import { dmRecipient, type OutboxMessage, type OutboxRepo } from "../../db/outbox.ts";
+import { personRef } from "../reply.ts";
 import type { RlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ChannelPacing } from "./channel-pacing.ts";
 import { deliveryFailureOf, describeUndeliverable } from "./delivery-failure.ts";
 import { retryDelayAfter, type RetryPolicy } from "./retry-backoff.ts";
@@ -12,10 +14,22 @@ export interface RecordFailureDeps {
   now: () => number;
   pacing: Pick<ChannelPacing, "hold">;
   retry: RetryPolicy;
+  /** Where a run's refused routed message (a DM, another channel) goes instead: the run's channel and thread. */
+  fallbackOf?: (runId: string) => { channel: ChannelKey; thread?: string } | undefined;
 }
 
 export function createFailureRecorder(deps: RecordFailureDeps) {
   const { outbox, log, now } = deps;
+  /** A refused DM or named channel still reaches the run's thread, once (its own key), saying where it was meant to go. */
+  const fallBack = (message: OutboxMessage, reason: string): void => {
+    const target = message.route && message.runId ? deps.fallbackOf?.(message.runId) : undefined;
+    if (!target) return;
+    const meant = dmRecipient(message.target.channel.channel);
+    const note = { label: "Meant for", value: `${meant ? personRef(meant) : "another channel"} (refused: ${reason})` };
+    const reply = { ...message.reply, fields: [...(message.reply.fields ?? []), note] };
+    const fallback = { dedupeKey: `${message.dedupeKey}:fallback`, target, kind: message.kind, runId: message.runId };
+    outbox.enqueue({ ...fallback, reply }, now());
+  };
   return function recordFailure(message: OutboxMessage, err: RlError): void {
     const failure = deliveryFailureOf(err);
     const context = { id: message.id, kind: message.kind, runId: message.runId, channel: message.target.channel };
@@ -28,6 +42,7 @@ export function createFailureRecorder(deps: RecordFailureDeps) {
         err: err.message,
       });
       outbox.markUndeliverable(message.id, describeUndeliverable(failure), err.message);
+      fallBack(message, failure.permanent);
       return;
     }
     if ("retryAfterMs" in failure) {

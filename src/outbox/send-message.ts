@@ -15,11 +15,14 @@ export interface SendMessageDeps {
 export async function sendMessage(message: OutboxMessage, poster: Poster, deps: SendMessageDeps): Promise<void> {
   let id: string | undefined;
   try {
-    const thread = (message.runId && deps.currentThread?.(message.runId)) || message.target.thread;
+    // A routed message (/rl notify: the channel, another channel, a DM) is not the run's thread's.
+    const ownThread = message.runId && !message.route ? deps.currentThread?.(message.runId) : undefined;
+    const thread = ownThread || message.target.thread;
     // The key lets a platform that can deduplicate (Discord's nonce) recognise a repeat of this message.
     ({ id } = await poster({ channel: message.target.channel, thread }, message.reply, {
       key: message.dedupeKey,
       ...(message.edit ? { edit: message.edit } : {}),
+      ...(message.route ? { route: message.route } : {}),
     }));
   } catch (thrown) {
     deps.recordFailure(message, asRlError(thrown));

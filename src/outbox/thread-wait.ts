@@ -11,7 +11,8 @@ export interface ThreadWait {
 
 /** Whether the message should stay queued for now; `threads` is false for a platform without threads (the console). */
 export function waitsForThread(message: OutboxMessage, threads: boolean, wait: ThreadWait): boolean {
-  if (!threads || !wait.currentThread || message.runId === undefined || message.target.thread) return false;
+  if (!threads || !wait.currentThread || message.runId === undefined || message.target.thread || message.route)
+    return false;
   if (wait.currentThread(message.runId)) return false;
   return wait.now() - message.createdAt < wait.waitMs;
 }

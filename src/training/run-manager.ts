@@ -29,6 +29,7 @@ import { createRunResumer } from "./run-manager/resume-run.ts";
 import { createSweeps } from "./run-manager/sweeps.ts";
 import { delay } from "./wait-until.ts";
 import type { BudgetGate } from "../budgets/budget-gate.ts";
+import type { NoticeRouter } from "../notify/notice-router.ts";
 
 export type { StartRequest } from "./run-manager/start-run.ts";
 export type { SweepRequest } from "./run-manager/sweeps.ts";
@@ -52,6 +53,8 @@ export interface RunManagerDeps {
   redact: (text: string) => string;
   /** Spending limits per channel and person, checked as runs are created. */
   budgets?: BudgetGate;
+  /** Where each kind of notice goes (/rl notify). */
+  router?: NoticeRouter;
 }
 
 export function createRunManager(deps: RunManagerDeps) {
@@ -67,6 +70,7 @@ export function createRunManager(deps: RunManagerDeps) {
     redact: deps.redact,
     wandb: wandbPagesOf(config),
     stopOrderOf: (run) => stacks.of(run).stopOrder,
+    router: deps.router,
   });
 
   const owed = createOwedActions({

@@ -313,6 +313,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     /** The bot loses its rights in a channel: "access" (it cannot see it: 50001) or "send" (it may not post: 50013). */
     deny: (channelId: string, what: "access" | "send"): void => void rest.state.denied.set(channelId, what),
 
+    /** The person turns off DMs from server members: posts to their DM channel answer 50007. */
+    turnOffDms: (userId: string): void => void rest.state.dmsOff.add(userId),
+
+    /** The DM channel POST /users/@me/channels opened with this person, if the bot opened one. */
+    dmChannelOf: (userId: string): string | undefined => rest.state.dms.get(userId),
+
     /** The channel is deleted: everything about it answers 10003 Unknown Channel. */
     deleteChannel: (channelId: string): void => void rest.state.channels.delete(channelId),
 

@@ -70,6 +70,10 @@ export interface FakeRestState {
   denied: Map<string, "access" | "send">;
   /** Messages created with enforce_nonce, by "channel:author:nonce", with when. */
   nonces: Map<string, { messageId: string; at: number }>;
+  /** People who turned off DMs from server members: a post to their DM channel is 50007. */
+  dmsOff: Set<string>;
+  /** DM channel ids by recipient, as POST /users/@me/channels opened them. */
+  dms: Map<string, string>;
 }
 
 /**
@@ -132,6 +136,8 @@ export function createFakeRest(options: FakeRestOptions) {
     channels: new Map([...world.channels, ...world.threads].map((c) => [String(c["id"]), c])),
     denied: new Map(),
     nonces: new Map(),
+    dmsOff: new Set(),
+    dms: new Map(),
   };
   const commandIds = new Map<string, string>();
 
@@ -299,6 +305,21 @@ export function createFakeRest(options: FakeRestOptions) {
     };
   };
 
+  /** POST /users/@me/channels: the DM channel with recipient_id, the same one each time; 10013 for no such user. */
+  const openDm = (body: unknown): Answer => {
+    const recipientId = isRecord(body) ? body["recipient_id"] : undefined;
+    if (typeof recipientId !== "string") return invalidForm(["recipient_id: required"]);
+    const user = world.users.find((u) => u.id === recipientId);
+    if (!user) return error(404, 10013, "Unknown User");
+    let id = state.dms.get(user.id);
+    if (!id) {
+      id = nextSnowflake();
+      state.dms.set(user.id, id);
+      state.channels.set(id, { id, type: 1, last_message_id: null, flags: 0, recipients: [userJson(user)] });
+    }
+    return { status: 200, body: state.channels.get(id) };
+  };
+
   const webhookMessage = (appId: string, interactionToken: string, messageId: string): Json | undefined => {
     const rec = state.interactions.get(interactionToken);
     if (!rec || appId !== applicationId) return undefined;
@@ -330,8 +351,9 @@ export function createFakeRest(options: FakeRestOptions) {
     }
     if (a === "gateway" && b === undefined && method === "GET")
       return { status: 200, body: { url: options.gatewayUrl() } };
-    if (a === "users" && b === "@me" && method === "GET")
+    if (a === "users" && b === "@me" && c === undefined && method === "GET")
       return needAuth() ?? { status: 200, body: userJson(BOT_USER) };
+    if (a === "users" && b === "@me" && c === "channels" && method === "POST") return needAuth() ?? openDm(body);
     if (a === "applications" && b === applicationId && (c === "commands" || (c === "guilds" && e === "commands"))) {
       const denied = needAuth();
       if (denied) return denied;
@@ -386,6 +408,10 @@ export function createFakeRest(options: FakeRestOptions) {
       if (c === "typing" && method === "POST") return { status: 204 };
       if (c === "messages" && d === undefined && method === "POST") {
         if (lost === "send") return error(403, 50013, "Missing Permissions");
+        // A DM to a bot, or to someone who allows no DMs from server members, is refused when posted, not when opened.
+        const recipient = (channel["recipients"] as Json[] | undefined)?.[0];
+        const to = world.users.find((u) => u.id === recipient?.["id"]);
+        if (to && (to.bot || state.dmsOff.has(to.id))) return error(403, 50007, "Cannot send messages to this user");
         const problems = validateMessageBody(body, { files: files.length });
         if (problems.length) return invalidForm(problems);
         return createChannelMessage(b, body as Record<string, unknown>, files);

@@ -78,8 +78,10 @@ export interface FakeSlack {
   failNext(method: string, fault: SlackFault, times?: number): void;
   /** chat.postMessage into this channel answers not_in_channel, as for a channel the bot was not invited to. */
   notMember(channel: string): void;
-  /** A member of the workspace users.info answers for (any other id: user_not_found). */
-  addUser(user: { id: string; name: string; displayName?: string }): void;
+  /** A member of the workspace users.info answers for (any other id: user_not_found); `bot` for an app's bot user. */
+  addUser(user: { id: string; name: string; displayName?: string; bot?: boolean }): void;
+  /** The DM channel conversations.open opened with this person, if the bot opened one. */
+  dmChannelOf(user: string): string | undefined;
   waitForCall(method: string, match?: (call: RecordedCall) => boolean): Promise<RecordedCall>;
   waitForResponse(match?: (response: RecordedResponse) => boolean): Promise<RecordedResponse>;
   socket: FakeSocketMode;
@@ -141,7 +143,9 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const faults = new Map<string, SlackFault[]>();
   const responseUses = new Map<string, number>();
   const outsiders = new Set<string>();
-  const members = new Map<string, { id: string; name: string; displayName?: string }>();
+  const members = new Map<string, { id: string; name: string; displayName?: string; bot?: boolean }>();
+  /** DM channels by person, as conversations.open opened them (the same one each time). */
+  const dms = new Map<string, string>();
   const uploads = new Recorder<FakeUpload>();
   /** Files between files.getUploadURLExternal and files.completeUploadExternal. */
   const pending = new Map<string, { filename: string; declaredLength: number; altText?: string; bytes?: Buffer }>();
@@ -187,8 +191,25 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         };
       case "apps.connections.open":
         return { ok: true, url: socket.url() };
+      case "conversations.open": {
+        // Slack's rules for a bot token: one person is a 1:1 DM; a bot (this one included) cannot be DMed.
+        const users = typeof body.users === "string" ? body.users.split(",").filter(Boolean) : [];
+        if (users.length === 0) return { ok: false, error: "users_list_not_supplied" };
+        if (users.length > 8) return { ok: false, error: "too_many_users" };
+        const [user] = users;
+        if (users.length > 1) return { ok: false, error: "method_not_supported_for_channel_type" };
+        if (user === botUserId || members.get(user!)?.bot) return { ok: false, error: "cannot_dm_bot" };
+        if (!members.has(user!)) return { ok: false, error: "user_not_found" };
+        const opened = dms.get(user!);
+        const id = opened ?? `D${user!.replace(/^[UW]/, "")}`;
+        dms.set(user!, id);
+        return { ok: true, channel: { id }, ...(opened ? { no_op: true, already_open: true } : {}) };
+      }
       case "chat.postMessage": {
         if (!channel) return { ok: false, error: "channel_not_found" };
+        // A DM channel exists only once conversations.open opened it.
+        if (channel.startsWith("D") && ![...dms.values()].includes(channel))
+          return { ok: false, error: "channel_not_found" };
         if (outsiders.has(channel)) return { ok: false, error: "not_in_channel" };
         if (!body.text && body.blocks === undefined) return { ok: false, error: "no_text" };
         if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
@@ -377,6 +398,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     },
     notMember: (channel) => void outsiders.add(channel),
     addUser: (user) => void members.set(user.id, user),
+    dmChannelOf: (user) => dms.get(user),
     waitForCall: (method, match = () => true) => calls.waitFor((c) => c.method === method && match(c)),
     waitForResponse: (match) => responses.waitFor(match),
     socket,

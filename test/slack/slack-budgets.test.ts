@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { COOKBOOK_CHAT_ENV, RECIPE } from "../helpers/cookbook.ts";
 import { stopLiveRuns } from "../helpers/demo-stack.ts";
 import { ALICE, BOB, CHANNEL, TEAM, buttonClick, slashCommand } from "./slack-payloads.ts";
-import { buttonsOf, startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
-import { answered, answeredAt, seen, text } from "./slack-waits.ts";
+import { buttonsOf, startSlackHarness, type SlackHarness } from "./slack-harness.ts";
+import { answered, text, typeAs } from "./slack-waits.ts";
 
 let h: SlackHarness | undefined;
 afterEach(async () => {
@@ -15,30 +15,6 @@ afterEach(async () => {
   await stopLiveRuns(harness.services);
   await harness.close();
 });
-
-/** Types /rl <words> as `who`; the command's answer (ephemeral or public) with its text and blocks' text together. */
-async function typeAs(harness: SlackHarness, who: { id: string; name: string }, words: string, ephemeral = false) {
-  const responseUrl = harness.fake.responseUrl();
-  const before = harness.fake.calls.items.length;
-  const res = await harness.slash(slashCommand({ text: words, responseUrl, user: who }));
-  expect(res.status).toBe(200);
-  // A prompt or a refusal is ephemeral (the response_url); a public answer is posted in the channel.
-  const answer = await seen(
-    harness,
-    Promise.race([
-      harness.fake.waitForResponse(answeredAt(responseUrl)),
-      ...(ephemeral
-        ? []
-        : [
-            harness.fake.calls.waitFor(
-              (c) => c.method === "chat.postMessage" && c.ok && harness.fake.calls.items.indexOf(c) >= before,
-            ),
-          ]),
-    ]),
-    `the answer to ${words}`,
-  );
-  return { body: answer.body, all: `${String(answer.body.text)}\n${textOf(answer.body.blocks)}` };
-}
 
 describe("budgets through Slack", () => {
   it("an admin sets a weekly step budget; a start shows its estimate, and the next one over it is refused", async () => {

@@ -1,7 +1,7 @@
 // Waiting on the fake Slack in run tests: a command typed as Alice, and the posts, edits and answers the bot makes.
 import { expect } from "vitest";
 import type { RecordedCall } from "../fakes/slack-api.ts";
-import type { SlackHarness } from "./slack-harness.ts";
+import { textOf, type SlackHarness } from "./slack-harness.ts";
 import { slashCommand } from "./slack-payloads.ts";
 
 /** Bounds a wait on the fake (a diagnosis when the bot never does it, not a timing check): fails listing the last calls. */
@@ -48,3 +48,32 @@ export async function type(harness: SlackHarness, words: string): Promise<string
 }
 
 export const answeredAt = (url: string) => (r: { id: string }) => url.endsWith(`/${r.id}`);
+
+/** Types /rl <words> as `who`; the command's answer (ephemeral or public) with its text and blocks' text together. */
+export async function typeAs(
+  harness: SlackHarness,
+  who: { id: string; name: string },
+  words: string,
+  ephemeral = false,
+) {
+  const responseUrl = harness.fake.responseUrl();
+  const before = harness.fake.calls.items.length;
+  const res = await harness.slash(slashCommand({ text: words, responseUrl, user: who }));
+  expect(res.status).toBe(200);
+  // A prompt or a refusal is ephemeral (the response_url); a public answer is posted in the channel.
+  const answer = await seen(
+    harness,
+    Promise.race([
+      harness.fake.waitForResponse(answeredAt(responseUrl)),
+      ...(ephemeral
+        ? []
+        : [
+            harness.fake.calls.waitFor(
+              (c) => c.method === "chat.postMessage" && c.ok && harness.fake.calls.items.indexOf(c) >= before,
+            ),
+          ]),
+    ]),
+    `the answer to ${words}`,
+  );
+  return { body: answer.body, all: `${String(answer.body.text)}\n${textOf(answer.body.blocks)}` };
+}

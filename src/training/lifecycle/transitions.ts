@@ -8,6 +8,8 @@ import { noticeReply, type NoticeWandb } from "./run-notices.ts";
 import type { Logger } from "../../log.ts";
 import type { RunEvent, RunEventListener } from "../run-events.ts";
 import { crashPoint, type CrashPoint } from "../../process/crash-point.ts";
+import type { NoticeRouter } from "../../notify/notice-router.ts";
+import type { NoticeKind } from "../../../db/notify-settings.ts";
 
 export const LIVE_STATUSES: readonly RunStatus[] = ["starting", "running", "stopping"];
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["completed", "failed", "stopped", "lost"];
@@ -33,6 +35,15 @@ export interface TransitionsDeps {
   wandb?: NoticeWandb;
   /** The order a run's processes are stopped in (its training stack's). */
   stopOrderOf: (run: RunRow) => readonly Component[];
+  /** Where each kind of notice goes (/rl notify); without it every notice goes to the run's thread. */
+  router?: Pick<NoticeRouter, "route">;
+}
+
+/** The /rl notify kind a run event's notice counts as. */
+function noticeKindOf(kind: RunEvent["kind"]): NoticeKind {
+  if (kind === "queued" || kind === "resumed") return "started";
+  if (kind === "lost") return "failed";
+  return kind;
 }
 
 export function createTransitions(deps: TransitionsDeps) {
@@ -40,13 +51,19 @@ export function createTransitions(deps: TransitionsDeps) {
   const listeners = new Set<RunEventListener>();
 
   const record = (run: RunRow, change: Change): void => {
-    if (change.notice) {
-      const event: RunEvent = { ...change.notice, run };
+    const event: RunEvent | undefined = change.notice && { ...change.notice, run };
+    // A kind turned off (/rl notify) queues nothing; the run's change still commits.
+    const routed =
+      event &&
+      (deps.router
+        ? deps.router.route(noticeKindOf(event.kind), run)
+        : { target: { channel: run.channel, thread: run.thread } });
+    if (event && routed) {
       outbox.enqueue(
         {
           // Each attempt of a resumed run has its own notices (a run failed, resumed and failed again hears both).
           dedupeKey: run.attempt ? `notice:${run.id}:${run.attempt}:${event.kind}` : `notice:${run.id}:${event.kind}`,
-          target: { channel: run.channel, thread: run.thread },
+          ...routed,
           kind: "notice",
           runId: run.id,
           reply: noticeReply(event, deps.redact, deps.wandb),
