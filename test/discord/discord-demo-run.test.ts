@@ -1,4 +1,4 @@
-// A real run on the demo stack through Discord: select, start, Confirm, status, Stop, Confirm, notices in the channel.
+// A real run on the demo stack through Discord: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
@@ -66,12 +66,12 @@ const flagsOf = (call: RecordedCall): number => {
 };
 
 describe("a demo run through Discord", () => {
-  it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the channel", async () => {
+  it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the run's thread", async () => {
     const harness = await start();
     const { fake, services } = harness;
-    const channelPost = (match: (c: RecordedCall) => boolean, what: string) =>
+    const threadPost = (threadId: string, match: (c: RecordedCall) => boolean, what: string) =>
       fake.waitForCall(
-        (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages` && c.status < 300 && match(c),
+        (c) => c.method === "POST" && c.path === `/channels/${threadId}/messages` && c.status < 300 && match(c),
         what,
       );
 
@@ -108,9 +108,18 @@ describe("a demo run through Discord", () => {
     const runMessage = messageIdOf(answer);
     expect(await harness.anchored(runId)).toEqual({ runId, channel: harness.channel, id: runMessage });
     expect(services.runs.get(runId)?.thread).toBe(runMessage);
+    // A thread started from the run's message, named after it; on Discord its id is the message's.
+    const created = await fake.waitForCall(
+      (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages/${runMessage}/threads`,
+      "the run's thread",
+    );
+    expect(created.status).toBe(201);
+    expect(bodyOf(created)["name"]).toBe(`🏃 Run ${runId} (arithmetic): running`);
+    expect(fake.message(runMessage)?.["thread"]).toMatchObject({ id: runMessage, parent_id: fake.ids.channel });
 
-    // The started notice reaches the channel through the digests' poster and the adapter's post().
-    const startedNotice = await channelPost(
+    // The started notice reaches the run's thread through the outbox and the adapter's post().
+    const startedNotice = await threadPost(
+      runMessage,
       (c) => title(c).startsWith(`🏃 Run started: ${runId}`),
       "the started notice",
     );
@@ -146,10 +155,17 @@ describe("a demo run through Discord", () => {
     const pids = services.processes.list(runId).map((p) => p.pid);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(pid !== undefined && processStartTime(pid) === undefined).toBe(true);
-    const stoppedNotice = await channelPost(
+    const stoppedNotice = await threadPost(
+      runMessage,
       (c) => title(c).startsWith(`⏹ Run stopped: ${runId}`),
       "the stopped notice",
     );
-    expect(bodyOf(stoppedNotice)["message_reference"]).toMatchObject({ message_id: runMessage });
+    expect(bodyOf(stoppedNotice)["message_reference"]).toBeUndefined();
+    // Nothing about the run went to the channel after its answer.
+    expect(
+      fake.calls.filter(
+        (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages` && title(c).includes(runId),
+      ),
+    ).toEqual([]);
   });
 });
