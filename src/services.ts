@@ -41,6 +41,9 @@ import { createCookbookStack } from "./stacks/tinker-cookbook/cookbook-stack.ts"
 import { createRecipeCatalogScanner } from "./stacks/tinker-cookbook/recipe-catalog-scanner.ts";
 import { createRunReport } from "./training/run-report.ts";
 import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
+import { createSweepBoard, type SweepBoard } from "./experiments/sweep-board.ts";
+import { createEditSender, type EditSender } from "./outbox/edit-sender.ts";
+import { createMessageEditsRepo } from "../db/message-edits.ts";
 import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts";
 
 /** The whole core: the operations, plus what only the wiring, the lifecycle and delivery touch. */
@@ -52,6 +55,10 @@ export interface Services extends Operations {
   outbox: OutboxRepo;
   /** Delivers the outbox through the posters the platforms register; the bot starts it. */
   outboxSender: OutboxSender;
+  /** Delivers the edits owed to posted messages through the editors the platforms register; the bot starts it. */
+  editSender: EditSender;
+  /** Keeps each sweep's message up to date with its runs; the bot starts it. */
+  sweepBoard: SweepBoard;
   close(): Promise<void>;
 }
 
@@ -169,8 +176,10 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     try {
       await digests.stop();
       await outboxSender.stop();
+      await editSender.stop();
       await manager.shutdown();
       await sweepFinisher.idle();
+      await sweepBoard.stop();
       await scanner.close();
     } finally {
       // Even when a step failed (its writes refused by a database file gone from under it): the handle is let go.
@@ -189,7 +198,19 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     now,
     redact,
   });
-  const sweepFinisher = createSweepFinisher({ sweeps, runs, report, outbox, log, now });
+  const edits = createMessageEditsRepo(db);
+  const editSender = createEditSender({ edits, log, now });
+  const sweepBoard = createSweepBoard({ sweeps, runs, report, edits, sender: editSender, log, now });
+  manager.onEvent((event) => sweepBoard.onEvent(event));
+  const sweepFinisher = createSweepFinisher({
+    sweeps,
+    runs,
+    report,
+    outbox,
+    log,
+    now,
+    beforeComparison: (sweepId) => sweepBoard.refresh(sweepId),
+  });
   manager.onEvent((event) => sweepFinisher.onEvent(event));
   manager.afterRecovery(() => sweepFinisher.catchUp());
   return {
@@ -212,6 +233,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     report,
     outbox,
     outboxSender,
+    editSender,
+    sweepBoard,
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),

@@ -5,6 +5,7 @@ import type { RunActionsRepo } from "../../../db/run-actions.ts";
 import type { Component } from "../../../db/run-processes.ts";
 import type { NewRun, RunPatch, RunRow, RunsRepo, RunStatus } from "../../../db/runs.ts";
 import { noticeReply, type NoticeWandb } from "./run-notices.ts";
+import { foldsIntoSweep } from "./sweep-folding.ts";
 import type { Logger } from "../../log.ts";
 import type { RunEvent, RunEventListener } from "../run-events.ts";
 import { crashPoint, type CrashPoint } from "../../process/crash-point.ts";
@@ -40,7 +41,8 @@ export function createTransitions(deps: TransitionsDeps) {
   const listeners = new Set<RunEventListener>();
 
   const record = (run: RunRow, change: Change): void => {
-    if (change.notice) {
+    // A sweep run's routine notices only move the sweep's message (sweep-board.ts); its failures still post.
+    if (change.notice && !foldsIntoSweep({ kind: change.notice.kind, run })) {
       const event: RunEvent = { ...change.notice, run };
       outbox.enqueue(
         {
