@@ -48,8 +48,8 @@ export function createMessageEditsRepo(db: Db): MessageEditsRepo {
     "SELECT reply_json, last_sent_at FROM message_edits WHERE key = ?",
   );
   const insert = db.prepare(
-    `INSERT INTO message_edits (key, platform, workspace, channel, thread, message_id, reply_json, next_attempt_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO message_edits (key, platform, workspace, channel, thread, message_id, reply_json, next_attempt_at, last_sent_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const replace = db.prepare(
     `UPDATE message_edits SET reply_json = ?, version = version + 1, status = 'pending', attempts = 0,
@@ -81,8 +81,9 @@ export function createMessageEditsRepo(db: Db): MessageEditsRepo {
         ref.thread ?? null,
         ref.id,
         json,
-        // The message was just posted: its first edit waits the gap too.
+        // The message was just posted: its first edit waits the gap too, as if the post were the last edit.
         at + gapMs,
+        at,
       );
     return true;
   });
