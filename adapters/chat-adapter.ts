@@ -23,8 +23,19 @@ export interface MessageRef {
   thread?: string;
 }
 
+/** The message itself (a sweep's message is edited as its runs move): its id, and the thread it is in, if any. */
+export interface AnchorMessage {
+  id: string;
+  thread?: string;
+}
+
 /** Records a posted message's thread as the run's, where later notices about the run go. */
-export type AnchorHandler = (runId: string, channel: ChannelKey, thread: string) => void | Promise<void>;
+export type AnchorHandler = (
+  runId: string,
+  channel: ChannelKey,
+  thread: string,
+  message?: AnchorMessage,
+) => void | Promise<void>;
 
 export interface ChatAdapter {
   readonly platform: "slack" | "discord" | "console";

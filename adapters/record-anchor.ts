@@ -1,7 +1,7 @@
 // Records a posted message as a run's thread through the injected handler; a failure is logged, never thrown.
 import type { ChannelKey } from "../db/channel-key.ts";
 import type { Logger } from "../src/log.ts";
-import type { AnchorHandler } from "./chat-adapter.ts";
+import type { AnchorHandler, AnchorMessage } from "./chat-adapter.ts";
 
 /** The message is already posted, so a failure here must not make a caller post it again. */
 export async function recordAnchor(
@@ -10,10 +10,11 @@ export async function recordAnchor(
   runId: string,
   channel: ChannelKey,
   thread: string,
+  message?: AnchorMessage,
 ): Promise<void> {
   if (!onAnchor) return;
   try {
-    await onAnchor(runId, channel, thread);
+    await onAnchor(runId, channel, thread, message);
   } catch (err) {
     log.error(`${channel.platform}: recording the run's thread failed`, {
       runId,

@@ -7,6 +7,7 @@ import { formatValue } from "../src/values/format-value.ts";
 import { parseSweepGrid } from "./parse-sweep-grid.ts";
 import { budgetField, checkOverBudgetFlag, overBudgetArg, takeOverBudgetFlag } from "./budget-check.ts";
 import { sweepEstimate } from "../src/budgets/estimate.ts";
+import { sweepBoardReply } from "../src/experiments/sweep-board-reply.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
 
 const args = z.object({
@@ -89,7 +90,7 @@ const sweep: AnyCommand = defineCommand({
   name: "sweep",
   summary: "Start a sweep: one run per combination",
   description:
-    "Start a sweep of this channel's selected environment: one training run for every combination of the given field values (field=v1,v2 words) on top of the channel's config. Each value is parsed and checked as /rl set does; the number of runs is capped by RL_SWEEP_MAX_RUNS (or a lower --max). The runs share a sweep id, queue and start one after another as RL_MAX_CONCURRENT_RUNS allows (on Slurm: one job array, a task per run), post their notices in the sweep's thread, and a comparison is posted when the last one ends. Needs one confirmation by the person, whose prompt lists every combination.",
+    "Start a sweep of this channel's selected environment: one training run for every combination of the given field values (field=v1,v2 words) on top of the channel's config. Each value is parsed and checked as /rl set does; the number of runs is capped by RL_SWEEP_MAX_RUNS (or a lower --max). The runs share a sweep id, queue and start one after another as RL_MAX_CONCURRENT_RUNS allows (on Slurm: one job array, a task per run); the sweep's message is edited as they move (queued, step and reward, done), failures post in the sweep's thread, and a comparison is posted there when the last one ends. Needs one confirmation by the person, whose prompt lists every combination.",
   toolName: "rl_start_sweep",
   args,
   positional: ["grid"],
@@ -148,17 +149,9 @@ const sweep: AnyCommand = defineCommand({
       combinations: plan.combinations.map((combo) => ({ ...plan.base, ...combo })),
       overBudget: plan.overBudget,
     });
+    // The sweep's message as it first reads: edited from then on as its runs move (sweep-board.ts).
     return {
-      title: `🧪 Sweep ${row.id} (${row.environment}): ${runs.length} runs`,
-      text: "The runs start as the queue allows; their notices follow in this thread, and a comparison of them all when the last one ends.",
-      fields: runs.map((run, i) => ({
-        label: `Run ${run.id}`,
-        value: `${describeCombo(plan.combinations[i]!)} · ${run.status}`,
-      })),
-      buttons: [
-        { kind: "command", label: "Compare", command: `/rl compare ${row.id}` },
-        { kind: "command", label: "Stop sweep", command: `/rl stop ${row.id}`, style: "danger" },
-      ],
+      ...sweepBoardReply(row, runs),
       delivery: { anchorRunId: runs[0]?.id },
       data: {
         sweep_id: row.id,

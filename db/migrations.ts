@@ -345,6 +345,31 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 18,
+    name: "a sweep's living message, and the edits owed to posted messages",
+    sql: `
+      ALTER TABLE sweeps ADD COLUMN message_id TEXT;
+      ALTER TABLE sweeps ADD COLUMN message_thread TEXT;
+      CREATE TABLE message_edits (
+        key TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        thread TEXT,
+        message_id TEXT NOT NULL,
+        reply_json TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        sent_version INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_sent_at INTEGER,
+        last_error TEXT
+      );
+      CREATE INDEX message_edits_due ON message_edits (status, next_attempt_at);
+    `,
+  },
+  {
     version: 19,
     name: "approval requests' messages, edited once decided or expired, through the outbox",
     sql: `

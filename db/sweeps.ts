@@ -13,9 +13,11 @@ export interface SweepRow {
   createdAt: number;
   /** When its comparison was posted (once, after its last run ended). */
   comparedAt?: number;
+  /** Its own message, edited as its runs move: the platform's id, and the thread the message is in, if any. */
+  message?: { id: string; thread?: string };
 }
 
-export type NewSweep = Omit<SweepRow, "createdAt" | "comparedAt">;
+export type NewSweep = Omit<SweepRow, "createdAt" | "comparedAt" | "message">;
 
 interface RawSweep {
   id: string;
@@ -28,6 +30,8 @@ interface RawSweep {
   created_by: string;
   created_at: number;
   compared_at: number | null;
+  message_id: string | null;
+  message_thread: string | null;
 }
 
 export interface SweepsRepo {
@@ -39,6 +43,8 @@ export interface SweepsRepo {
   listUncompared(): SweepRow[];
   /** Compare-and-set: true for the one caller that marks the sweep compared. */
   markCompared(id: string, at: number): boolean;
+  /** The sweep's message, once posted (kept as first recorded). */
+  setMessage(id: string, message: { id: string; thread?: string }): void;
 }
 
 const toRow = (r: RawSweep): SweepRow => ({
@@ -50,6 +56,7 @@ const toRow = (r: RawSweep): SweepRow => ({
   createdBy: r.created_by,
   createdAt: r.created_at,
   comparedAt: r.compared_at ?? undefined,
+  ...(r.message_id ? { message: { id: r.message_id, ...(r.message_thread ? { thread: r.message_thread } : {}) } } : {}),
 });
 
 export function createSweepsRepo(db: Db, now: () => number = Date.now): SweepsRepo {
@@ -64,6 +71,9 @@ export function createSweepsRepo(db: Db, now: () => number = Date.now): SweepsRe
     "SELECT * FROM sweeps WHERE compared_at IS NULL ORDER BY created_at, rowid",
   );
   const compared = db.prepare("UPDATE sweeps SET compared_at = ? WHERE id = ? AND compared_at IS NULL");
+  const message = db.prepare(
+    "UPDATE sweeps SET message_id = ?, message_thread = ? WHERE id = ? AND message_id IS NULL",
+  );
   const repo: SweepsRepo = {
     insert: (s) => {
       insert.run(
@@ -86,6 +96,7 @@ export function createSweepsRepo(db: Db, now: () => number = Date.now): SweepsRe
     idsByChannel: (c, limit) => byChannel.all(c.platform, c.workspace, c.channel, limit).map((r) => r.id),
     listUncompared: () => uncompared.all().map(toRow),
     markCompared: (id, at) => compared.run(at, id).changes === 1,
+    setMessage: (id, m) => void message.run(m.id, m.thread ?? null, id),
   };
   return repo;
 }

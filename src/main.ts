@@ -173,6 +173,7 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
           : adapter.post(target, reply, delivery),
       { threads: adapter.threads },
     );
+    services.editSender.register(adapter.platform, (ref, reply) => adapter.update(ref, reply));
   };
 
   let chat: ChatHandler | undefined;
@@ -224,11 +225,13 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
     stoppers.push(() => backups.stop());
 
     // A run's message (its start reply) becomes the thread its later notices go to.
-    const onAnchor: AnchorHandler = async (runId, channel, thread) => {
+    const onAnchor: AnchorHandler = async (runId, channel, thread, message) => {
       try {
         services.runs.update(runId, { thread });
+        // A sweep's message (its first run's) is edited as the runs move.
+        if (message) await services.sweepBoard.anchored(runId, channel, message);
       } finally {
-        await deps.onAnchor?.(runId, channel, thread);
+        await deps.onAnchor?.(runId, channel, thread, message);
       }
     };
     // The background supervisor connects to no platform, tokens or not (a second Socket Mode connection would split
@@ -276,6 +279,8 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   services.digests.start();
   services.outboxSender.start();
   services.approvalExpiry.start();
+  services.editSender.start();
+  services.sweepBoard.start();
 
   if (terminal) {
     // On a signal the console stops reading and its command in flight finishes before the database closes.

@@ -44,6 +44,9 @@ import { createCookbookStack } from "./stacks/tinker-cookbook/cookbook-stack.ts"
 import { createRecipeCatalogScanner } from "./stacks/tinker-cookbook/recipe-catalog-scanner.ts";
 import { createRunReport } from "./training/run-report.ts";
 import { createSweepFinisher } from "./experiments/sweep-finisher.ts";
+import { createSweepBoard, type SweepBoard } from "./experiments/sweep-board.ts";
+import { createEditSender, type EditSender } from "./outbox/edit-sender.ts";
+import { createMessageEditsRepo } from "../db/message-edits.ts";
 import { createOutboxSender, type OutboxSender } from "./outbox/outbox-sender.ts";
 import { createApprovalExpiry, type ApprovalExpiry } from "./approvals/approval-expiry.ts";
 import { closedRequestReply } from "./approvals/closed-request.ts";
@@ -59,6 +62,10 @@ export interface Services extends Operations {
   outboxSender: OutboxSender;
   /** Edits expired approval requests' messages on a timer; the bot starts it. */
   approvalExpiry: ApprovalExpiry;
+  /** Delivers the edits owed to posted messages through the editors the platforms register; the bot starts it. */
+  editSender: EditSender;
+  /** Keeps each sweep's message up to date with its runs; the bot starts it. */
+  sweepBoard: SweepBoard;
   close(): Promise<void>;
 }
 
@@ -214,8 +221,10 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
       await digests.stop();
       approvalExpiry.stop();
       await outboxSender.stop();
+      await editSender.stop();
       await manager.shutdown();
       await sweepFinisher.idle();
+      await sweepBoard.stop();
       await scanner.close();
     } finally {
       // Even when a step failed (its writes refused by a database file gone from under it): the handle is let go.
@@ -223,7 +232,19 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     }
   };
   let closing: Promise<void> | undefined;
-  const sweepFinisher = createSweepFinisher({ sweeps, runs, report, outbox, log, now });
+  const edits = createMessageEditsRepo(db);
+  const editSender = createEditSender({ edits, log, now });
+  const sweepBoard = createSweepBoard({ sweeps, runs, report, edits, sender: editSender, log, now });
+  manager.onEvent((event) => sweepBoard.onEvent(event));
+  const sweepFinisher = createSweepFinisher({
+    sweeps,
+    runs,
+    report,
+    outbox,
+    log,
+    now,
+    beforeComparison: (sweepId) => sweepBoard.refresh(sweepId),
+  });
   manager.onEvent((event) => sweepFinisher.onEvent(event));
   manager.afterRecovery(() => sweepFinisher.catchUp());
   return {
@@ -247,6 +268,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     report,
     outbox,
     outboxSender,
+    editSender,
+    sweepBoard,
     digests,
     inferenceTests: createInferenceTestsRepo(db, now),
     confirmations: createConfirmationsRepo(db, { now, ttlMs: config.confirmTtlMs, redact }),

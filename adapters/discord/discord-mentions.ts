@@ -47,7 +47,7 @@ export async function handleMention(message: Message, deps: DiscordDeps): Promis
       (m) => message.reply({ embeds: m.embeds, components: m.components, ...filesOption(m) }),
       services.log,
     );
-    await anchorReply(reply, where, sent.id, false, deps);
+    await anchorReply(reply, where, sent.id, false, deps, message.client.rest);
   } catch (err) {
     services.log.error("discord: answering a mention failed", { message: message.id, err });
   }

@@ -5,10 +5,12 @@ import { dmRecipient } from "../../db/outbox.ts";
 import { deliveryError } from "../../src/outbox/delivery-failure.ts";
 import type { Delivery } from "../../src/outbox/poster.ts";
 import { RlError } from "../../src/errors.ts";
+import type { Logger } from "../../src/log.ts";
 import type { Reply } from "../../src/reply.ts";
 import type { MessageRef, PostTarget } from "../chat-adapter.ts";
 import { classifyDiscordFailure } from "./discord-delivery-failure.ts";
 import { nonceFor } from "./discord-nonce.ts";
+import { startThreadLate } from "./discord-thread.ts";
 import { sendWithChart } from "./discord-chart.ts";
 import type { DiscordMessage } from "./discord-render.ts";
 import { anchorReply, renderFor, renderWithChart, type DiscordDeps } from "./discord-run.ts";
@@ -40,16 +42,28 @@ async function dmChannelOf(rest: REST, userId: string): Promise<string> {
   return channel.id;
 }
 
-/** The channel a message goes to or lives in: a target's thread when it is a thread channel, else the channel itself. */
+/**
+ * The channel a message goes to or lives in: a target's thread when it is a thread channel, else the channel itself.
+ * A new post to a message that has no thread yet (an older run's, or one whose thread a crash kept from starting)
+ * starts it when `rest` is given; where Discord refuses one, the post answers the message instead.
+ */
 async function channelOf(
   client: Client,
   target: PostTarget,
   rest?: REST,
+  log?: Logger,
 ): Promise<{ channelId: string; reference?: { message_id: string; fail_if_not_exists: boolean } }> {
   const user = dmRecipient(target.channel.channel);
   if (user && rest) return { channelId: await dmChannelOf(rest, user) };
   if (!target.thread) return { channelId: target.channel.channel };
   if (await isChannel(client, target.thread)) return { channelId: target.thread };
+  if (rest) {
+    try {
+      return { channelId: await startThreadLate(rest, target.channel.channel, target.thread) };
+    } catch (err) {
+      log?.warn("discord: no thread from the run's message; answering it instead", { message: target.thread, err });
+    }
+  }
   return { channelId: target.channel.channel, reference: { message_id: target.thread, fail_if_not_exists: false } };
 }
 
@@ -70,7 +84,7 @@ export async function postReply(
   if (!client.isReady())
     throw deliveryError("Discord is not connected yet; the message will be posted once it is.", { transient: true });
   try {
-    const { channelId, reference } = await channelOf(client, target, rest);
+    const { channelId, reference } = await channelOf(client, target, rest, deps.services.log);
     const rendered = await renderWithChart(reply, deps);
     const send = async (m: DiscordMessage): Promise<APIMessage> => {
       const files = m.files ?? [];
@@ -96,6 +110,7 @@ export async function postReply(
       sent.id,
       false,
       deps,
+      client.rest,
     );
     return { channel: target.channel, id: sent.id, ...(target.thread ? { thread: target.thread } : {}) };
   } catch (err) {

@@ -1,6 +1,6 @@
 // Runs a command for a Discord interaction as the person who acted, answers it in time, and anchors run replies.
 import { MessageFlags } from "discord.js";
-import type { BaseInteraction, ButtonInteraction, RepliableInteraction } from "discord.js";
+import type { BaseInteraction, ButtonInteraction, REST, RepliableInteraction } from "discord.js";
 import { answerConfirmation, type WonConfirmation } from "../../commands/confirmation/answer-once.ts";
 import { promptNotClosed, runAsAnswerer } from "../../commands/confirmation/run-as-answerer.ts";
 import {
@@ -24,6 +24,7 @@ import { callerOf, whereOf, type ChannelLike, type Where } from "./discord-conte
 import { fitsDiscord, renderDiscordReply, statusEmbed, type DiscordMessage } from "./discord-render.ts";
 import { createResponder } from "./discord-responder.ts";
 import { firstPage } from "../paginate-reply.ts";
+import { startThreadFrom, threadNameOf } from "./discord-thread.ts";
 import { redactReply } from "../redact-reply.ts";
 
 export interface DiscordDeps {
@@ -80,25 +81,42 @@ export function whereOfInteraction(i: BaseInteraction): Where {
   return whereOf(i.guildId, i.channel as ChannelLike | null, i.channelId);
 }
 
-/** The message (or, in a thread, the thread) that later notices about a run started here go to. */
+/**
+ * Where later notices about a run started here go: the thread it was asked in, else a thread started from its
+ * message. The message is recorded first (durably), then the thread started: a crash in between leaves the message,
+ * whose thread the next notice starts (discord-post.ts), and a repeat of the start finds the thread Discord has.
+ */
 export async function anchorReply(
   reply: Reply,
   where: Where,
   messageId: string | undefined,
   ephemeral: boolean,
   deps: DiscordDeps,
+  rest: REST,
 ): Promise<void> {
   // An approval request's message is edited once decided: where it went is recorded here, where every post passes.
   if (messageId && !ephemeral)
     recordApprovalMessage(deps.services, reply, { id: messageId, ...(where.thread ? { thread: where.thread } : {}) });
   const runId = reply.delivery?.anchorRunId;
   if (!runId || !deps.onAnchor) return;
+  const { log } = deps.services;
   const id = where.thread ?? (ephemeral ? undefined : messageId);
   if (!id) {
-    deps.services.log.warn("discord: no public message to anchor the run's notices to", { run: runId });
+    log.warn("discord: no public message to anchor the run's notices to", { run: runId });
     return;
   }
-  await recordAnchor(deps.onAnchor, deps.services.log, runId, where.channel, id);
+  const message =
+    messageId && !ephemeral ? { id: messageId, ...(where.thread ? { thread: where.thread } : {}) } : undefined;
+  await recordAnchor(deps.onAnchor, log, runId, where.channel, id, message);
+  if (where.thread || !messageId) return;
+  const name = threadNameOf(deps.services.redact(reply.title ?? ""), `Run ${runId}`);
+  try {
+    const thread = await startThreadFrom(rest, where.channel.channel, messageId, name);
+    if (thread !== id) await recordAnchor(deps.onAnchor, log, runId, where.channel, thread, message);
+  } catch (err) {
+    // The notices still reach the message, as replies to it.
+    log.warn("discord: could not start the run's thread; its notices answer its message", { run: runId, err });
+  }
 }
 
 /** Slow work (command.slow) defers at once; a confirmation prompt comes back fast, so those do not. */
@@ -146,7 +164,7 @@ export async function runAndAnswer(
     const result = await dispatch(input, ctx, { commands: deps.commands });
     const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps, { redacted: true });
     const id = await sendWithChart(message, (m) => responder.finish(m), deps.services.log);
-    await anchorReply(result.reply, where, id, message.ephemeral, deps);
+    await anchorReply(result.reply, where, id, message.ephemeral, deps, i.client.rest);
   } finally {
     responder.dispose();
   }
@@ -223,5 +241,5 @@ export async function answerPrompt(
       })
       .catch((err: unknown) => deps.services.log.warn("discord: could not close the prompt", { err }));
   }
-  await anchorReply(result.reply, where, sent.id, message.ephemeral, deps);
+  await anchorReply(result.reply, where, sent.id, message.ephemeral, deps, i.client.rest);
 }

@@ -95,7 +95,11 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
     : await messenger.post(channelId, rendered, message.thread);
   const ts = progressTs && posted.ok ? progressTs : posted.ok ? posted.ts : undefined;
   const anchorRunId = reply.delivery?.anchorRunId;
-  if (ts && anchorRunId) await recordAnchor(deps.onAnchor, services.log, anchorRunId, message.channel, ts);
+  if (ts && anchorRunId)
+    await recordAnchor(deps.onAnchor, services.log, anchorRunId, message.channel, ts, {
+      id: ts,
+      ...(message.thread ? { thread: message.thread } : {}),
+    });
   if (ts) recordApprovalMessage(services, reply, { id: ts });
   if (ts)
     await shareChart(

@@ -56,7 +56,8 @@ export function createSlackPosts(deps: SlackPostsDeps): Pick<ChatAdapter, "post"
       // next to the message (a run's chart with no run thread yet goes under the message itself), and a failure of
       // either is only logged. stop() still waits for both.
       const { anchorRunId, runId } = reply.delivery ?? {};
-      if (anchorRunId) void track(recordAnchor(deps.onAnchor, log, anchorRunId, target.channel, ts));
+      const message = { id: ts, ...(target.thread ? { thread: target.thread } : {}) };
+      if (anchorRunId) void track(recordAnchor(deps.onAnchor, log, anchorRunId, target.channel, ts, message));
       const thread = target.thread ?? (runId ? ts : undefined);
       if (reply.chart)
         void track(

@@ -333,12 +333,16 @@ async function deliver(
   if (ts) {
     // In a conversation, the run's thread is the conversation's (Slack threads under a parent, not under a reply).
     const runThread = source.prompt?.thread ?? ts;
-    if (anchorRunId) await recordAnchor(deps.onAnchor, log, anchorRunId, source.channel, runThread);
+    const thread = source.prompt?.thread;
+    if (anchorRunId)
+      await recordAnchor(deps.onAnchor, log, anchorRunId, source.channel, runThread, {
+        id: ts,
+        ...(thread ? { thread } : {}),
+      });
     recordApprovalMessage(services, reply, { id: ts });
     if (replacePrompt) await messenger.dismiss(source.respond);
     // Only public answers get the picture: a file cannot be ephemeral, and response_url cannot carry one. It goes
     // where its answer went (a run's thread would part them), right after it.
-    const thread = source.prompt?.thread;
     await shareChart(
       reply.chart,
       { channel: channelId, ...(thread ? { thread } : {}) },

@@ -16,6 +16,8 @@ export interface SweepFinisherDeps {
   outbox: OutboxRepo;
   log: Logger;
   now: () => number;
+  /** The sweep's message is brought to its last state before the comparison is marked (a crash repeats both). */
+  beforeComparison?: (sweepId: string) => Promise<void>;
 }
 
 export function createSweepFinisher(deps: SweepFinisherDeps) {
@@ -29,6 +31,7 @@ export function createSweepFinisher(deps: SweepFinisherDeps) {
     if (members.length === 0 || !members.every((r) => TERMINAL_STATUSES.includes(r.status))) return;
     const reply = comparisonReply(await compareRuns(members, deps.report, deps.now), sweep, true);
     const first = members[0]!;
+    await deps.beforeComparison?.(sweepId);
     // Queued before it is marked: a crash in between queues it again at start, and the dedupe key keeps it to one post.
     deps.outbox.enqueue(
       {

@@ -1,4 +1,4 @@
-// A real run on the demo stack through Discord: select, start, Confirm, status, Stop, Confirm, notices in the channel.
+// A real run on the demo stack through Discord: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
@@ -42,8 +42,8 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 }
 
 /** The bot as main.ts builds it (createBot) with Discord and the real commands, on the demo stack with free ports. */
-async function start(): Promise<Harness> {
-  const lockedFile = await demoLockedFields(tempDir("rl-discord-demo-"), { totalSteps: 400, stepSeconds: 0.1 });
+async function start(steps = { totalSteps: 400, stepSeconds: 0.1 }): Promise<Harness> {
+  const lockedFile = await demoLockedFields(tempDir("rl-discord-demo-"), steps);
   const harness = await startHarness({
     env: {
       RL_TRAINING_ROOT: DEMO_STACK_ROOT,
@@ -66,12 +66,12 @@ const flagsOf = (call: RecordedCall): number => {
 };
 
 describe("a demo run through Discord", () => {
-  it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the channel", async () => {
+  it("selects, starts after Confirm, reports status, stops after Confirm, with notices in the run's thread", async () => {
     const harness = await start();
     const { fake, services } = harness;
-    const channelPost = (match: (c: RecordedCall) => boolean, what: string) =>
+    const threadPost = (threadId: string, match: (c: RecordedCall) => boolean, what: string) =>
       fake.waitForCall(
-        (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages` && c.status < 300 && match(c),
+        (c) => c.method === "POST" && c.path === `/channels/${threadId}/messages` && c.status < 300 && match(c),
         what,
       );
 
@@ -108,9 +108,18 @@ describe("a demo run through Discord", () => {
     const runMessage = messageIdOf(answer);
     expect(await harness.anchored(runId)).toEqual({ runId, channel: harness.channel, id: runMessage });
     expect(services.runs.get(runId)?.thread).toBe(runMessage);
+    // A thread started from the run's message, named after it; on Discord its id is the message's.
+    const created = await fake.waitForCall(
+      (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages/${runMessage}/threads`,
+      "the run's thread",
+    );
+    expect(created.status).toBe(201);
+    expect(bodyOf(created)["name"]).toBe(`🏃 Run ${runId} (arithmetic): running`);
+    expect(fake.message(runMessage)?.["thread"]).toMatchObject({ id: runMessage, parent_id: fake.ids.channel });
 
-    // The started notice reaches the channel through the digests' poster and the adapter's post().
-    const startedNotice = await channelPost(
+    // The started notice reaches the run's thread through the outbox and the adapter's post().
+    const startedNotice = await threadPost(
+      runMessage,
       (c) => title(c).startsWith(`🏃 Run started: ${runId}`),
       "the started notice",
     );
@@ -146,10 +155,69 @@ describe("a demo run through Discord", () => {
     const pids = services.processes.list(runId).map((p) => p.pid);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(pid !== undefined && processStartTime(pid) === undefined).toBe(true);
-    const stoppedNotice = await channelPost(
+    const stoppedNotice = await threadPost(
+      runMessage,
       (c) => title(c).startsWith(`⏹ Run stopped: ${runId}`),
       "the stopped notice",
     );
-    expect(bodyOf(stoppedNotice)["message_reference"]).toMatchObject({ message_id: runMessage });
+    expect(bodyOf(stoppedNotice)["message_reference"]).toBeUndefined();
+    // Nothing about the run went to the channel after its answer.
+    expect(
+      fake.calls.filter(
+        (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages` && title(c).includes(runId),
+      ),
+    ).toEqual([]);
+  });
+
+  it("runs a 2-value sweep in a thread of its message, the message edited as the runs move, the comparison in the thread", async () => {
+    const harness = await start({ totalSteps: 4, stepSeconds: 0.05 });
+    const { fake, services } = harness;
+    await services.env.selectEnvironment(harness.channel, "arithmetic");
+    const prompt = await fake.slash("sweep", { grid: "temperature=0.2,1.8" }).callback();
+    expect(title(prompt)).toBe("Start a sweep of arithmetic: 2 runs?");
+    const [confirm] = buttonsOf(prompt);
+    const click = fake.click(messageIdOf(prompt), confirm!.custom_id);
+    const answer = await fake.waitForCall(
+      (c) => isFollowup(click.token)(c) && /^🧪 Sweep s\w+ \(arithmetic\): 2 runs$/.test(title(c)),
+      "the sweep's message",
+    );
+    const sweepId = /Sweep (s\w+)/.exec(title(answer))![1]!;
+    const message = messageIdOf(answer);
+    const runs = services.runs.listBySweep(sweepId);
+
+    // A thread started from the sweep's message: every run's notices and the comparison go there.
+    const created = await fake.waitForCall(
+      (c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages/${message}/threads`,
+      "the sweep's thread",
+    );
+    expect(created.status).toBe(201);
+    expect(bodyOf(created)["name"]).toBe(`🧪 Sweep ${sweepId} (arithmetic): 2 runs`);
+    expect(runs.map((r) => services.runs.get(r.id)?.thread)).toEqual([message, message]);
+    const comparison = await fake.waitForCall(
+      (c) =>
+        c.method === "POST" &&
+        c.path === `/channels/${message}/messages` &&
+        title(c).startsWith(`📊 Sweep ${sweepId} (arithmetic): finished, 2 runs compared`),
+      "the comparison in the thread",
+    );
+    expect(comparison.status).toBe(200);
+
+    // The message itself is edited (its channel's message, by the bot) until both runs are done.
+    const last = await fake.waitForCall(
+      (c) =>
+        c.method === "PATCH" &&
+        c.path === `/channels/${fake.ids.channel}/messages/${message}` &&
+        /Finished: 2 completed, 0 failed\./.test(JSON.stringify(bodyOf(c))),
+      "the sweep message's last state",
+    );
+    expect(last.status).toBe(200);
+    for (const run of runs)
+      expect(fieldsOf(last)[`Run ${run.id}`]).toMatch(/^temperature=(0\.2|1\.8) · ✅ done, reward/);
+    // Folded: nothing but the comparison posted in the thread, nothing about the sweep in the channel after its message.
+    const inThread = fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${message}/messages`);
+    expect(inThread.map(title)).toEqual([expect.stringMatching(/^📊 Sweep/)]);
+    expect(
+      fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${fake.ids.channel}/messages`),
+    ).toEqual([]);
   });
 });

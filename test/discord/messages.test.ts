@@ -74,8 +74,11 @@ describe("post", () => {
       { title: "Run r7 started", delivery: { anchorRunId: "r7" } },
     );
     expect(h.fake.message(id)?.["channel_id"]).toBe(IDS.channel);
-    expect(embedsOf(h.fake.calls.at(-1)!)[0]?.["title"]).toBe("Run r7 started");
+    const post = h.fake.calls.find((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`);
+    expect(embedsOf(post!)[0]?.["title"]).toBe("Run r7 started");
     expect(await h.anchored("r7")).toEqual({ runId: "r7", channel: h.channel, id });
+    // The run's thread is started from the message, named after it.
+    expect(h.fake.message(id)?.["thread"]).toMatchObject({ id, name: "Run r7 started" });
   });
 
   it("posts into a thread", async () => {
@@ -84,9 +87,18 @@ describe("post", () => {
     expect(h.fake.message(id)?.["channel_id"]).toBe(IDS.thread);
   });
 
-  it("answers the anchor message when the 'thread' is a message id", async () => {
+  it("starts the message's thread when the 'thread' is a message id without one", async () => {
     h = await startHarness();
     const anchor = await h.adapter.post({ channel: h.channel }, { title: "Run r8 started" });
+    const { id } = await h.adapter.post({ channel: h.channel, thread: anchor.id }, { title: "Step 10" });
+    expect(h.fake.message(id)?.["channel_id"]).toBe(anchor.id);
+    expect(h.fake.message(anchor.id)?.["thread"]).toMatchObject({ id: anchor.id, name: "Run r8 started" });
+  });
+
+  it("answers the anchor message when Discord refuses it a thread", async () => {
+    h = await startHarness();
+    const anchor = await h.adapter.post({ channel: h.channel }, { title: "Run r8 started" });
+    h.fake.fault({ method: "POST", path: /\/threads$/, status: 403 });
     const { id } = await h.adapter.post({ channel: h.channel, thread: anchor.id }, { title: "Step 10" });
     const posted = h.fake.message(id);
     expect(posted?.["channel_id"]).toBe(IDS.channel);

@@ -2,9 +2,8 @@
 // clear (10003, 50001, 50013) stops the row and shows in /rl status, and every post carries its nonce.
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedCall } from "../fakes/discord-gateway.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
-import { drainOverHours, outboxRow } from "../helpers/outbox-rows.ts";
+import { drainOverHours, drainUntilSent, outboxRow } from "../helpers/outbox-rows.ts";
 
 let h: Harness | undefined;
 
@@ -45,16 +44,6 @@ const titled = (harness: Harness, title: string) =>
     .channelMessages(harness.fake.ids.channel)
     .filter((m) => (m["embeds"] as Array<{ title?: string }>)[0]?.title === title);
 
-/** Delivery passes, as the bot's timer runs them, until the row is sent (fails if it never is). */
-async function drainUntilSent(harness: Harness, key: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    await harness.services.outboxSender.drain();
-    if (outboxRow(harness.services, key).status === "sent") return;
-    await delay(50);
-  }
-  throw new Error(`${key} was never sent: ${JSON.stringify(outboxRow(harness.services, key))}`);
-}
-
 describe("Discord delivery from the outbox", () => {
   it("a 429 sets the row's next try to its retry_after (discord.js does not wait it out), then the notice is posted once", async () => {
     h = await startHarness();
@@ -69,7 +58,7 @@ describe("Discord delivery from the outbox", () => {
     expect(waiting).toMatchObject({ status: "pending", attempts: 0 });
     expect(waiting.next_attempt_at).toBeGreaterThanOrEqual(before + 2_000);
 
-    await drainUntilSent(h, key);
+    await drainUntilSent(h.services, key);
     expect(posts(h).map((c) => c.status)).toEqual([429, 200]);
     const kept = titled(h, "Run r1 completed");
     expect(kept).toHaveLength(1);

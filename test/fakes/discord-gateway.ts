@@ -306,6 +306,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
 
     message: (id: string): Json | undefined => rest.state.messages.get(id),
 
+    /** A message the bot posted earlier (before a restart, say), titled `title`. */
+    botMessage: (channelId: string, title: string): Json => rest.createMessage(channelId, { embeds: [{ title }] }),
+
     /** The messages in a channel (or thread), oldest first. */
     channelMessages: (channelId: string): Json[] =>
       [...rest.state.messages.values()].filter((m) => m["channel_id"] === channelId),

@@ -3,8 +3,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { attachmentsOf, parseMultipart, resolveEmbedImages, type RecordedFile } from "./discord-attachments.ts";
 import {
   BOT_USER,
+  IDS,
   messageJson,
   nextSnowflake,
+  threadJson,
   userJson,
   type FakeUser,
   type FakeWorld,
@@ -240,6 +242,38 @@ export function createFakeRest(options: FakeRestOptions) {
     return { status: 200, body: message };
   };
 
+  /**
+   * POST /channels/:id/messages/:id/threads, with Discord's rules: only in a text or announcement channel, a message
+   * has at most one thread (160004), its name is 1-100 characters, and the thread's id is the message's id. The
+   * starter message then carries the thread (its `thread` field and the HAS_THREAD flag).
+   */
+  const startThread = (channel: Json, messageId: string, body: unknown): Answer => {
+    const channelId = String(channel["id"]);
+    if (channel["type"] !== 0 && channel["type"] !== 5)
+      return error(400, 50024, "Cannot execute action on this channel type");
+    const message = state.messages.get(messageId);
+    if (!message || message["channel_id"] !== channelId || (Number(message["flags"]) & 64) !== 0)
+      return error(404, 10008, "Unknown Message");
+    if (message["thread"] !== undefined)
+      return error(400, 160004, "A thread has already been created for this message");
+    const fields = isRecord(body) ? body : {};
+    const name = fields["name"];
+    const problems: string[] = [];
+    if (typeof name !== "string" || name.trim().length < 1 || name.length > 100)
+      problems.push("name: Must be between 1 and 100 in length.");
+    const archive = fields["auto_archive_duration"];
+    if (archive !== undefined && ![60, 1440, 4320, 10080].includes(archive as number))
+      problems.push("auto_archive_duration: Value must be one of {60, 1440, 4320, 10080}.");
+    if (problems.length) return invalidForm(problems);
+    const thread = threadJson(messageId, String(name), channelId, String(channel["guild_id"] ?? IDS.guild));
+    thread["owner_id"] = BOT_USER.id;
+    if (typeof archive === "number") (thread["thread_metadata"] as Json)["auto_archive_duration"] = archive;
+    state.channels.set(messageId, thread);
+    message["thread"] = thread;
+    message["flags"] = (Number(message["flags"]) | 32) >>> 0;
+    return { status: 201, body: thread };
+  };
+
   const callback = (
     interactionId: string,
     interactionToken: string,
@@ -416,7 +450,11 @@ export function createFakeRest(options: FakeRestOptions) {
         if (problems.length) return invalidForm(problems);
         return createChannelMessage(b, body as Record<string, unknown>, files);
       }
-      if (c === "messages" && d && (method === "GET" || method === "PATCH")) {
+      if (c === "messages" && d && e === "threads" && method === "POST") {
+        if (lost === "send") return error(403, 50013, "Missing Permissions");
+        return startThread(channel, d, body);
+      }
+      if (c === "messages" && d && e === undefined && (method === "GET" || method === "PATCH")) {
         const message = state.messages.get(d);
         if (!message || message["channel_id"] !== b) return error(404, 10008, "Unknown Message");
         if (method === "GET") return { status: 200, body: message };

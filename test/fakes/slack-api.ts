@@ -12,6 +12,8 @@ export interface RecordedCall {
   /** The parameters, whether sent form-encoded (JSON-valued fields parsed) or as JSON. */
   body: Record<string, unknown>;
   token?: string;
+  /** When it came (ms since the epoch). */
+  at: number;
   /** What the fake answered: HTTP status and Slack's ok/error. */
   status: number;
   ok: boolean;
@@ -311,13 +313,14 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     const fault = faults.get(method)?.shift();
     if (fault) {
       if ("error" in fault) {
-        calls.push({ method, body, token, status: 200, ok: false, error: fault.error });
+        calls.push({ method, body, token, status: 200, ok: false, error: fault.error, at: Date.now() });
         return send(res, 200, { ok: false, error: fault.error });
       }
       calls.push({
         method,
         body,
         token,
+        at: Date.now(),
         status: fault.status,
         ok: false,
         error: fault.status === 429 ? "ratelimited" : "http_error",
@@ -331,6 +334,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       method,
       body,
       token,
+      at: Date.now(),
       status: 200,
       ok: result.ok === true,
       ...(typeof result.error === "string" ? { error: result.error } : {}),

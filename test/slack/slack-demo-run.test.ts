@@ -182,7 +182,7 @@ describe("a demo run through Slack", () => {
     ).toHaveLength(1);
   });
 
-  it("runs a 2-value sweep after one Confirm, with every notice and the comparison of both rewards in the sweep's thread", async () => {
+  it("runs a 2-value sweep after one Confirm: its message edited as the runs move, the comparison of both rewards in its thread", async () => {
     const harness = await start({ totalSteps: 4, stepSeconds: 0.05 });
     const { fake, services } = harness;
     await services.env.selectEnvironment({ platform: "slack", workspace: TEAM, channel: CHANNEL }, "arithmetic");
@@ -203,15 +203,19 @@ describe("a demo run through Slack", () => {
     const runs = services.runs.listBySweep(sweepId);
     expect(runs).toHaveLength(2);
 
-    // Both runs' notices and the comparison land in the sweep's message thread.
-    for (const run of runs) {
-      const notice = await posted(
-        harness,
-        (c) => text(c).startsWith(`✅ Run completed: ${run.id}`),
-        `run ${run.id}'s completed notice`,
-      );
-      expect(notice.body).toMatchObject({ channel: CHANNEL, thread_ts: sweepTs });
-    }
+    // The sweep's message follows its runs (chat.update of that message), to both done with the best named.
+    const last = await seen(
+      harness,
+      fake.waitForCall(
+        "chat.update",
+        (c) => c.ok && c.body.ts === sweepTs && textOf(c.body.blocks).includes("Finished: 2 completed, 0 failed."),
+      ),
+      "the sweep message's last state",
+    );
+    const board = textOf(last.body.blocks);
+    for (const run of runs)
+      expect(board).toMatch(new RegExp(`Run ${run.id}[^]*?temperature=(0\\.2|1\\.8) · ✅ done, reward -?\\d`));
+    expect(board).toMatch(/Best: run \w+ \(temperature=(0\.2|1\.8)\), reward/);
     const comparison = await posted(
       harness,
       (c) => text(c).startsWith(`📊 Sweep ${sweepId} (arithmetic): finished, 2 runs compared`),
@@ -223,5 +227,17 @@ describe("a demo run through Slack", () => {
     for (const { id } of runs)
       expect(shown).toMatch(new RegExp(`${id}( ★)?\\s+(0\\.2|1\\.8)\\s+-?\\d+(\\.\\d+)?\\s+4/4`));
     expect(shown).toMatch(/Best: run \w+ \(temperature=(0\.2|1\.8)\), reward/);
+    // Folded into the message: no run's started or completed notice is posted; one chart, the comparison's.
+    const inThread = fake.calls.filter((c) => c.method === "chat.postMessage" && c.body.thread_ts === sweepTs);
+    expect(inThread.map((c) => text(c).split("\n")[0])).toEqual([
+      expect.stringMatching(new RegExp(`^📊 Sweep ${sweepId} \\(arithmetic\\): finished, 2 runs compared`)),
+    ]);
+    const uploads = fake.calls.filter((c) => c.method === "files.completeUploadExternal");
+    expect(uploads.length).toBeLessThanOrEqual(1);
+    // From the sweep's answer on (the command's own progress edits come before it), one edit every few seconds at most.
+    const edits = fake.calls
+      .filter((c) => c.method === "chat.update" && c.body.ts === sweepTs && c.at >= answer.at)
+      .map((c) => c.at);
+    for (let i = 1; i < edits.length; i++) expect(edits[i]! - edits[i - 1]!).toBeGreaterThanOrEqual(2900);
   });
 });

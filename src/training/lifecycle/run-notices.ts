@@ -23,7 +23,8 @@ const NOTICE_CHART_POINTS = 200;
 
 function rewardChart(event: RunEvent): ReplyChart | undefined {
   const history = event.reward?.history ?? [];
-  if (history.length < 2) return undefined;
+  // A sweep has one chart, its comparison's, not one a run.
+  if (history.length < 2 || event.run.sweepId) return undefined;
   const points = prepareChartPoints(
     history.map((h) => ({ x: h.step, y: h.value })),
     NOTICE_CHART_POINTS,

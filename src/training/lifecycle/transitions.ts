@@ -5,6 +5,7 @@ import type { RunActionsRepo } from "../../../db/run-actions.ts";
 import type { Component } from "../../../db/run-processes.ts";
 import type { NewRun, RunPatch, RunRow, RunsRepo, RunStatus } from "../../../db/runs.ts";
 import { noticeReply, type NoticeWandb } from "./run-notices.ts";
+import { foldsIntoSweep } from "./sweep-folding.ts";
 import type { Logger } from "../../log.ts";
 import type { RunEvent, RunEventListener } from "../run-events.ts";
 import { crashPoint, type CrashPoint } from "../../process/crash-point.ts";
@@ -52,9 +53,12 @@ export function createTransitions(deps: TransitionsDeps) {
 
   const record = (run: RunRow, change: Change): void => {
     const event: RunEvent | undefined = change.notice && { ...change.notice, run };
+    // A sweep run's routine notices only move the sweep's message (sweep-board.ts); its failures still post.
+    const folded = event !== undefined && foldsIntoSweep({ kind: event.kind, run });
     // A kind turned off (/rl notify) queues nothing; the run's change still commits.
     const routed =
       event &&
+      !folded &&
       (deps.router
         ? deps.router.route(noticeKindOf(event.kind), run)
         : { target: { channel: run.channel, thread: run.thread } });
