@@ -80,23 +80,41 @@ function pageDelivery(delivery: ReplyDelivery | undefined, first: boolean): Repl
   return Object.keys(rest).length ? rest : undefined;
 }
 
-/** Page `index` of `pages` as a message: its number in the title and the buttons that turn to the pages either side. */
+/**
+ * Page `index` of `pages` as a message: its number in the title and the buttons that turn to the pages either side;
+ * a private answer also gets the button that posts it to the channel.
+ */
 export function pageView(pages: readonly Reply[], index: number, id: string): Reply {
   const page = pages[index] ?? pages[0] ?? {};
   const nav: ReplyButton[] = [];
   if (index > 0) nav.push({ kind: "page", label: "◀ Previous", page: { id, index: index - 1 } });
   if (index < pages.length - 1) nav.push({ kind: "page", label: "Next ▶", page: { id, index: index + 1 } });
+  const share: ReplyButton[] = page.delivery?.shareable
+    ? [{ kind: "share", label: "Post to channel", page: { id, index } }]
+    : [];
   const where = `page ${index + 1} of ${pages.length}`;
+  const title = pages.length === 1 ? page.title : page.title ? `${page.title} (${where})` : `Page ${where.slice(5)}`;
   return {
     ...page,
-    title: page.title ? `${page.title} (${where})` : `Page ${index + 1} of ${pages.length}`,
-    buttons: [...nav, ...(page.buttons ?? [])],
+    ...(title !== undefined ? { title } : {}),
+    buttons: [...nav, ...(page.buttons ?? []), ...share],
   };
+}
+
+/** The pages of a private answer as everyone is shown them once it is posted to the channel. */
+export function publicPages(pages: readonly Reply[]): Reply[] {
+  return pages.map((page) => {
+    const { ephemeral: _e, shareable: _s, ...rest } = page.delivery ?? {};
+    const { delivery: _d, ...content } = page;
+    return Object.keys(rest).length ? { ...content, delivery: rest } : content;
+  });
 }
 
 /** The reply cut into pages that each fit once shown with pageView; a reply that fits whole is one page. */
 export function splitIntoPages(reply: Reply, fits: FitsOne): Reply[] {
-  if (fits(reply)) return [reply];
+  // A private answer is measured with the button that posts it to the channel.
+  const whole = reply.delivery?.shareable ? pageView([reply], 0, PROBE_ID) : reply;
+  if (fits(whole)) return [reply];
   const units = unitsOf(reply);
   const probe = (page: readonly Unit[], index: number): boolean => {
     // Measured as a middle page of many: both buttons and the longest page number.
@@ -127,7 +145,8 @@ export function splitIntoPages(reply: Reply, fits: FitsOne): Reply[] {
 
 /**
  * The reply as its first message: whole when it fits, else page 1 of N with Next, the pages saved for the buttons.
- * `footer` is kept with the pages so every page shows the line the first one did.
+ * `footer` is kept with the pages so every page shows the line the first one did. A private answer that may be posted
+ * to the channel is saved even as one page: its "Post to channel" button posts what was kept.
  */
 export function firstPage(
   reply: Reply,
@@ -135,7 +154,9 @@ export function firstPage(
   store: { pages: ReplyPagesRepo; channel: ChannelKey; footer?: string },
 ): Reply {
   const pages = splitIntoPages(reply, fits);
-  if (pages.length === 1) return reply;
-  const id = store.pages.save(store.channel, pages, store.footer);
-  return { ...pageView(pages, 0, id), ...(reply.data !== undefined ? { data: reply.data } : {}) };
+  if (pages.length === 1 && !reply.delivery?.shareable) return reply;
+  // The typed result stays with the answer (--json, the LLM); only what is shown is kept.
+  const kept = pages.map(({ data: _data, ...page }) => page);
+  const id = store.pages.save(store.channel, kept, store.footer);
+  return { ...pageView(kept, 0, id), ...(reply.data !== undefined ? { data: reply.data } : {}) };
 }

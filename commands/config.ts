@@ -117,6 +117,7 @@ export default defineCommand({
   positional: ["filter"],
   restOfLine: true,
   permission: "read",
+  personal: true,
   uses: ["catalog", "env", "lockedFields", "manager"],
   async run({ filter }, ctx) {
     const view = await ctx.services.env.getConfig(ctx.channel);

@@ -16,6 +16,7 @@ export default defineCommand({
   }),
   positional: ["run", "component"],
   permission: "read",
+  personal: true,
   uses: ["manager", "redact", "report"],
   async run({ run: id, component, lines }, ctx) {
     const run = ctx.services.report.find(id);

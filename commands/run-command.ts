@@ -1,6 +1,7 @@
 // Runs one command for a person: parse, authorise, validate, ask to confirm or run, audit. Failures become replies.
 import type { z } from "zod";
 import { asRlError, RlError } from "../src/errors.ts";
+import type { Reply } from "../src/reply.ts";
 import { checkInputSize } from "../src/values/check-input-size.ts";
 import { usageOf } from "./arg-specs.ts";
 import { checkPermission } from "./check-permission.ts";
@@ -44,6 +45,12 @@ export function isRefusal(err: RlError): boolean {
   return err.code === "FORBIDDEN" || err.code === "LOCKED_FIELD" || err.code === "OVER_BUDGET";
 }
 
+/** Typed or clicked on a chat platform, a personal read is shown to the asker alone, with a "Post to channel" button. */
+function answerPrivately(command: AnyCommand, ctx: CommandContext, reply: Reply): Reply {
+  if (!command.personal || (ctx.via !== "slash" && ctx.via !== "button")) return reply;
+  return { ...reply, delivery: { ...reply.delivery, ephemeral: true, shareable: true } };
+}
+
 /**
  * Runs the command the input names as the person in ctx. A confirm command answers with its prompt unless
  * `confirmed` (a trusted local caller, or a won Confirm running the stored command).
@@ -76,7 +83,11 @@ export async function runCommand(
     }
     const held = await requestApproval(command, args, parsed.data as Record<string, unknown>, ctx);
     if (held) return { reply: held, command, ok: true };
-    const reply = await command.run(parsed.data as Record<string, unknown>, contextFor(command, ctx));
+    const reply = await answerPrivately(
+      command,
+      ctx,
+      await command.run(parsed.data as Record<string, unknown>, contextFor(command, ctx)),
+    );
     // A command can finish and still report a failure (a start whose run failed): that is not ok for the caller.
     if (command.mutates) recordAudit(ctx, command.name, args, reply.error ? "failed" : "ok", reply.error?.message);
     return { reply, command, ok: reply.error === undefined };

@@ -19,6 +19,7 @@ export default defineCommand({
   args: z.object({ run: z.string().min(1).max(64).optional().describe("Run id (default: this channel's latest run)") }),
   positional: ["run"],
   permission: "read",
+  personal: true,
   uses: ["now", "rateLimits", "report"],
   async run({ run: id }, ctx) {
     const { report, rateLimits } = ctx.services;

@@ -64,6 +64,11 @@ export interface CommandDefinition<S extends ArgsSchema = ArgsSchema, U extends 
   confirm?: boolean;
   /** Changes state: recorded in the audit log. */
   mutates?: boolean;
+  /**
+   * A read for the person who asked (a long listing, their own look-up): on Slack and Discord it answers privately,
+   * with a button that posts the same answer to the channel. Team actions (start, stop, sweep) leave this off.
+   */
+  personal?: boolean;
   examples?: string[];
   /** For confirm commands: what will happen (environment, changed fields, steps), shown before the person confirms. */
   preview?(args: z.output<S>, ctx: CommandContext<U>): Promise<Reply>;

@@ -135,9 +135,11 @@ export interface RunsRepo {
   /** Compare-and-set: apply `patch` only while the run's status is one of `from`; undefined when it was not. */
   transition(id: string, from: readonly RunStatus[], patch: RunPatch): RunRow | undefined;
   countByStatus(statuses: readonly RunStatus[]): number;
-  /** Newest first. */
-  listByChannel(channel: ChannelKey, limit: number): RunRow[];
-  listAll(limit: number): RunRow[];
+  /** Newest first, skipping the newest `offset`. */
+  listByChannel(channel: ChannelKey, limit: number, offset?: number): RunRow[];
+  listAll(limit: number, offset?: number): RunRow[];
+  /** How many runs there are in the channel, or in every channel: what paging through them goes up to. */
+  countIn(channel: ChannelKey | undefined): number;
   listByStatus(statuses: readonly RunStatus[]): RunRow[];
   /** Ids of runs whose id starts with `prefix`, for autocomplete and short ids. */
   idsLike(prefix: string, limit: number): string[];
@@ -207,10 +209,16 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const get = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE id = ?");
-  const byChannel = db.prepare<[string, string, string, number], RawRun>(
-    "SELECT * FROM runs WHERE platform = ? AND workspace = ? AND channel = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+  const byChannel = db.prepare<[string, string, string, number, number], RawRun>(
+    "SELECT * FROM runs WHERE platform = ? AND workspace = ? AND channel = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
   );
-  const all = db.prepare<[number], RawRun>("SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ?");
+  const all = db.prepare<[number, number], RawRun>(
+    "SELECT * FROM runs ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+  );
+  const countChannel = db.prepare<[string, string, string], { n: number }>(
+    "SELECT COUNT(*) AS n FROM runs WHERE platform = ? AND workspace = ? AND channel = ?",
+  );
+  const countAll = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM runs");
   const bySweep = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE sweep_id = ? ORDER BY created_at, rowid");
   // A sweep's runs share one thread: the message that becomes the thread of one becomes it for those still without one.
   const shareThread = db.prepare(
@@ -274,8 +282,10 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
           .prepare(`SELECT COUNT(*) AS n FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")})`)
           .get(...statuses) as { n: number }
       ).n,
-    listByChannel: (c, limit) => byChannel.all(c.platform, c.workspace, c.channel, limit).map(toRow),
-    listAll: (limit) => all.all(limit).map(toRow),
+    listByChannel: (c, limit, offset = 0) =>
+      byChannel.all(c.platform, c.workspace, c.channel, limit, offset).map(toRow),
+    listAll: (limit, offset = 0) => all.all(limit, offset).map(toRow),
+    countIn: (c) => (c ? countChannel.get(c.platform, c.workspace, c.channel)?.n : countAll.get()?.n) ?? 0,
     listByStatus: (statuses) =>
       db
         .prepare<string[], RawRun>(

@@ -52,9 +52,15 @@ export interface PageButton extends ButtonFace {
   page: { id: string; index: number };
 }
 
-export type ReplyButton = CommandButton | ConfirmButton | CancelButton | PageButton;
+/** Posts a private answer (its pages kept in db/reply-pages.ts) to the channel for everyone, naming who shared it. */
+export interface ShareButton extends ButtonFace {
+  kind: "share";
+  page: { id: string; index: number };
+}
 
-/** The command text a button shows: what it runs or confirms; "" for a Cancel or a page turn. */
+export type ReplyButton = CommandButton | ConfirmButton | CancelButton | PageButton | ShareButton;
+
+/** The command text a button shows: what it runs or confirms; "" for a Cancel, a page turn or a share. */
 export function buttonCommand(button: ReplyButton): string {
   return button.kind === "command" || button.kind === "confirm" ? button.command : "";
 }
@@ -108,6 +114,8 @@ export interface ReplyContent {
 export interface ReplyDelivery {
   /** Shown only to the person who asked (errors, usage). */
   ephemeral?: boolean;
+  /** Shown privately with a "Post to channel" button that posts the same answer for everyone (a personal read). */
+  shareable?: boolean;
   /** The message carrying this reply becomes the thread where later notices about this run go. */
   anchorRunId?: string;
   /** The run this reply is about: posted as a notice outside any thread, its chart's picture goes under it. */

@@ -8,6 +8,7 @@ export type ButtonAction =
   | { kind: "run"; command: string }
   | { kind: "answer"; confirmation: string; answer: "confirm" | "cancel" }
   | { kind: "page"; id: string; index: number }
+  | { kind: "share"; id: string; index: number }
   | { kind: "expired" };
 
 export interface ButtonStore {
@@ -39,6 +40,7 @@ export function createButtonStore({ redact, max = 1000 }: ButtonStoreOptions): B
     idFor(button) {
       // Pages live in SQLite (db/reply-pages.ts), so these keep working after a restart.
       if (button.kind === "page") return `${PREFIX}p:${button.page.index}:${button.page.id}`;
+      if (button.kind === "share") return `${PREFIX}s:${button.page.index}:${button.page.id}`;
       if (button.kind === "confirm" || button.kind === "cancel") {
         // An answer to no prompt cannot be a button.
         if (button.confirmation === "") return "";
@@ -56,9 +58,10 @@ export function createButtonStore({ redact, max = 1000 }: ButtonStoreOptions): B
       if (kind === "y:") return { kind: "answer", confirmation: rest, answer: "confirm" };
       if (kind === "n:") return { kind: "answer", confirmation: rest, answer: "cancel" };
       if (kind === "r:") return { kind: "run", command: rest };
-      if (kind === "p:") {
+      if (kind === "p:" || kind === "s:") {
         const page = /^(\d{1,4}):([A-Za-z0-9_-]{22})$/.exec(rest);
-        return page ? { kind: "page", id: page[2]!, index: Number(page[1]) } : undefined;
+        if (!page) return undefined;
+        return { kind: kind === "p:" ? "page" : "share", id: page[2]!, index: Number(page[1]) };
       }
       if (kind === "k:") {
         const command = entries.get(rest);

@@ -7,6 +7,7 @@ import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-co
 import { callerOf } from "./discord-context.ts";
 import { DISCORD } from "./discord-limits.ts";
 import { turnDiscordPage } from "./discord-page.ts";
+import { shareDiscordAnswer } from "./discord-share.ts";
 import { statusEmbed } from "./discord-render.ts";
 import {
   answerPrompt,
@@ -26,7 +27,9 @@ async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps):
     return;
   }
   const args = argsFromOptions(command, (name) => i.options.get(name)?.value);
-  await runAndAnswer(i, { name: command.name, args }, isSlow(command), "slash", deps);
+  await runAndAnswer(i, { name: command.name, args }, isSlow(command), "slash", deps, {
+    personal: command.personal === true,
+  });
 }
 
 /** Whatever goes wrong, autocomplete answers before Discord's 3 s are up: with what is known then, or nothing. */
@@ -77,21 +80,25 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
     case "page":
       await turnDiscordPage(i, action, deps);
       return;
+    case "share":
+      await shareDiscordAnswer(i, action, deps);
+      return;
     case "expired":
       await i.reply({
         embeds: [statusEmbed("This button has expired (the bot restarted since). Run the command again.", redact)],
         flags: MessageFlags.Ephemeral,
       });
       return;
-    case "run":
-      await runAndAnswer(
-        i,
-        { text: action.command },
-        isSlow(commandOfText(action.command, deps.commands)),
-        "button",
-        deps,
-      );
+    case "run": {
+      const command = commandOfText(action.command, deps.commands);
+      // A button on a private answer (a list's Older page) answers in its place, when the answer is private too.
+      const inPlace = i.message.flags.has(MessageFlags.Ephemeral) && command?.personal === true;
+      await runAndAnswer(i, { text: action.command }, isSlow(command), "button", deps, {
+        personal: command?.personal === true,
+        inPlace,
+      });
       return;
+    }
   }
 }
 

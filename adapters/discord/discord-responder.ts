@@ -22,6 +22,10 @@ export interface ResponderOptions {
   redact: (text: string) => string;
   /** Defer automatically when no answer went out by then (default 1 s: slow work shows, well inside Discord's 3 s). */
   deadlineMs?: number;
+  /** A button's answer replaces the message the button is on (type 7, or a deferred update then edits of it). */
+  inPlace?: boolean;
+  /** The answer will be private (a personal read): a deferral is private from the start. */
+  ephemeral?: boolean;
 }
 
 export function createResponder(interaction: RepliableInteraction, options: ResponderOptions): Responder {
@@ -35,15 +39,19 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
     return next;
   };
 
+  const component = options.inPlace && interaction.isMessageComponent() ? interaction : undefined;
+
   const deferNow = async (ephemeral: boolean): Promise<void> => {
     if (state !== "none") return;
-    await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+    if (component) await component.deferUpdate();
+    else await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
     state = "deferred";
-    deferredEphemeral = ephemeral;
+    // An update keeps the clicked message as it is: private stays private.
+    deferredEphemeral = component ? component.message.flags.has(MessageFlags.Ephemeral) : ephemeral;
   };
 
   const timer = setTimeout(() => {
-    serial(() => deferNow(false)).catch((err: unknown) =>
+    serial(() => deferNow(options.ephemeral === true)).catch((err: unknown) =>
       options.log.warn("discord: could not defer a reply", { err }),
     );
   }, options.deadlineMs ?? DISCORD.slowAfterMs);
@@ -54,7 +62,7 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
 
     progress: (text) =>
       serial(async () => {
-        await deferNow(false);
+        await deferNow(options.ephemeral === true);
         if (state === "deferred")
           await interaction.editReply({ embeds: [statusEmbed(`⏳ ${text}`, options.redact)], components: [] });
       }),
@@ -63,6 +71,11 @@ export function createResponder(interaction: RepliableInteraction, options: Resp
       serial(async () => {
         clearTimeout(timer);
         const body = { embeds: message.embeds, components: message.components, ...filesOption(message) };
+        if (state === "none" && component) {
+          const response = await component.update({ ...body, withResponse: true });
+          state = "done";
+          return response.resource?.message?.id ?? component.message.id;
+        }
         if (state === "none") {
           const response = await interaction.reply({
             ...body,

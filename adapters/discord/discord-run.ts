@@ -148,6 +148,14 @@ function contextFor(
   };
 }
 
+/** How an answer goes out beyond the command's own delivery. */
+export interface AnswerHow {
+  /** The command is a personal read (answered privately): "thinking..." is private too. */
+  personal?: boolean;
+  /** The answer replaces the clicked message (a private answer's own button). */
+  inPlace?: boolean;
+}
+
 /** A typed /rl command or a reply button: run as the person, answer within 3 s, anchor a run's reply. */
 export async function runAndAnswer(
   i: RepliableInteraction,
@@ -155,12 +163,18 @@ export async function runAndAnswer(
   slow: boolean,
   via: Via,
   deps: DiscordDeps,
+  how: AnswerHow = {},
 ): Promise<void> {
-  const responder = createResponder(i, { log: deps.services.log, redact: deps.services.redact });
+  const responder = createResponder(i, {
+    log: deps.services.log,
+    redact: deps.services.redact,
+    inPlace: how.inPlace === true,
+    ephemeral: how.personal === true,
+  });
   try {
     const where = whereOfInteraction(i);
     const ctx = contextFor(i, where, via, deps, responder.progress);
-    if (slow) await responder.defer(false);
+    if (slow) await responder.defer(how.personal === true);
     const result = await dispatch(input, ctx, { commands: deps.commands });
     const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps, { redacted: true });
     const id = await sendWithChart(message, (m) => responder.finish(m), deps.services.log);

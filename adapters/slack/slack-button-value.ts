@@ -8,7 +8,8 @@ export const MAX_BUTTON_VALUE = 2000;
 export type ButtonValue =
   | { kind: "run"; command: string }
   | { kind: "answer"; confirmation: string; answer: "confirm" | "cancel" }
-  | { kind: "page"; id: string; index: number };
+  | { kind: "page"; id: string; index: number }
+  | { kind: "share"; id: string; index: number };
 
 /** The value string, or undefined when the command is too long to fit in a button. */
 export function encodeButtonValue(button: ReplyButton): string | undefined {
@@ -16,9 +17,11 @@ export function encodeButtonValue(button: ReplyButton): string | undefined {
   const value =
     button.kind === "page"
       ? JSON.stringify({ p: button.page.id, i: button.page.index })
-      : button.kind === "command"
-        ? JSON.stringify({ c: button.command })
-        : JSON.stringify({ k: button.confirmation, a: button.kind });
+      : button.kind === "share"
+        ? JSON.stringify({ s: button.page.id, i: button.page.index })
+        : button.kind === "command"
+          ? JSON.stringify({ c: button.command })
+          : JSON.stringify({ k: button.confirmation, a: button.kind });
   return value.length <= MAX_BUTTON_VALUE ? value : undefined;
 }
 
@@ -32,9 +35,10 @@ export function decodeButtonValue(value: unknown): ButtonValue | undefined {
     return undefined;
   }
   if (typeof parsed !== "object" || parsed === null) return undefined;
-  const { c, k, a, y, p, i } = parsed as Record<string, unknown>;
-  if (typeof p === "string" && typeof i === "number" && Number.isInteger(i) && i >= 0)
-    return { kind: "page", id: p, index: i };
+  const { c, k, a, y, p, s, i } = parsed as Record<string, unknown>;
+  const index = typeof i === "number" && Number.isInteger(i) && i >= 0 ? i : undefined;
+  if (typeof p === "string" && index !== undefined) return { kind: "page", id: p, index };
+  if (typeof s === "string" && index !== undefined) return { kind: "share", id: s, index };
   if (typeof k === "string" && (a === "confirm" || a === "cancel"))
     return { kind: "answer", confirmation: k, answer: a };
   // {"c": ..., "y": 1} and {"a": "cancel"} were the stateless prompts of earlier versions: never run again.

@@ -5,6 +5,7 @@ import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ClickedMessage } from "./slack-closed-prompt.ts";
 import { decodeButtonValue } from "./slack-button-value.ts";
 import { turnSlackPage } from "./slack-page.ts";
+import { shareSlackAnswer } from "./slack-share.ts";
 import { renderPlain } from "./slack-render.ts";
 import { answerSlackPrompt, runSlackCommand, type SlackCommandDeps } from "./slack-run-command.ts";
 
@@ -55,6 +56,23 @@ export function createClickHandler(
       );
       return;
     }
+    if (value.kind === "share") {
+      const thread: unknown = body.container?.thread_ts;
+      await track(
+        shareSlackAnswer(
+          {
+            id: value.id,
+            index: value.index,
+            channel,
+            user,
+            respond,
+            ...(typeof thread === "string" ? { thread } : {}),
+          },
+          { services, messenger, people },
+        ),
+      );
+      return;
+    }
     if (value.kind === "answer") {
       const prompt = publicPrompt(body);
       // Every click is answered, a replay too: the prompt's record decides, once, whether anything runs.
@@ -79,7 +97,9 @@ export function createClickHandler(
     if (clicking.has(key)) return;
     clicking.add(key);
     try {
-      await track(runSlackCommand(value.command, { channel, user, kind: "button", respond }, deps));
+      // A button on a private answer (a list's Older page) answers in its place.
+      const fromEphemeral = body.container?.is_ephemeral === true;
+      await track(runSlackCommand(value.command, { channel, user, kind: "button", respond, fromEphemeral }, deps));
     } finally {
       clicking.delete(key);
     }

@@ -17,7 +17,8 @@ const TTL_MS = 60 * 60_000;
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 
 export function createSlackPeople(client: webApi.WebClient, log: Logger, now: () => number = Date.now): SlackPeople {
-  const cache = new Map<string, { name: string; at: number }>();
+  /** A name, or undefined for someone Slack said it does not know (user_not_found), which is not asked again soon. */
+  const cache = new Map<string, { name: string | undefined; at: number }>();
   let warned = false;
   const lookUp = async (id: string): Promise<string | undefined> => {
     const hit = cache.get(id);
@@ -30,6 +31,10 @@ export function createSlackPeople(client: webApi.WebClient, log: Logger, now: ()
       return name;
     } catch (err) {
       const error = slackErrorCode(err);
+      if (error === "user_not_found") {
+        cache.set(id, { name: undefined, at: now() });
+        return undefined;
+      }
       // Logged once: without users:read every look-up fails the same way, and the id is shown instead.
       if (!warned)
         log.warn("slack: could not look up a person's name; showing the id", {

@@ -129,7 +129,9 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
       if (posted.ok) working = posted.ts;
       else await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact));
     };
-    const mayShow = command !== undefined && !command.confirm && willRun(text, command, source, deps);
+    // A personal read answers privately: no public "Working on…" for it.
+    const mayShow =
+      command !== undefined && !command.confirm && !command.personal && willRun(text, command, source, deps);
     if (command?.slow && mayShow) await showWorking();
     // Any other command that turns out slow shows it too, once it has taken about a second.
     let late: Promise<void> | undefined;
@@ -304,7 +306,9 @@ async function deliver(
   const { anchorRunId } = reply.delivery ?? {};
   if (result.needsConfirmation || isEphemeral(reply)) {
     if (working) await messenger.remove(channelId, working);
-    await tellPrivately(source, deps, reply, replacePrompt);
+    // A private answer's own button (Older, Newer) shows the next answer in its place.
+    const replaceAnswer = source.kind === "button" && source.fromEphemeral === true && reply.delivery?.shareable;
+    await tellPrivately(source, deps, reply, replacePrompt || replaceAnswer === true);
     return;
   }
   const verb = source.kind === "confirm" ? "confirmed" : source.kind === "button" ? "clicked" : "ran";

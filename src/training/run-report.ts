@@ -264,8 +264,12 @@ export function createRunReport(deps: RunReportDeps) {
     results,
     checkpoints,
     samples,
-    list(channel: ChannelKey | undefined, limit = 20): RunRow[] {
-      return channel ? runs.listByChannel(channel, limit) : runs.listAll(limit);
+    /** Newest first: `limit` runs after the newest `offset`, of the channel's or (undefined) every channel's. */
+    list(channel: ChannelKey | undefined, limit = 20, offset = 0): RunRow[] {
+      return channel ? runs.listByChannel(channel, limit, offset) : runs.listAll(limit, offset);
+    },
+    count(channel: ChannelKey | undefined): number {
+      return runs.countIn(channel);
     },
     async logs(run: RunRow, component: Component, lines: number): Promise<string[]> {
       return (await readTailLines(manager.logPath(run.id, component), lines)).map(deps.redact);

@@ -1,4 +1,4 @@
-// Paging through real discord.js: a 99-field /rl config is reachable whole through Next/Previous (type 7 updates), across a restart.
+// Paging through real discord.js: a 99-field /rl config (answered privately) is reachable whole through Next/Previous (type 7 updates), across a restart.
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { validateMessageBody } from "../fakes/discord-validate.ts";
@@ -25,6 +25,8 @@ describe("Discord paging", () => {
     });
     await h.services.env.selectEnvironment(h.channel, "big");
     const first = await h.fake.slash("config").callback();
+    // A personal read: shown to the asker alone (flags 64), and its pages turn on that private message.
+    expect((bodyOf(first)["data"] as { flags?: number }).flags).toBe(64);
     const messageId = messageIdOf(first);
     const title = String(embedsOf(first)[0]?.["title"]);
     const pageCount = Number(/\(page 1 of (\d+)\)/.exec(title)?.[1]);
@@ -48,7 +50,8 @@ describe("Discord paging", () => {
     expect([...seen].sort()).toEqual(bigFieldNames());
     for (const heading of ["big's own fields", "Locked (infrastructure)", "Trainer (locked)"])
       expect(titles).toContain(heading);
-    expect(buttonsOf(call).map((b) => b.label)).toEqual(["◀ Previous"]);
+    expect(buttonsOf(call).map((b) => b.label)).toEqual(["◀ Previous", "Post to channel"]);
+    expect(Number(h.fake.message(messageId)?.["flags"]) & 64).toBe(64);
     const back = await h.fake.click(messageId, buttonsOf(call)[0]!.custom_id).callback();
     expect(String(embedsOf(back)[0]?.["title"])).toContain(`(page ${pageCount - 1} of ${pageCount})`);
   });

@@ -99,6 +99,8 @@ interface Answer {
 }
 
 const MAX_BODY = 10 * 1024 * 1024;
+/** MessageFlags.Ephemeral: shown only to the person whose interaction it answers. */
+export const EPHEMERAL = 64;
 
 async function parseBody(
   bytes: Buffer,
@@ -454,9 +456,18 @@ export function createFakeRest(options: FakeRestOptions) {
         if (lost === "send") return error(403, 50013, "Missing Permissions");
         return startThread(channel, d, body);
       }
+      if (c === "messages" && d === undefined && method === "GET") {
+        // The channel as everyone sees it, newest first: an ephemeral message (flag 64) is its person's alone.
+        const shown = [...state.messages.values()]
+          .filter((m) => m["channel_id"] === b && (Number(m["flags"] ?? 0) & EPHEMERAL) === 0)
+          .reverse();
+        return { status: 200, body: shown.slice(0, Math.min(Number(query["limit"] ?? 50), 100)) };
+      }
       if (c === "messages" && d && e === undefined && (method === "GET" || method === "PATCH")) {
         const message = state.messages.get(d);
-        if (!message || message["channel_id"] !== b) return error(404, 10008, "Unknown Message");
+        // An ephemeral message exists only for its interaction: only its webhook (the interaction token) reaches it.
+        if (!message || message["channel_id"] !== b || (Number(message["flags"] ?? 0) & EPHEMERAL) !== 0)
+          return error(404, 10008, "Unknown Message");
         if (method === "GET") return { status: 200, body: message };
         // A bot edits only its own messages.
         if ((message["author"] as { id?: unknown } | undefined)?.id !== BOT_USER.id)

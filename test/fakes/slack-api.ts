@@ -35,6 +35,26 @@ export interface FakeMessage {
   deleted?: boolean;
 }
 
+/** A message shown to one person only (response_url ephemeral, chat.postEphemeral): never in conversations.history. */
+export interface FakeEphemeral {
+  channel: string;
+  /** Who sees it; undefined when the response_url was made without saying whose it is. */
+  user?: string;
+  ts: string;
+  text?: string;
+  blocks?: unknown;
+  via: "response_url" | "chat.postEphemeral";
+  deleted?: boolean;
+}
+
+/** Whose response_url it is: the slash command's or the clicked message's (Slack binds it to both). */
+export interface ResponseUrlFor {
+  channel?: string;
+  user?: string;
+  /** The clicked message, which replace_original and delete_original act on. */
+  messageTs?: string;
+}
+
 /** A file shared through files.getUploadURLExternal -> POST upload_url -> files.completeUploadExternal. */
 export interface FakeUpload {
   fileId: string;
@@ -74,8 +94,12 @@ export interface FakeSlack {
   messages: Map<string, FakeMessage>;
   /** Files once files.completeUploadExternal shared them. */
   uploads: Recorder<FakeUpload>;
-  /** A fresh response_url on this server (Slack allows 5 uses). */
-  responseUrl(): string;
+  /** Messages only their person sees, in the order shown (replace_original edits one in place). */
+  ephemerals: Recorder<FakeEphemeral>;
+  /** A fresh response_url on this server: Slack allows 5 uses within 30 minutes of the event it came with. */
+  responseUrl(forWhom?: ResponseUrlFor): string;
+  /** Moves the fake's clock on (response_urls expire after 30 minutes). */
+  advance(ms: number): void;
   /** The next `times` calls to `method` get `fault` instead of an answer. */
   failNext(method: string, fault: SlackFault, times?: number): void;
   /** chat.postMessage into this channel answers not_in_channel, as for a channel the bot was not invited to. */
@@ -92,6 +116,7 @@ export interface FakeSlack {
 
 const MAX_BODY = 2 * 1024 * 1024;
 const RESPONSE_URL_USES = 5;
+const RESPONSE_URL_MS = 30 * 60_000;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function parseBody(text: string, contentType: string | undefined): Record<string, unknown> {
@@ -144,6 +169,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
   const messages = new Map<string, FakeMessage>();
   const faults = new Map<string, SlackFault[]>();
   const responseUses = new Map<string, number>();
+  const responseFor = new Map<string, ResponseUrlFor & { at: number }>();
+  const ephemerals = new Recorder<FakeEphemeral>();
+  let clockOffset = 0;
+  const now = () => Date.now() + clockOffset;
   const outsiders = new Set<string>();
   const members = new Map<string, { id: string; name: string; displayName?: string; bot?: boolean }>();
   /** DM channels by person, as conversations.open opened them (the same one each time). */
@@ -226,7 +255,17 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         messages.set(`${channel}:${ts}`, message);
         return { ok: true, channel, ts, message: { ...message, user: botUserId, bot_id: botId } };
       }
+      case "conversations.history": {
+        if (!channel) return { ok: false, error: "channel_not_found" };
+        // The channel as everyone sees it: top-level messages (a thread's replies are not in it), never ephemerals.
+        const shown = [...messages.values()]
+          .filter((m) => m.channel === channel && !m.deleted && (!m.thread_ts || m.thread_ts === m.ts))
+          .reverse()
+          .map((m) => ({ type: "message", ts: m.ts, text: m.text, blocks: m.blocks, user: botUserId, bot_id: botId }));
+        return { ok: true, messages: shown, has_more: false };
+      }
       case "chat.update": {
+        // An ephemeral message has no ts chat.update knows: only its response_url can change it.
         const message = stored(body.ts);
         if (!message || message.deleted) return { ok: false, error: "message_not_found" };
         if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
@@ -244,7 +283,18 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         if (!channel) return { ok: false, error: "channel_not_found" };
         if (typeof body.user !== "string") return { ok: false, error: "user_not_in_channel" };
         if (problems.length > 0) return { ok: false, error: "invalid_blocks", errors: problems };
-        return { ok: true, message_ts: nextTs() };
+        {
+          const ts = nextTs();
+          ephemerals.push({
+            channel,
+            user: body.user,
+            ts,
+            text: body.text as string | undefined,
+            blocks: body.blocks,
+            via: "chat.postEphemeral",
+          });
+          return { ok: true, message_ts: ts };
+        }
       case "files.getUploadURLExternal": {
         const length = Number(body.length);
         if (typeof body.filename !== "string" || !body.filename || !Number.isInteger(length) || length <= 0)
@@ -350,13 +400,47 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     send(res, 200, `OK - ${bytes.length}`);
   };
 
+  /** What a response_url post shows: a new public or private message, or the clicked one replaced or deleted. */
+  const showResponse = (bound: ResponseUrlFor, body: Record<string, unknown>): void => {
+    const channel = bound.channel;
+    if (!channel) return;
+    const clicked = bound.messageTs;
+    const original = clicked
+      ? (messages.get(`${channel}:${clicked}`) ?? ephemerals.items.find((e) => e.ts === clicked && !e.deleted))
+      : undefined;
+    if (body.delete_original === true) {
+      if (original) original.deleted = true;
+      return;
+    }
+    const content = { text: body.text as string | undefined, blocks: body.blocks };
+    if (body.replace_original === true && original) {
+      Object.assign(original, content);
+      return;
+    }
+    if (body.response_type === "in_channel") {
+      const ts = nextTs();
+      messages.set(`${channel}:${ts}`, { channel, ts, ...content });
+      return;
+    }
+    ephemerals.push({
+      channel,
+      ...(bound.user ? { user: bound.user } : {}),
+      ts: nextTs(),
+      ...content,
+      via: "response_url",
+    });
+  };
+
   const handleResponseUrl = async (req: IncomingMessage, res: ServerResponse, id: string): Promise<void> => {
     const text = await readBody(req, MAX_BODY);
     const uses = responseUses.get(id);
-    if (uses === undefined) return send(res, 404, "expired_url");
+    const bound = responseFor.get(id);
+    if (uses === undefined || !bound || now() - bound.at > RESPONSE_URL_MS) return send(res, 404, "expired_url");
     if (uses >= RESPONSE_URL_USES) return send(res, 404, "used_url");
     responseUses.set(id, uses + 1);
-    responses.push({ id, body: parseBody(text, "application/json") });
+    const body = parseBody(text, "application/json");
+    responses.push({ id, body });
+    showResponse(bound, body);
     send(res, 200, "ok");
   };
 
@@ -389,12 +473,15 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     calls,
     responses,
     messages,
+    ephemerals,
     uploads,
-    responseUrl() {
+    responseUrl(forWhom = {}) {
       const id = `r${++responseIds}`;
       responseUses.set(id, 0);
+      responseFor.set(id, { ...forWhom, at: now() });
       return `${baseUrl}/response/${id}`;
     },
+    advance: (ms) => void (clockOffset += ms),
     failNext(method, fault, times = 1) {
       const queue = faults.get(method) ?? [];
       for (let i = 0; i < times; i++) queue.push(fault);

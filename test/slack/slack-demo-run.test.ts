@@ -102,12 +102,11 @@ describe("a demo run through Slack", () => {
       async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1,
       "the first step",
     );
-    await type(harness, `status ${runId}`);
-    const status = await posted(
-      harness,
-      (c) => text(c).startsWith(`🏃 Run ${runId} (arithmetic): running`),
-      "the status",
-    );
+    const statusUrl = await type(harness, `status ${runId}`);
+    // A status look-up is the asker's: answered privately, through the command's response_url.
+    const status = await seen(harness, fake.waitForResponse(answeredAt(statusUrl)), "the status");
+    expect(status.body.response_type).toBe("ephemeral");
+    expect(String(status.body.text).startsWith(`🏃 Run ${runId} (arithmetic): running`)).toBe(true);
     const shown = textOf(status.body.blocks);
     expect(shown).toMatch(/\*Step\*\n[1-9]\d* \/ 400/);
     expect(shown).toContain("*Processes*\napi running, trainer running, env running");

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { renderSlack } from "../../adapters/slack/slack-render.ts";
 import { ALICE, BOB, CHANNEL, TEAM, slashCommand } from "./slack-payloads.ts";
+import { postToChannel, privateAnswer } from "./slack-private-answer.ts";
 import { startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
 
 let h: SlackHarness | undefined;
@@ -51,7 +52,10 @@ describe("Slack names and inert text", () => {
       createdBy: ALICE.id,
     });
     await h.slash(slashCommand({ text: "status r1linked", responseUrl: h.fake.responseUrl() }));
-    const post = await h.fake.waitForCall("chat.postMessage");
+    // Answered privately first (its response_url asks for no unfurling either), then posted to the channel.
+    const answer = await privateAnswer(h, "r1linked");
+    expect([answer.body.unfurl_links, answer.body.unfurl_media]).toEqual([false, false]);
+    const post = await postToChannel(h, answer);
     expect(post.ok).toBe(true);
     // The WebClient sends a form: Slack reads "false" as false.
     expect([String(post.body.unfurl_links), String(post.body.unfurl_media)]).toEqual(["false", "false"]);

@@ -85,7 +85,8 @@ describe("Slack delivery from the outbox", () => {
 
     // The person asks; the bot still cannot post there, so the answer comes through response_url.
     await h.slash(slashCommand({ text: "status r2", responseUrl: h.fake.responseUrl() }));
-    const answer = await h.fake.waitForResponse((r) => r.body.response_type === "in_channel");
+    // A status look-up is answered privately, through response_url, which works in a channel the bot is not in.
+    const answer = await h.fake.waitForResponse((r) => r.body.response_type === "ephemeral");
     expect(textOf(answer.body.blocks)).toContain("Notice not delivered");
     expect(textOf(answer.body.blocks)).toContain("not_in_channel — invite the bot to the channel");
   });

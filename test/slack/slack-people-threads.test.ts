@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { personRef } from "../../src/reply.ts";
 import { ALICE, BOB, CHANNEL, TEAM, slashCommand } from "./slack-payloads.ts";
+import { postToChannel, privateAnswer } from "./slack-private-answer.ts";
 import { startSlackHarness, textOf, type SlackHarness } from "./slack-harness.ts";
 import { createTestCommands } from "./test-commands.ts";
 
@@ -37,14 +38,19 @@ describe("Slack people and threads", () => {
       createdBy: "U0GONE",
     });
     await h.slash(slashCommand({ text: "runs", responseUrl: h.fake.responseUrl() }));
-    const post = await h.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).startsWith("Runs"));
+    const answer = await privateAnswer(h, "Runs");
+    const mine = textOf(answer.body.blocks);
+    expect(mine).toContain("· Bob B ·");
+    // Shown to the asker alone: nobody is mentioned.
+    expect(mine).not.toMatch(/<@U\w+>/);
+    const post = await postToChannel(h, answer);
     const shown = textOf(post.body.blocks);
     expect(shown).toContain("· Bob B ·");
     // Someone Slack no longer knows: the id as text, still no ping.
     expect(shown).toContain("· U0GONE ·");
     expect(shown).not.toContain(`<@${BOB.id}>`);
     expect(shown).not.toContain("<@U0GONE>");
-    // The footer answers the asker, and that is the one mention.
+    // The footer names who shared it, and that is the one mention.
     expect(shown.match(/<@U\w+>/g)).toEqual([`<@${ALICE.id}>`]);
     expect(
       h.fake.calls
