@@ -70,7 +70,7 @@ describe("Atropos scored groups", () => {
     const latest = await readScoredGroups(dir, config, { pick: "best", n: 1 });
     // Step 2 has one of its two groups so far: the latest whole step is 1.
     expect(latest).toMatchObject({ step: 1, firstStep: 0, lastStep: 2, groups: 2, rollouts: 4, skipped: 0 });
-    expect(latest!.note).toMatch(/2 groups \(batch_size \/ group_size\)/);
+    expect(latest!.note).toMatch(/2 groups of 2 at a time \(the trainer's batch_size 4\)/);
     expect(latest!.samples).toEqual([
       {
         group: 0,
@@ -91,6 +91,27 @@ describe("Atropos scored groups", () => {
     // The file grows: step 2 completes and becomes the latest.
     appendFileSync(path.join(dir, "groups.jsonl"), groupLine("q5", ["k", "l"], [3, 0]) + "\n");
     expect((await readScoredGroups(dir, config, { pick: "best", n: 1 }))!.samples[0]!.completion).toBe("k");
+  });
+
+  it("counts a step as the trainer's registered batch size in groups as big as the file's own, whatever the YAML says", async () => {
+    const eights = (n: number) =>
+      Array.from({ length: n }, (_, g) => groupLine(`q${g}`, Array(8).fill(`a${g}`), Array(8).fill(g))).join("\n") +
+      "\n";
+    // tinker-atropos registers 128 when the YAML has no batch_size; the environment's config_init made groups of 8.
+    const real = tempDir();
+    writeFileSync(path.join(real, "run.yaml"), "env:\n  group_size: 4\ntinker: {}\n");
+    writeFileSync(path.join(real, "groups.jsonl"), eights(40));
+    const read = await readScoredGroups(real, path.join(real, "run.yaml"), { pick: "first", n: 1 });
+    expect(read).toMatchObject({ step: 1, lastStep: 2, groups: 16, rollouts: 128 });
+    expect(read!.samples[0]!.completion).toBe("a16");
+    expect(read!.note).toMatch(/16 groups of 8 at a time \(the trainer's batch_size 128\)/);
+    // The demo trainer registers group_size x 4 (16 x 4 with none in the YAML): 8 groups of 8 a step.
+    const demo = tempDir();
+    writeFileSync(path.join(demo, "run.yaml"), "env: {}\ntinker: {}\n");
+    writeFileSync(path.join(demo, "groups.jsonl"), eights(20));
+    const demoRead = await readScoredGroups(demo, path.join(demo, "run.yaml"), { step: 1, pick: "first", n: 1 }, true);
+    expect(demoRead).toMatchObject({ step: 1, lastStep: 2, groups: 8, rollouts: 64 });
+    expect(demoRead!.samples[0]!.completion).toBe("a8");
   });
 
   it("reads the newest file of a restarted environment, and says nothing was written when there is none", async () => {

@@ -83,7 +83,8 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
     readProgress: (run) => readTrainerProgress(logPathOf(config.logsDir, run.id, "trainer")),
     readCheckpoints: (run) => readTrainerCheckpoints(logPathOf(config.logsDir, run.id, "trainer")),
     lastWrite: (run) => newestWrite([logPathOf(config.logsDir, run.id, "trainer")]),
-    readSamples: (run, query) => readScoredGroups(runFolderOf(config.dataDir, run.id), run.configPath, query),
+    readSamples: (run, query) =>
+      readScoredGroups(runFolderOf(config.dataDir, run.id), run.configPath, query, config.isDemoStack),
     canResume: false,
     resumeNote: "tinker-atropos's trainer always starts at step 0",
     stepErrorPattern: "Error in step",

@@ -7,15 +7,16 @@ import { createLogFollower } from "../../metrics/follow-log.ts";
 import { readLineRange } from "../../metrics/read-line-range.ts";
 import { createSamplePicker, scoreOf, type SampleTexts } from "../pick-samples.ts";
 import type { SampleQuery, StepSamples } from "../training-stack.ts";
+import { registeredBatchSize } from "./trainer-batch-size.ts";
 
 /** The file the bot has the environment write (atroposlib adds _1, _2, ... when it already exists: a restart). */
 export const GROUPS_FILE = "groups.jsonl";
 /** A group line longer than this is passed over when a step is read (real groups of long rollouts are a few MB). */
 const MAX_GROUP_LINE_BYTES = 16 * 1024 * 1024;
-/** atroposlib's BaseEnvConfig default. */
+/** atroposlib's BaseEnvConfig default, for a file whose first group cannot be read. */
 const DEFAULT_GROUP_SIZE = 4;
 
-/** Where each step's first group starts: the trainer takes batch_size sequences a step, group_size to a group. */
+/** Where each step's first group starts, counting a fixed number of groups a step. */
 interface GroupIndex {
   groups: number;
   stepStarts: number[];
@@ -58,17 +59,56 @@ export function latestGroupsFile(folder: string): string | undefined {
   }
 }
 
-/** Groups a step from the run's YAML: batch_size / group_size of its env section (undefined when batch_size is unset). */
-export function groupsPerStepOf(configPath: string | undefined): number | undefined {
+/** What counting steps needs: the trainer's registered batch size, or why it is not known. */
+type StepCount = { groupsPerStep: number; note: string };
+
+/** The run YAML's env: section, as the bot wrote it (undefined when it cannot be read). */
+function writtenEnv(configPath: string | undefined): Record<string, unknown> | undefined {
   if (!configPath) return undefined;
   try {
-    const env = (parseYaml(readFileSync(configPath, "utf8")) as { env?: Record<string, unknown> } | null)?.env ?? {};
-    const groupSize = typeof env.group_size === "number" && env.group_size > 0 ? env.group_size : DEFAULT_GROUP_SIZE;
-    const batch = env.batch_size;
-    return typeof batch === "number" && batch > 0 ? Math.max(1, Math.floor(batch / groupSize)) : undefined;
+    return (parseYaml(readFileSync(configPath, "utf8")) as { env?: Record<string, unknown> } | null)?.env ?? {};
   } catch {
     return undefined;
   }
+}
+
+/** How many sequences the file's first group holds (its scores): the environment's group_size, whatever set it. */
+async function firstGroupSize(file: string): Promise<number | undefined> {
+  let size: number | undefined;
+  await readLineRange(file, { start: 0, maxLineBytes: MAX_GROUP_LINE_BYTES }, (line) => {
+    if (line !== undefined && line.trim() === "") return true;
+    try {
+      const scores = line === undefined ? undefined : (JSON.parse(line) as { scores?: unknown }).scores;
+      if (Array.isArray(scores) && scores.length > 0) size = scores.length;
+    } catch {
+      // Not a group: the next line may be.
+      return true;
+    }
+    return size === undefined;
+  });
+  return size;
+}
+
+/**
+ * Groups a step: the trainer takes exactly its registered batch_size sequences a step, whole groups only (atroposlib's
+ * api/utils.py), and a group holds as many sequences as its scores (the environment's group_size, which its own
+ * config_init may set when the run YAML does not).
+ */
+async function countSteps(file: string, configPath: string | undefined, demo: boolean): Promise<StepCount> {
+  const env = writtenEnv(configPath);
+  const batch = env ? registeredBatchSize(env, demo) : undefined;
+  if (batch === undefined || batch <= 0)
+    return {
+      groupsPerStep: 1,
+      note: "the environment's file numbers no steps and the trainer's batch size is not known: each group counts as a step",
+    };
+  const yamlGroup = typeof env?.group_size === "number" && env.group_size > 0 ? env.group_size : undefined;
+  const groupSize = (await firstGroupSize(file)) ?? yamlGroup ?? DEFAULT_GROUP_SIZE;
+  const groupsPerStep = Math.max(1, Math.floor(batch / groupSize));
+  return {
+    groupsPerStep,
+    note: `the environment's file numbers no steps: steps are counted ${groupsPerStep} groups of ${groupSize} at a time (the trainer's batch_size ${batch})`,
+  };
 }
 
 const contentText = (content: unknown): string => {
@@ -98,11 +138,11 @@ export async function readScoredGroups(
   folder: string,
   configPath: string | undefined,
   query: SampleQuery,
+  demo = false,
 ): Promise<StepSamples | undefined> {
   const file = latestGroupsFile(folder);
   if (!file) return undefined;
-  const known = groupsPerStepOf(configPath);
-  const groupsPerStep = known ?? 1;
+  const { groupsPerStep, note } = await countSteps(file, configPath, demo);
   const index = await indexGroups(file, groupsPerStep);
   if (index.groups === 0) return undefined;
   const lastStep = index.stepStarts.length - 1;
@@ -117,10 +157,7 @@ export async function readScoredGroups(
     rollouts: 0,
     samples: [],
     skipped: 0,
-    note:
-      known === undefined
-        ? "the environment's file numbers no steps and batch_size is not set: each group counts as a step"
-        : `the environment's file numbers no steps: steps are counted ${groupsPerStep} groups (batch_size / group_size) at a time`,
+    note,
   };
   const start = index.stepStarts[step];
   if (start === undefined) return result;
