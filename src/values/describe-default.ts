@@ -5,8 +5,8 @@ const KEY = String.raw`(?:"[^"\\]*"|'[^'\\]*')`;
 const LITERAL = String.raw`-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|"[^"\\]*"|'[^'\\]*'|True|False|None`;
 /** `env.get("group_size", 16)`, `int(os.environ.get("N", 3))`: a lookup whose fallback is written in the source. */
 const LOOKUP = String.raw`[A-Za-z_][\w.]*\.get\(\s*${KEY}\s*,\s*(${LITERAL})\s*\)`;
-const BARE = new RegExp(`^${LOOKUP}$`);
-const CAST = new RegExp(String.raw`^(int|float|str|bool)\(\s*${LOOKUP}\s*\)$`);
+const BARE = new RegExp("^" + LOOKUP + "$");
+const CAST = new RegExp(String.raw`^(int|float|str|bool)\(\s*` + LOOKUP + String.raw`\s*\)` + "$");
 
 function pythonLiteral(text: string, cast: string | undefined): unknown {
   if (text === "True" || text === "False") return text === "True";

@@ -43,8 +43,14 @@ const subjects: Record<string, () => Promise<Subject>> = {
       channel: h.channel,
       refused: { ...h.channel, channel: "1100000000000000999" },
       shown: (ref) => JSON.stringify(h.fake.message(ref.id)?.["embeds"] ?? []),
-      threadShown: (ref) =>
-        (h.fake.message(ref.id)?.["message_reference"] as { message_id?: string } | undefined)?.message_id,
+      // A run's message starts a thread with its own id; a message in it lives in that thread's channel.
+      threadShown: (ref) => {
+        const message = h.fake.message(ref.id);
+        const channelId = message?.["channel_id"] as string | undefined;
+        return channelId !== h.fake.ids.channel
+          ? channelId
+          : (message?.["message_reference"] as { message_id?: string } | undefined)?.message_id;
+      },
       close: () => stopHarness(h),
     };
   },

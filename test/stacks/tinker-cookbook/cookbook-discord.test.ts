@@ -71,12 +71,12 @@ describe("a cookbook run through Discord", () => {
     const completed = await fake.waitForCall(
       (c) =>
         c.method === "POST" &&
-        c.path === `/channels/${fake.ids.channel}/messages` &&
+        // Into the thread started from the run's message (a thread has its message's id).
+        c.path === `/channels/${runMessage}/messages` &&
         c.status < 300 &&
         titleOf(c).startsWith(`✅ Run completed: ${runId} (${SHOWN})`),
       "the completed notice",
     );
-    expect(bodyOf(completed)["message_reference"]).toMatchObject({ message_id: runMessage });
     // Discord escapes the scheme's colon (inert text: no link is made of it).
     expect(embedsOf(completed)[0]?.["description"]).toMatch(
       /^Training complete after 20 steps; reward mean 0\.\d+\. Final weights: tinker\\:\/\/\S+\/sampler\\_weights\/final Final checkpoint: final \(step 20\) tinker\\:\/\/\S+\/weights\/final$/,
