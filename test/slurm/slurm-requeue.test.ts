@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Services } from "../../src/services.ts";
 import { recipeLogDir } from "../../src/stacks/tinker-cookbook/cookbook-stack.ts";
+import { jobFiles } from "../../src/training/backends/slurm/job-spec.ts";
 import { TERMINAL_STATES, restartsOf } from "../../src/training/backends/slurm/slurm-commands.ts";
 import type { RunEvent } from "../../src/training/run-events.ts";
 import { delay } from "../../src/training/wait-until.ts";
@@ -132,13 +133,27 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
     const row = services.runs.get(run.id)!;
     const requeues = row.jobRequeues;
     // Preempted once, at its time limit at least once: one run, one job; each attempt told once as requeued (queued),
-    // once as resumed on its node.
+    // and once as resumed on its node when its launcher got the run running. Slurm's time-limit warning may come up
+    // to a minute early, so an attempt can be stopped while its recipe is still starting: the launcher's own output
+    // (appended by each start) says which attempts reached running, and only those are told as resumed.
     expect(requeues).toBeGreaterThanOrEqual(2);
     expect(row).toMatchObject({ status: "completed", jobId, attempt: requeues });
     expect(services.runs.listAll(10)).toHaveLength(1);
+    const launcherOutput = readFileSync(jobFiles(services.config.logsDir, "", run.id).output, "utf8");
+    const reachedRunning = launcherOutput
+      .split("\n")
+      .filter((line) => line.includes("all components are ready; the run is running")).length;
+    const told = noticesOf(services, run.id);
     const expected = ["started"];
-    for (let a = 1; a <= requeues; a++) expected.push(`${a}:queued`, `${a}:resumed`);
-    expect(noticesOf(services, run.id)).toEqual([...expected, `${requeues}:completed`]);
+    for (let a = 1; a <= requeues; a++) {
+      expected.push(`${a}:queued`);
+      if (told.includes(`${a}:resumed`)) expected.push(`${a}:resumed`);
+    }
+    expect(told).toEqual([...expected, `${requeues}:completed`]);
+    // The first start and every resumed attempt reached running; the last attempt, which completed, among them.
+    expect(told.filter((k) => k.endsWith(":resumed"))).toHaveLength(reachedRunning - 1);
+    expect(told).toContain(`${requeues}:resumed`);
+    expect(told).toContain("1:resumed");
     expect(events.filter((e) => e.kind === "failed")).toEqual([]);
     // The recipe saved at each SIGTERM and went on from there: every step once, in order.
     expect(stepsOf(services, run.id)).toEqual(Array.from({ length: steps }, (_, i) => i));
