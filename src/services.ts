@@ -74,13 +74,15 @@ export interface ServiceOptions {
   log?: Logger;
   /** The environment training processes inherit (tests add fault settings). */
   processEnv?: NodeJS.ProcessEnv;
+  /** How long a process that shows no evidence of work yet must stay alive to count as started (default 2 s). */
+  settleMs?: number;
   fetch?: typeof globalThis.fetch;
   /** Replaces node-cron for the digest schedules (tests fire them by hand). */
   schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
 }
 
-/** How long an environment must stay alive to count as ready when it shows no traffic yet. */
-const ENV_SETTLE_MS = 2000;
+/** How long an environment (or a recipe) must stay alive to count as ready when it shows no evidence of work yet. */
+const SETTLE_MS = 2000;
 
 export function createServices(config: Config, options: ServiceOptions = {}): Services {
   const now = options.now ?? Date.now;
@@ -127,13 +129,13 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     locked: lockedFields,
     catalog,
     processEnv: options.processEnv,
-    envSettleMs: ENV_SETTLE_MS,
+    envSettleMs: options.settleMs ?? SETTLE_MS,
   });
   const cookbookStack = createCookbookStack({
     config,
     locked: lockedFields,
     processEnv: options.processEnv,
-    settleMs: ENV_SETTLE_MS,
+    settleMs: options.settleMs ?? SETTLE_MS,
   });
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const outbox = createOutboxRepo(db);

@@ -4,6 +4,7 @@ import type { ConfigValues } from "../../db/channels.ts";
 import type { RunPatch, RunRow } from "../../db/runs.ts";
 import type { TrainerProgress } from "../metrics/trainer-log.ts";
 import type { StackName } from "../config.ts";
+import type { ApiStatus } from "./api-status.ts";
 import type { CommandHelp } from "../process/check-spawn-plan.ts";
 import type { SpawnPlan } from "../process/supervised-process.ts";
 
@@ -15,6 +16,11 @@ export type ReadyCheck =
   | { kind: "http"; url: string }
   /** The status URL (a trajectory API's /status) shows data, or the process stayed alive for settleMs. */
   | { kind: "traffic"; statusUrl: string; settleMs: number }
+  /**
+   * The process wrote this file of the run's own folder (`runFile`, relative to it) since it was started, or stayed
+   * alive for settleMs: a recipe writes its config there once it has read its arguments and set up its logging.
+   */
+  | { kind: "written"; runFile: string; settleMs: number }
   /** It stayed alive for settleMs. */
   | { kind: "settle"; settleMs: number };
 
@@ -133,7 +139,7 @@ export interface TrainingStack {
   /** Lines of the main log that mean a step failed although the process exits 0 (atropos-tinker's trainer). */
   stepErrorPattern?: string;
   /** A live run's trajectory API status, when the stack has one. */
-  apiStatus?(): Promise<{ current_step: number; queue_size: number } | undefined>;
+  apiStatus?(): Promise<ApiStatus | undefined>;
 }
 
 /**

@@ -42,9 +42,14 @@ export function cookbookLockedFields(dir: string): string {
 }
 
 /** Core services on the cookbook stack in a fresh (or the given) data folder. */
-export function startCookbook(options: Pick<DemoOptions, "env" | "cwd"> = {}): Promise<DemoStack> {
+export function startCookbook(options: Pick<DemoOptions, "env" | "cwd" | "settleMs"> = {}): Promise<DemoStack> {
   const cwd = options.cwd ?? tempDir("rl-cookbook-");
-  return startDemo({ cwd, lockedFile: cookbookLockedFields(cwd), env: { ...COOKBOOK_ENV, ...options.env } });
+  return startDemo({
+    cwd,
+    lockedFile: cookbookLockedFields(cwd),
+    env: { ...COOKBOOK_ENV, ...options.env },
+    settleMs: options.settleMs,
+  });
 }
 
 /** Select math_rl.train in the channel and pace it (few short steps by default). */

@@ -44,6 +44,8 @@ export interface DemoOptions {
   /** Reuse a data folder (a bot restart). */
   cwd?: string;
   lockedFile?: string;
+  /** How long a process showing no evidence of work must stay alive to count as started (the bot's default: 2 s). */
+  settleMs?: number;
 }
 
 export interface DemoStack {
@@ -93,7 +95,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
     },
     cwd,
   );
-  return { services: createServices(config), cwd, lockedFile };
+  return { services: createServices(config, { settleMs: options.settleMs }), cwd, lockedFile };
 }
 
 export const CONSOLE = { platform: "console", workspace: "local", channel: "console" };

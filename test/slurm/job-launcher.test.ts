@@ -83,6 +83,7 @@ async function setup(
   });
   const { spec, env: jobEnv } = buildJobSpec({
     runId,
+    runFolder: path.join(dir, "runs", runId),
     configPath,
     stack,
     plans,

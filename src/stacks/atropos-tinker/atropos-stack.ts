@@ -1,6 +1,7 @@
 // Atropos environments trained by tinker-atropos: a trajectory API, the trainer and the environment, in that order.
 import path from "node:path";
 import type { Config } from "../../config.ts";
+import { readApiStatus } from "../api-status.ts";
 import type { EnvironmentCatalog } from "../../environments/resolution/catalog.ts";
 import type { LockedFields } from "../../locked-fields.ts";
 import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
@@ -88,14 +89,6 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
     canResume: false,
     resumeNote: "tinker-atropos's trainer always starts at step 0",
     stepErrorPattern: "Error in step",
-    async apiStatus() {
-      try {
-        const res = await fetch(`${addresses.apiUrl}/status`, { signal: AbortSignal.timeout(1500) });
-        if (!res.ok) return undefined;
-        return (await res.json()) as { current_step: number; queue_size: number };
-      } catch {
-        return undefined;
-      }
-    },
+    apiStatus: () => readApiStatus(`${addresses.apiUrl}/status`),
   };
 }

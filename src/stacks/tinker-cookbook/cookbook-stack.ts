@@ -17,7 +17,7 @@ export interface CookbookStackDeps {
   config: Config;
   locked: LockedFields;
   processEnv?: NodeJS.ProcessEnv;
-  /** How long the recipe's process must stay alive to count as started (it serves nothing to probe). */
+  /** How long the recipe's process must stay alive to count as started when it writes no config.json sooner. */
   settleMs: number;
 }
 
@@ -54,7 +54,8 @@ export function createCookbookStack(deps: CookbookStackDeps): TrainingStack {
       {
         name: "trainer",
         title: "recipe",
-        ready: { kind: "settle", settleMs: deps.settleMs },
+        // The recipe writes config.json into its log_path once it has read its arguments and set up its logging.
+        ready: { kind: "written", runFile: "config.json", settleMs: deps.settleMs },
         help: {
           what: "The Python that runs recipes",
           settings: ["RL_PYTHON"],

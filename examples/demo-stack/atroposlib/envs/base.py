@@ -218,8 +218,9 @@ def _exit_later(seconds: float, what: str) -> None:
 def _arm_demo_fault() -> None:
     """Demo only (not in the real library), standing in for an environment that dies during its start-up (a failing
     setup, a bad setting found at registration, a failing first step): DEMO_ENV_FAULT=exit_after:S makes the process
-    exit 1 S seconds after it started; exit_after_first_group:S (armed where groups are sent) S seconds after its
-    first group reached the trajectory API."""
+    exit 1 S seconds after it started; exit_at_first_group exits where its first group would be sent (checked where
+    groups are sent); exit_after_first_group:S (armed there too) S seconds after its first group reached the
+    trajectory API."""
     raw = os.environ.get("DEMO_ENV_FAULT", "")
     if raw.startswith("exit_after:"):
         seconds = float(raw.split(":", 1)[1])
@@ -382,6 +383,8 @@ class BaseEnv(ABC):
                 self.jsonl_writer.flush()
                 print(f"Wrote scored group to {self.config.data_path_to_save_groups}", flush=True)
             if do_send_to_api:
+                if self.groups_sent == 0 and os.environ.get("DEMO_ENV_FAULT", "") == "exit_at_first_group":
+                    _die("environment exits where its first group would be sent")
                 payload = dict(group)
                 payload["env_id"] = self.env_id
                 self._api("POST", "/scored_data", payload)

@@ -68,18 +68,16 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         if (spec.port !== undefined) await ensurePortFree(spec.port, spec.title);
         const plan = plans.get(component)!;
         abort.signal.throwIfAborted();
-        const startedAt = deps.now();
-        supervisor.spawn(run.id, plan);
-        crashPoint(`spawned:${component}` as CrashPoint);
-        if (run.attempt > 0) crashPoint(`resume:spawned:${component}` as CrashPoint);
-        deps.exits.watch(run.id, component);
         const ready = deps.readiness(
           run.id,
           component,
           spec.ready,
-          startedAt,
           spec.mayFinishFirst || mainStartsLast(stack, component),
         );
+        supervisor.spawn(run.id, plan);
+        crashPoint(`spawned:${component}` as CrashPoint);
+        if (run.attempt > 0) crashPoint(`resume:spawned:${component}` as CrashPoint);
+        deps.exits.watch(run.id, component);
         // A run whose main process already finished cleanly is past its start-up: what is left is judging its end.
         await waitUntil(async () => supervisor.exitedCleanly(run.id, stack.main) || (await ready()), {
           what: `The ${component}`,

@@ -27,7 +27,7 @@ export function createLocalBackend(deps: LocalBackendDeps) {
   const { runs, processes, supervisor, transitions, log } = deps;
   const launching: Launches = new Map();
 
-  const readiness = createReadiness({ supervisor, now: deps.now });
+  const readiness = createReadiness({ supervisor, dataDir: deps.config.dataDir, now: deps.now });
   const outcomes = createLocalOutcomes({
     transitions,
     runs,

@@ -13,6 +13,7 @@ SPEC.json (written by the bot; no secrets in it: keys come through the job's env
 Readiness (as the bot's local backend), by each component's `ready`:
     {"kind": "http", "url": U}                              GET U answers 2xx
     {"kind": "traffic", "status_url": U, "settle_seconds": S}  U shows data (queue_size or current_step > 0), or S passed
+    {"kind": "written", "path": P, "settle_seconds": S}     it wrote file P since it started, or S passed
     {"kind": "settle", "settle_seconds": S}                 it stayed alive S seconds
 A main component that exits 0 after printing a line matching step_error_pattern is a failure; a component that
 may finish first (an environment whose steps are done) exiting 0 leaves the run waiting for the main one.
@@ -81,6 +82,15 @@ def kill_group(pgid: int, sig: int) -> None:
         pass
 
 
+def file_state(path: str) -> Optional[Any]:
+    """A file's (inode, size, mtime_ns, ctime_ns), or None when it does not exist: a rewrite changes it."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 class Component:
     def __init__(self, spec: Dict[str, Any]):
         self.name: str = spec["name"]
@@ -92,6 +102,8 @@ class Component:
         self.may_finish_first = bool(spec.get("may_finish_first"))
         self.proc: Optional[subprocess.Popen] = None
         self.started_at = 0.0
+        # The "written" check's file as it was before the start (file_state), or None when absent.
+        self.written_before: Optional[Any] = None
         self.ready = False
         self.handled = False
         self.spawn_error: Optional[str] = None
@@ -102,6 +114,8 @@ class Component:
             env.pop(key, None)
         os.makedirs(os.path.dirname(self.log), exist_ok=True)
         self.started_at = time.monotonic()
+        if self.ready_check.get("kind") == "written":
+            self.written_before = file_state(str(self.ready_check["path"]))
         # Each component in its own session (process group), as the bot's local backend does, so a stop
         # reaches its children too; the log file is handed straight to it (appended, never truncated).
         with open(self.log, "ab") as out:
@@ -266,6 +280,10 @@ class Launcher:
                 step = status.get("current_step") or 0
                 if (isinstance(queue, (int, float)) and queue > 0) or (isinstance(step, (int, float)) and step > 0):
                     return True
+        if check.get("kind") == "written":
+            now = file_state(str(check["path"]))
+            if now is not None and now != comp.written_before:
+                return True
         return time.monotonic() - comp.started_at >= float(check.get("settle_seconds") or 0)
 
     def check_started_alive(self) -> None:

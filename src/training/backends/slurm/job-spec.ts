@@ -13,6 +13,7 @@ export const JOB_LAUNCHER = path.join(PACKAGE_ROOT, "src", "training", "backends
 export type JobReadyCheck =
   | { kind: "http"; url: string }
   | { kind: "traffic"; status_url: string; settle_seconds: number }
+  | { kind: "written"; path: string; settle_seconds: number }
   | { kind: "settle"; settle_seconds: number };
 
 export interface JobSpecComponent {
@@ -42,10 +43,12 @@ export interface JobSpec {
   components: JobSpecComponent[];
 }
 
-function jobReadyCheck(check: ReadyCheck): JobReadyCheck {
+function jobReadyCheck(check: ReadyCheck, runFolder: string): JobReadyCheck {
   if (check.kind === "http") return check;
   if (check.kind === "traffic")
     return { kind: "traffic", status_url: check.statusUrl, settle_seconds: check.settleMs / 1000 };
+  if (check.kind === "written")
+    return { kind: "written", path: path.join(runFolder, check.runFile), settle_seconds: check.settleMs / 1000 };
   return { kind: "settle", settle_seconds: check.settleMs / 1000 };
 }
 
@@ -68,6 +71,8 @@ export const jobName = (runId: string) => `rl-${runId}`;
 
 export interface JobSpecInput {
   runId: string;
+  /** The run's own folder in the data folder (a "written" readiness check's file is in it). */
+  runFolder: string;
   configPath: string;
   /** The run's stack: its components in start order, how each is judged ready, the stop order. */
   stack: Pick<TrainingStack, "components" | "main" | "stopOrder" | "stepErrorPattern">;
@@ -101,7 +106,7 @@ export function buildJobSpec(input: JobSpecInput): { spec: JobSpec; env: Record<
     cwd: plan.cwd,
     log: plan.logPath,
     env_unset: Object.keys(env).filter((k) => !(k in plan.env)),
-    ready: jobReadyCheck(input.stack.components[i]!.ready),
+    ready: jobReadyCheck(input.stack.components[i]!.ready, input.runFolder),
     may_finish_first: input.stack.components[i]!.mayFinishFirst ?? false,
   }));
   const spec: JobSpec = {

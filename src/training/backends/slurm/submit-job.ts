@@ -5,6 +5,7 @@ import type { Config } from "../../../config.ts";
 import { asRlError } from "../../../errors.ts";
 import type { Logger } from "../../../log.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
+import { runFolderOf } from "../../../stacks/log-path.ts";
 import { delay } from "../../wait-until.ts";
 import { arrayOutputPattern, buildJobSpec, sbatchArgs, writeJobSpec, type JobFiles } from "./job-spec.ts";
 import type { JobSnapshots } from "./job-snapshots.ts";
@@ -36,6 +37,7 @@ export function createJobSubmitter(deps: JobSubmitterDeps) {
     const plans = await Promise.all(stack.components.map((c) => stack.plan(run, c.name)));
     const { spec, env } = buildJobSpec({
       runId: run.id,
+      runFolder: runFolderOf(config.dataDir, run.id),
       configPath: run.configPath ?? "",
       stack,
       plans,
