@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { BASE_ENV_CONFIG_FIELDS } from "../src/environments/resolution/base-env-config.ts";
 import type { ConfigField } from "../src/environments/types.ts";
-import { TRAINER_PREFIX, trainerFields } from "../src/stacks/atropos-tinker/trainer-fields.ts";
 import type { TrainingStack } from "../src/stacks/training-stack.ts";
 import type { ConfigView, FieldView } from "../src/environment-ops.ts";
 import type { Reply, ReplyField } from "../src/reply.ts";
@@ -27,9 +26,12 @@ function listEntry(f: FieldView, group: string): ReplyField {
   return { label: `${f.name}${f.changed ? " *" : ""} (${f.type})`, value: parts.join("\n"), group };
 }
 
-/** The fields under their headings, in the order people look for them: what changed, what is special here, the rest. */
-function groupedFields(view: ConfigView, atropos: boolean): ReplyField[] {
-  const isTrainer = (f: FieldView) => atropos && f.name.startsWith(TRAINER_PREFIX);
+/**
+ * The fields under their headings, in the order people look for them: what changed, what is special here, the rest.
+ * trainerPrefix: what the stack's trainer fields are named with, when it has them.
+ */
+function groupedFields(view: ConfigView, atropos: boolean, trainerPrefix: string | undefined): ReplyField[] {
+  const isTrainer = (f: FieldView) => trainerPrefix !== undefined && f.name.startsWith(trainerPrefix);
   // A recipe's fields are all its own; only an Atropos environment has BaseEnvConfig's.
   const baseNames = atropos ? BASE_ENV_NAMES : new Set<string>();
   const changed = view.configurable_fields.filter((f) => f.changed);
@@ -118,25 +120,23 @@ export default defineCommand({
   restOfLine: true,
   permission: "read",
   personal: true,
-  uses: ["catalog", "env", "lockedFields", "manager"],
+  uses: ["catalog", "env", "manager"],
   async run({ filter }, ctx) {
     const view = await ctx.services.env.getConfig(ctx.channel);
     const stack = ctx.services.manager.currentStack;
     const atropos = stack.id === "atropos-tinker";
+    const trainerPrefix = stack.trainer?.prefix;
     const all = [...view.configurable_fields, ...view.locked_fields];
     const query = filter?.trim().toLowerCase();
     const exact = query
       ? (all.find((f) => f.name.toLowerCase() === query) ??
-        all.find((f) => f.name.toLowerCase() === `${TRAINER_PREFIX}${query}`))
+        (trainerPrefix !== undefined
+          ? all.find((f) => f.name.toLowerCase() === `${trainerPrefix}${query}`)
+          : undefined))
       : undefined;
     if (exact) {
       const env = await ctx.services.catalog.get(view.environment).catch(() => undefined);
-      const trainer = atropos
-        ? trainerFields(
-            ctx.services.lockedFields,
-            (ctx.services.catalog.latest() ?? (await ctx.services.catalog.list())).trainerFields,
-          )
-        : [];
+      const trainer = (await stack.trainer?.fields()) ?? [];
       return fieldReply(
         view,
         exact,
@@ -150,7 +150,7 @@ export default defineCommand({
       configurable_fields: view.configurable_fields.filter(matches),
       locked_fields: view.locked_fields.filter(matches),
     };
-    const fields = groupedFields(shown, atropos);
+    const fields = groupedFields(shown, atropos, trainerPrefix);
     const count = shown.configurable_fields.length + shown.locked_fields.length;
     return {
       title: query

@@ -4,15 +4,15 @@ import type { ChannelsRepo, ConfigValues } from "../db/channels.ts";
 import type { EnvironmentCatalog } from "./environments/resolution/catalog.ts";
 import type { ConfigField, EnvironmentInfo, ScanWarning } from "./environments/types.ts";
 import { RlError } from "./errors.ts";
-import type { LockedFields } from "./locked-fields.ts";
-import { createConfigView, type ConfigView, type ConfigViewDeps } from "./environment-ops/config-view.ts";
+import type { TrainingStack } from "./stacks/training-stack.ts";
+import type { ConfigView } from "./values/config-view-types.ts";
+import { createConfigView, type ConfigViewDeps } from "./environment-ops/config-view.ts";
 import { createEnvironmentFinder, requireRunnable } from "./environment-ops/find-environment.ts";
-import { checkGroupSize, GROUP_SIZE_FIELDS } from "./environment-ops/check-group-size.ts";
 import { findField } from "./environment-ops/find-field.ts";
 import { createFieldInputParser } from "./environment-ops/parse-field-input.ts";
 import { createTrainerFieldList } from "./environment-ops/trainer-field-list.ts";
 
-export type { ConfigView, FieldView } from "./environment-ops/config-view.ts";
+export type { ConfigView, FieldView } from "./values/config-view-types.ts";
 export { normaliseFieldName } from "./environment-ops/find-field.ts";
 
 export interface EnvironmentSummary {
@@ -48,11 +48,11 @@ export interface EnvironmentOpsDeps {
   isDemoStack: boolean;
   /** The bot's redactor: a value it would change holds a secret. */
   redact: (text: string) => string;
-  /** The locked fields file: its `tinker:` section locks the trainer's fields (named tinker.x), shown beside every environment's own. */
-  locked?: LockedFields;
+  /** The bot's training stack: its trainer's fields, shown beside every environment's own, and its rule on combinations. */
+  stack: Pick<TrainingStack, "trainer" | "checkCombination">;
   /** The WandB names the bot writes into every run of an environment, by field name, shown by /rl config. */
   runNamesOf?: (environment: string) => Record<string, string>;
-  /** Values the trainer imposes at run time (batch_size), by field name; with it, group_size is checked against them. */
+  /** Values the trainer imposes at run time (batch_size), by field name, shown beside the values they replace. */
   imposedOf?: ConfigViewDeps["imposedOf"];
 }
 
@@ -70,14 +70,16 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   const { catalog, channels } = deps;
   const environments = createEnvironmentFinder({ catalog, channels });
   const { selected, startable } = environments;
-  const { trainerList, scanned } = createTrainerFieldList({ catalog, locked: deps.locked });
+  const { trainerList, scanned } = createTrainerFieldList({ catalog, trainer: deps.stack.trainer });
   const parseFor = createFieldInputParser({ trainerList, redact: deps.redact });
   const view = createConfigView({ trainerList, scanned, runNamesOf: deps.runNamesOf, imposedOf: deps.imposedOf });
-  /** A group_size the run's batch size cannot hold is refused (a warning when only a computed default says so). */
-  const checkCombination = async (env: EnvironmentInfo, values: ConfigValues, changed: readonly string[]) =>
-    deps.imposedOf && changed.some((name) => GROUP_SIZE_FIELDS.has(name))
-      ? checkGroupSize(await view(env, values))
-      : undefined;
+  /** Values the stack cannot start a run with together are refused; a warning is returned when it only doubts them. */
+  const checkCombination = async (env: EnvironmentInfo, values: ConfigValues, changed: readonly string[]) => {
+    const verdict = await deps.stack.checkCombination?.(changed, () => view(env, values));
+    if (verdict && "refusal" in verdict)
+      throw new RlError("INVALID_VALUE", verdict.refusal, verdict.details ? { details: verdict.details } : {});
+    return verdict?.warning;
+  };
   /**
    * What a run gets for a field the channel has not changed: the bot's name for it, or the class's default, with
    * the default's source when only the environment computes it (never shown as none).

@@ -108,19 +108,6 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
         trainerConfigFile: path.join(config.trainingRoot, "tinker_atropos", "config.py"),
       });
   const catalog = createEnvironmentCatalog(config.environmentsDir, scanner);
-  const env = createEnvironmentOps({
-    catalog,
-    channels,
-    keys: config.keys,
-    isDemoStack: config.isDemoStack,
-    redact,
-    // The trainer's tinker: fields are atropos-tinker's; a recipe's fields are all its own.
-    locked: cookbook ? undefined : lockedFields,
-    runNamesOf: cookbook ? undefined : (environment) => shownRunNames(environment, config.wandb.project),
-    imposedOf: cookbook
-      ? undefined
-      : (values) => imposedByTrainer(writtenEnvValues(values, lockedFields), config.isDemoStack),
-  });
   const runs = createRunsRepo(db, now);
   const sweeps = createSweepsRepo(db, now);
   const processes = createRunProcessesRepo(db);
@@ -137,6 +124,20 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     processEnv: options.processEnv,
     settleMs: options.settleMs ?? SETTLE_MS,
   });
+  const currentStack = cookbook ? cookbookStack : atroposStack;
+  const env = createEnvironmentOps({
+    catalog,
+    channels,
+    keys: config.keys,
+    isDemoStack: config.isDemoStack,
+    redact,
+    // The trainer's tinker: fields and the group_size rule are atropos-tinker's; a recipe's fields are all its own.
+    stack: currentStack,
+    runNamesOf: cookbook ? undefined : (environment) => shownRunNames(environment, config.wandb.project),
+    imposedOf: cookbook
+      ? undefined
+      : (values) => imposedByTrainer(writtenEnvValues(values, lockedFields), config.isDemoStack),
+  });
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const outbox = createOutboxRepo(db);
   const budgets = createBudgetGate({ budgets: createBudgetsRepo(db), slurmGpus: config.slurm.gpus, now });
@@ -145,7 +146,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const manager = createRunManager({
     config,
     db,
-    stacks: createStackRegistry(cookbook ? cookbookStack : atroposStack, [atroposStack, cookbookStack]),
+    stacks: createStackRegistry(currentStack, [atroposStack, cookbookStack]),
     runs,
     sweeps,
     processes,

@@ -1,34 +1,8 @@
-// A channel's config for an environment as /rl config shows it: every field with its default, current and locked value.
+// Builds a channel's config for an environment as /rl config shows it: every field with its default, current and locked value.
 import type { ConfigValues } from "../../db/channels.ts";
 import type { ConfigField, EnvironmentInfo } from "../environments/types.ts";
-import type { ImposedValue } from "../stacks/atropos-tinker/trainer-batch-size.ts";
+import type { ConfigView, FieldView, ImposedValue } from "../values/config-view-types.ts";
 import type { TrainerFieldList } from "./trainer-field-list.ts";
-
-export interface FieldView {
-  name: string;
-  type: string;
-  default: unknown;
-  /** Source text of a default only known when the environment starts; default is then null. */
-  default_expr?: string;
-  description: string;
-  locked: boolean;
-  current_value: unknown;
-  locked_value?: unknown;
-  changed: boolean;
-  /** What the bot writes into every run for this field while it is not changed here (a WandB name). */
-  run_value?: string;
-  /** The value a run uses instead of current_value, when the trainer imposes another one (batch_size). */
-  run_time?: ImposedValue;
-}
-
-export interface ConfigView {
-  environment: string;
-  file_path: string;
-  configurable_fields: FieldView[];
-  locked_fields: FieldView[];
-  /** Where BaseEnvConfig's fields came from: atroposlib's envs/base.py, or "bundled" (the bot's copy). */
-  base_config_source: string;
-}
 
 function fieldView(
   field: ConfigField,

@@ -4,9 +4,11 @@ import type { ConfigValues } from "../../db/channels.ts";
 import type { RunPatch, RunRow } from "../../db/runs.ts";
 import type { TrainerProgress } from "../metrics/trainer-log.ts";
 import type { StackName } from "../config.ts";
-import type { ApiStatus } from "./api-status.ts";
+import type { ConfigField } from "../environments/types.ts";
 import type { CommandHelp } from "../process/check-spawn-plan.ts";
 import type { SpawnPlan } from "../process/supervised-process.ts";
+import type { ConfigView } from "../values/config-view-types.ts";
+import type { ApiStatus } from "./api-status.ts";
 
 export type StackId = StackName;
 
@@ -95,6 +97,17 @@ export interface StepSamples {
 /** A run's config as written for its stack, and what the run row records of it. */
 export type PreparedRun = Pick<RunPatch, "configPath" | "totalSteps" | "wandbProject" | "wandbGroup" | "wandbRunName">;
 
+/** What a stack says of values it cannot start a run with together: a refusal (with facts for the reply), or a warning. */
+export type CombinationVerdict = { refusal: string; details?: Record<string, unknown> } | { warning: string };
+
+/** The settings of a stack's trainer, shown and set beside every unit's own fields (atropos-tinker's `tinker:`). */
+export interface TrainerSettings {
+  /** What their names start with ("tinker."), so they never meet a unit's field of the same name. */
+  prefix: string;
+  /** The fields as shown and set, each locked where the locked fields file sets it. */
+  fields(): Promise<ConfigField[]>;
+}
+
 export interface TrainingStack {
   id: StackId;
   /** "Atropos environments with tinker-atropos". */
@@ -114,6 +127,17 @@ export interface TrainingStack {
    * ones), for budgets and confirmations; undefined when the config does not say.
    */
   stepsOf(values: Readonly<Record<string, unknown>>): number | undefined;
+  /**
+   * Judges values each valid alone that the stack cannot start a run with together (atropos-tinker: a group_size over
+   * the batch size in use), for /rl set, rerun and sweep. changed names the fields the change sets; view gives the config
+   * it leaves, read only when the rule concerns one of them. Undefined when the stack has no such rule.
+   */
+  checkCombination?(
+    changed: readonly string[],
+    view: () => Promise<ConfigView>,
+  ): Promise<CombinationVerdict | undefined>;
+  /** The trainer's own settings, when the stack shows them beside a unit's fields. */
+  trainer?: TrainerSettings;
   /** How one component of the run is started (local and Slurm alike). */
   plan(run: RunRow, component: string): Promise<SpawnPlan>;
   /** The run's progress so far: steps, reward, loss, step errors, whether it says it finished. */

@@ -7,11 +7,13 @@ import type { LockedFields } from "../../locked-fields.ts";
 import { readTrainerProgress } from "../../metrics/trainer-progress.ts";
 import { logPathOf, runFolderOf } from "../log-path.ts";
 import { newestWrite } from "../newest-write.ts";
-import type { StackComponent, TrainingStack } from "../training-stack.ts";
+import type { StackComponent, TrainerSettings, TrainingStack } from "../training-stack.ts";
+import { checkGroupSizeChange } from "./check-group-size.ts";
 import { commandHelpFor, createComponentPlanner } from "./plan-components.ts";
 import { GROUPS_FILE, readScoredGroups } from "./read-scored-groups.ts";
 import { readTrainerCheckpoints } from "./read-trainer-checkpoints.ts";
 import { buildRunConfig, runNames, stackAddresses, writeRunConfig } from "./run-config.ts";
+import { TRAINER_PREFIX, trainerFields } from "./trainer-fields.ts";
 
 export interface AtroposStackDeps {
   config: Config;
@@ -55,6 +57,12 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
       help: commandHelpFor(config, "env"),
     },
   ];
+  // tinker-atropos's TinkerConfig as the latest scan read it (a scan when there is none yet), or the bundled table.
+  const trainer: TrainerSettings = {
+    prefix: TRAINER_PREFIX,
+    fields: async () =>
+      trainerFields(deps.locked, (deps.catalog.latest() ?? (await deps.catalog.list())).trainerFields),
+  };
 
   return {
     id: "atropos-tinker",
@@ -80,6 +88,9 @@ export function createAtroposStack(deps: AtroposStackDeps): TrainingStack {
     },
     // tinker-atropos's trainer runs the environment's total_steps.
     stepsOf: (values) => (typeof values.total_steps === "number" ? values.total_steps : undefined),
+    // atroposlib refuses to start an environment whose group_size is over the batch size the trainer registers.
+    checkCombination: checkGroupSizeChange,
+    trainer,
     plan,
     readProgress: (run) => readTrainerProgress(logPathOf(config.logsDir, run.id, "trainer")),
     readCheckpoints: (run) => readTrainerCheckpoints(logPathOf(config.logsDir, run.id, "trainer")),

@@ -3,6 +3,7 @@
 // tinker-atropos's trainer registers `batch_size` (its EnvConfig's, read from the run YAML's env: section, 128 when
 // absent) with the trajectory API; atroposlib's BaseEnv.get_server_info() then replaces the environment's own
 // batch_size with the registered one (unless it is -1) and raises ValueError when group_size > batch_size.
+import type { ImposedValue } from "../../values/config-view-types.ts";
 
 /** tinker-atropos's EnvConfig.batch_size default (tinker_atropos/config.py). */
 export const TINKER_ENV_BATCH_SIZE = 128;
@@ -10,12 +11,6 @@ export const TINKER_ENV_BATCH_SIZE = 128;
 export const DEMO_GROUPS_PER_BATCH = 4;
 /** The demo trainer's group_size when the run YAML gives none (as tinker-atropos's EnvConfig). */
 const TRAINER_GROUP_SIZE = 16;
-
-/** A value the run uses in place of the one the environment's config would have, and why. */
-export interface ImposedValue {
-  value: unknown;
-  note: string;
-}
 
 /**
  * The batch size the trainer registers, from the run YAML's env: section as the bot writes it (a channel's values,
