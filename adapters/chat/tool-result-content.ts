@@ -1,5 +1,6 @@
 // The text of a tool result the model reads: JSON, redacted, and bounded so one big answer cannot flood the context.
 import type { Redactor } from "../../src/redact.ts";
+import { stringifyReplyJson } from "../../src/values/reply-json.ts";
 
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 8_000;
 
@@ -101,7 +102,7 @@ function shrinkNote(how: Shrink, total: number): string {
 export function toolResultContent(value: unknown, redact: Redactor, maxChars = DEFAULT_MAX_TOOL_RESULT_CHARS): string {
   let json: string;
   try {
-    json = JSON.stringify(value ?? null) ?? "null";
+    json = stringifyReplyJson(value ?? null);
   } catch {
     json = JSON.stringify(errorContent({ code: "INTERNAL", message: "The result could not be written as JSON." }));
   }

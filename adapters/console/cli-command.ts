@@ -2,6 +2,7 @@
 import { dispatch } from "../../commands/dispatch.ts";
 import type { BotRequest, BotResponse } from "../../src/lease/ask-bot.ts";
 import { redactDeep } from "../../src/redact.ts";
+import { stringifyReplyJson } from "../../src/values/reply-json.ts";
 import type { Services } from "../../src/services.ts";
 import { CONSOLE_CHANNEL } from "./console.ts";
 import { renderText } from "../render-text.ts";
@@ -15,7 +16,7 @@ export async function runCliCommand(services: Services, request: BotRequest): Pr
     { confirmed: true },
   );
   const rendered = request.json
-    ? JSON.stringify(ok ? (reply.data ?? { title: reply.title, text: reply.text }) : { error: reply.error }, null, 2)
+    ? stringifyReplyJson(ok ? (reply.data ?? { title: reply.title, text: reply.text }) : { error: reply.error }, 2)
     : renderText(reply);
   // The command line's output boundary: the text printed and the reply handed back are each redacted once, here.
   return {

@@ -25,6 +25,10 @@ function configView(fields = 45) {
 describe("toolResultContent", () => {
   it("leaves a result that fits as its JSON", () => {
     expect(toolResultContent({ a: 1, b: "two" }, redact, 100)).toBe('{"a":1,"b":"two"}');
+    // A float JSON has no number for is written as pydantic reads it, not as JSON.stringify's null.
+    expect(toolResultContent({ hi: Infinity, lo: -Infinity, odd: NaN }, redact, 100)).toBe(
+      '{"hi":"inf","lo":"-inf","odd":"nan"}',
+    );
   });
 
   it("cuts long texts short before the JSON itself, so every field and value is still there", () => {

@@ -11,6 +11,8 @@ import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
 import { buildRunConfig, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { registeredBatchSize, TINKER_ENV_BATCH_SIZE } from "../../src/stacks/atropos-tinker/trainer-batch-size.ts";
 import { parseConfigJson, stringifyConfigJson } from "../../db/config-json.ts";
+import { runCliCommand } from "../../adapters/console/cli-command.ts";
+import type { BotRequest } from "../../src/lease/ask-bot.ts";
 import { runSlash, slashContext } from "../helpers/slash-dispatch.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -286,6 +288,13 @@ describe("no silent rewriting of a value", () => {
     expect(s.channels.configValues(key, "lookup").ratio).toBe(Infinity);
     expect(await fieldOf(s, "ratio", "Current")).toBe("inf");
     expect((await run(s, "/rl set ratio -1e400")).title).toBe("ratio = -inf");
+    // exec --json writes it as pydantic reads it, "inf", not JSON.stringify's null.
+    const viaExec = async (text: string) =>
+      (await runCliCommand(s, { text, json: true, channel: "C1" } as BotRequest)).rendered;
+    await viaExec("/rl select lookup");
+    await viaExec("/rl set ratio -1e400");
+    const shown = JSON.parse(await viaExec("/rl config ratio")) as unknown;
+    expect(JSON.stringify(shown)).toMatch(/"current_value":"-inf"/);
     const capped = await run(s, "/rl set cap 1e400");
     expect(capped.error?.message).toMatch(/cap must be at most 10; got inf\./);
 
