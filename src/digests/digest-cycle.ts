@@ -154,22 +154,26 @@ function routeDigest(channel: ChannelKey, thread: string | undefined, router: No
   return { target: { channel, thread } };
 }
 
-/** Queues one channel's digest, or, past its hourly cap, the note that digests are paused; false when capped. */
+/**
+ * Queues one channel's digest, or, past the hourly cap of the channel it goes to (its own, or the one /rl notify names),
+ * the note that digests are paused there; false when capped.
+ */
 function queueDigest(key: string, list: RunProgress[], now: number, deps: DigestCycleDeps): boolean | undefined {
   const { outbox, settings } = deps;
-  const channel = list[0]!.run.channel;
-  if (outbox.countSince(channel, "digest", now - HOUR) >= settings.channelPostsPerHour) {
-    // Said once per full hour, so a quiet channel is never a mystery.
-    const windowStart = outbox.oldestSince(channel, "digest", now - HOUR) ?? now;
-    const reply = digestsPausedReply(settings.channelPostsPerHour, windowStart + HOUR);
-    outbox.enqueue({ dedupeKey: `digest-cap:${key}:${windowStart}`, target: { channel }, kind: "alert", reply }, now);
-    return false;
-  }
   // Into the thread the runs share (a single run's, or a sweep's); runs started apart share the channel.
   const threads = new Set(list.map((p) => p.run.thread));
   const thread = threads.size === 1 ? list[0]!.run.thread : undefined;
+  const routed = routeDigest(list[0]!.run.channel, thread, deps.router);
+  const to = routed.target.channel;
+  if (outbox.countSince(to, "digest", now - HOUR) >= settings.channelPostsPerHour) {
+    // Said once per full hour, so a quiet channel is never a mystery.
+    const windowStart = outbox.oldestSince(to, "digest", now - HOUR) ?? now;
+    const reply = digestsPausedReply(settings.channelPostsPerHour, windowStart + HOUR);
+    const dedupeKey = `digest-cap:${to.platform}:${to.workspace}:${to.channel}:${windowStart}`;
+    outbox.enqueue({ dedupeKey, target: { channel: to }, kind: "alert", reply }, now);
+    return false;
+  }
   const reply = digestReply(list, now, deps.wandbPages);
-  const routed = routeDigest(channel, thread, deps.router);
   if (!outbox.enqueue({ dedupeKey: `digest:${key}:${now}`, ...routed, kind: "digest", reply }, now)) return undefined;
   for (const p of list) {
     deps.states.update(p.run.id, {

@@ -202,6 +202,28 @@ describe("digest cycle", () => {
     expect((await s.digests.runNow()).messages).toBe(1);
   });
 
+  it("caps digests by the channel they go to: two channels' routed to one share its cap, and the pause is said there", async () => {
+    clock = 31_000_000;
+    const s = services({ RL_CHANNEL_POSTS_PER_HOUR: "2", RL_DIGEST_INTERVAL_MINUTES: "1", RL_OPERATORS: "slack:U1" });
+    for (const id of ["C1", "C2"]) {
+      const ctx = { channel: channel(id), user: { id: "U1", name: "alice" }, via: "slash" as const, services: s };
+      const set = await dispatch({ text: "/rl notify digests <#C9|training>" }, ctx);
+      expect(set.ok, JSON.stringify(set.reply)).toBe(true);
+    }
+    addRun(s, "cccc0011", channel("C1"), [[1, 0.1]]);
+    addRun(s, "cccc0012", channel("C2"), [[1, 0.1]]);
+    expect((await s.digests.runNow()).messages).toBe(2);
+    clock += 2 * MIN;
+    expect(await s.digests.runNow()).toMatchObject({ messages: 0, skippedChannels: 2 });
+    expect(digests(s).map((d) => d.channel)).toEqual(["C9", "C9"]);
+    const paused = s.db.prepare("SELECT channel, reply_json FROM outbox WHERE kind = 'alert'").all() as Array<{
+      channel: string;
+      reply_json: string;
+    }>;
+    expect(paused.map((p) => p.channel)).toEqual(["C9"]);
+    expect(JSON.parse(paused[0]!.reply_json)).toMatchObject({ title: "📈 Digests paused in this channel" });
+  });
+
   it("alerts once on a stall and once on a reward regression, and re-arms when the run recovers", async () => {
     clock = 40_000_000;
     const s = services({ RL_STALL_MINUTES: "10", RL_REGRESSION_FRACTION: "0.5" });
