@@ -2,29 +2,17 @@
 // admin role notwithstanding), another approver's starts the run, an expired request does nothing; the closed request
 // is printed among the notices.
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { killRunProcesses, waitFor } from "../helpers/bot-process.ts";
+import { describe, expect, it } from "vitest";
+import { botsPerTest, waitFor } from "../helpers/bot-process.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
-import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const dataDirs: string[] = [];
-afterEach(() => {
-  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
-});
+const { dataDirs, demoFolder } = botsPerTest();
 
 /** A data folder on the demo stack where every start needs approval, arithmetic selected; `as` runs exec --user. */
 async function approvalFolder(settings: Record<string, string>) {
-  const cwd = tempDir();
-  const dataDir = path.join(cwd, "data");
-  dataDirs.push(dataDir);
-  const env = {
-    RL_LOG_LEVEL: "warn",
-    RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 200, stepSeconds: 0.5 }),
-    RL_APPROVE_WHEN: "always",
-    ...settings,
-  };
+  const { cwd, dataDir, env } = await demoFolder({ RL_APPROVE_WHEN: "always", ...settings });
   const as = (user: string, text: string) => runCli(["exec", text, "--user", user, "--json"], { cwd, env });
   expect((await as("alice", "/rl select arithmetic")).code).toBe(0);
   return { cwd, dataDir, env, as };

@@ -1,23 +1,11 @@
 // exec "/rl start" on the demo stack's real processes, whose environment dies during its start-up: the answer says
 // failed and exec exits 1, never "all three processes are up" (the background supervisor answers the exec).
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { killRunProcesses, readDb } from "../helpers/bot-process.ts";
+import { describe, expect, it } from "vitest";
+import { readDb, supervisedFoldersPerTest } from "../helpers/bot-process.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const folders: string[] = [];
-
-afterEach(async () => {
-  for (const cwd of folders.splice(0)) {
-    await runCli(["stop"], { cwd });
-    try {
-      killRunProcesses(path.join(cwd, "data"));
-    } catch {
-      // No database was made.
-    }
-  }
-});
+const folders = supervisedFoldersPerTest();
 
 describe("a start whose environment dies during its start-up", () => {
   // exit_after:1 dies 1 s after the process started, within the settle period, after it registered and sent groups;
