@@ -78,16 +78,16 @@ describe("rl-chatops exec --user and approvals", () => {
   });
 
   it("does nothing for a request that expired, and prints that it expired", async () => {
-    // The shortest time the setting allows: the test waits it out on the real clock.
+    // Three seconds (0.05 minutes): the test waits them out on the real clock, past the expiry the request gives.
     const { cwd, dataDir, env, as } = await approvalFolder({
       RL_APPROVERS: "console:bob",
-      RL_APPROVAL_TTL_MINUTES: "1",
+      RL_APPROVAL_TTL_MINUTES: "0.05",
     });
     const held = await as("alice", "/rl start");
-    const request = JSON.parse(held.stdout) as { approval_id: string; state: string };
+    const request = JSON.parse(held.stdout) as { approval_id: string; state: string; expires_at: string };
     expect(request.state).toBe("pending");
 
-    await new Promise((resolve) => setTimeout(resolve, 61_000));
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(request.expires_at) - Date.now() + 500));
     const late = await as("bob", `/rl approve ${request.approval_id}`);
     expect(late.code).toBe(1);
     const error = (JSON.parse(late.stdout) as { error: { code: string; message: string } }).error;
@@ -99,5 +99,5 @@ describe("rl-chatops exec --user and approvals", () => {
       "the expired request among the notices",
     );
     await waitFor(() => readLeaseHolder(dataDir) === undefined, "the background supervisor to let go of the folder");
-  }, 150_000);
+  });
 });
