@@ -1,7 +1,7 @@
 // Approval requests kept server-side: a start someone asked for that waits for another person's Approve or Deny.
 import { randomBytes } from "node:crypto";
-import { answeredOnce, UNANSWERED } from "./answer-once.ts";
-import type { ChannelKey } from "./channel-key.ts";
+import { answeredOnce } from "./answer-once.ts";
+import { askedCommandFromRaw, newAskedCommandRaw, type AskedCommand, type RawAskedCommand } from "./asked-command.ts";
 import type { Db } from "./open-database.ts";
 import type { OutboxRepo } from "./outbox.ts";
 import type { Reply } from "../src/reply.ts";
@@ -9,30 +9,15 @@ import type { Reply } from "../src/reply.ts";
 export type ApprovalState = "pending" | "approved" | "denied";
 export type ApprovalDecision = Exclude<ApprovalState, "pending">;
 
-export interface ApprovalRow {
+export interface ApprovalRow extends AskedCommand<ApprovalState> {
   /** Short enough to type in `/rl approve <id>`; guessing one gains nothing, since only a listed approver may answer. */
   id: string;
-  channel: ChannelKey;
   /** Where the asker was (a thread), so the run's answer goes back there. */
   thread?: string;
-  askerId: string;
-  askerName?: string;
   /** The asker's platform roles at the time, so the approved command is authorised as they were. */
   askerRoles: { roles?: string[]; roleIds?: string[]; roleNames?: string[] };
-  /** The registry name of the command. */
-  command: string;
-  /** The command as a person reads it: shown and audited. */
-  commandText: string;
-  /** The arguments exactly as the asker gave them; an approved request runs the command with these. */
-  args: Record<string, unknown>;
   /** Which part of RL_APPROVE_WHEN this start matched ("steps>=1000"). */
   reason: string;
-  createdAt: number;
-  expiresAt: number;
-  state: ApprovalState;
-  answeredBy?: string;
-  answeredByName?: string;
-  answeredAt?: number;
   /** The posted request (the platform's message id, and the thread channel it is in), once the adapter posted it. */
   message?: { id: string; thread?: string };
 }
@@ -59,25 +44,10 @@ export interface ApprovalsRepo {
 /** How a decided or expired request's message reads: the request's own words, who decided it and when, no buttons. */
 export type ClosedReply = (row: ApprovalRow) => Reply;
 
-interface RawApproval {
-  id: string;
-  platform: string;
-  workspace: string;
-  channel: string;
+interface RawApproval extends RawAskedCommand<ApprovalState> {
   thread: string | null;
-  asker_id: string;
-  asker_name: string | null;
   asker_roles_json: string;
-  command: string;
-  command_text: string;
-  args_json: string;
   reason: string;
-  created_at: number;
-  expires_at: number;
-  state: ApprovalState;
-  answered_by: string | null;
-  answered_by_name: string | null;
-  answered_at: number | null;
   message_id: string | null;
   message_thread: string | null;
   edit_queued: number;
@@ -91,22 +61,10 @@ const APPROVAL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 function fromRaw(r: RawApproval): ApprovalRow {
   return {
-    id: r.id,
-    channel: { platform: r.platform, workspace: r.workspace, channel: r.channel },
+    ...askedCommandFromRaw(r),
     ...(r.thread ? { thread: r.thread } : {}),
-    askerId: r.asker_id,
-    askerName: r.asker_name ?? undefined,
     askerRoles: JSON.parse(r.asker_roles_json) as ApprovalRow["askerRoles"],
-    command: r.command,
-    commandText: r.command_text,
-    args: JSON.parse(r.args_json) as Record<string, unknown>,
     reason: r.reason,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    state: r.state,
-    answeredBy: r.answered_by ?? undefined,
-    answeredByName: r.answered_by_name ?? undefined,
-    answeredAt: r.answered_at ?? undefined,
     ...(r.message_id
       ? { message: { id: r.message_id, ...(r.message_thread ? { thread: r.message_thread } : {}) } }
       : {}),
@@ -172,21 +130,10 @@ export function createApprovalsRepo(db: Db, options: ApprovalsOptions): Approval
     create(request) {
       const at = now();
       const raw: RawApproval = {
-        id: newApprovalId(),
-        platform: request.channel.platform,
-        workspace: request.channel.workspace,
-        channel: request.channel.channel,
+        ...newAskedCommandRaw(newApprovalId(), request, JSON.stringify(request.args), at, options.ttlMs),
         thread: request.thread ?? null,
-        asker_id: request.askerId,
-        asker_name: request.askerName ?? null,
         asker_roles_json: JSON.stringify(request.askerRoles),
-        command: request.command,
-        command_text: request.commandText,
-        args_json: JSON.stringify(request.args),
         reason: request.reason,
-        created_at: at,
-        expires_at: at + options.ttlMs,
-        ...UNANSWERED,
         message_id: null,
         message_thread: null,
         edit_queued: 0,

@@ -1,39 +1,25 @@
 // Confirmation prompts kept server-side: who asked for which command where, until when, and the one answer it got.
 import { randomBytes } from "node:crypto";
 import { RlError } from "../src/errors.ts";
-import { answeredOnce, UNANSWERED } from "./answer-once.ts";
-import type { ChannelKey } from "./channel-key.ts";
+import { answeredOnce } from "./answer-once.ts";
+import {
+  askedCommandFromRaw,
+  newAskedCommandRaw,
+  type AskedCommand,
+  type AskedCommandRequest,
+  type RawAskedCommand,
+} from "./asked-command.ts";
 import type { Db } from "./open-database.ts";
 
 export type ConfirmationState = "pending" | "confirmed" | "cancelled";
 export type ConfirmationAnswer = Exclude<ConfirmationState, "pending">;
 
-export interface ConfirmationRow {
+export interface ConfirmationRow extends AskedCommand<ConfirmationState> {
   /** Random and url-safe (128 bits): it travels in button values and custom_ids, and is the only thing they carry. */
   id: string;
-  channel: ChannelKey;
-  askerId: string;
-  askerName?: string;
-  /** The registry name of the command. */
-  command: string;
-  /** The command as a person reads it ("/rl stop \"ab12\""): shown and audited. */
-  commandText: string;
-  /** The arguments exactly as the person gave them; a confirmed prompt runs the command with these. */
-  args: Record<string, unknown>;
-  createdAt: number;
-  expiresAt: number;
-  state: ConfirmationState;
-  answeredBy?: string;
-  answeredByName?: string;
-  answeredAt?: number;
 }
 
-export interface NewConfirmation {
-  channel: ChannelKey;
-  askerId: string;
-  askerName?: string;
-  command: string;
-  commandText: string;
+export interface NewConfirmation extends AskedCommandRequest {
   args: Record<string, unknown>;
 }
 
@@ -64,41 +50,7 @@ export interface ConfirmationsOptions {
 /** Rows are kept this long past their expiry, so a late click still hears who answered; then they are deleted. */
 export const CONFIRMATION_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-interface RawRow {
-  id: string;
-  platform: string;
-  workspace: string;
-  channel: string;
-  asker_id: string;
-  asker_name: string | null;
-  command: string;
-  command_text: string;
-  args_json: string;
-  created_at: number;
-  expires_at: number;
-  state: ConfirmationState;
-  answered_by: string | null;
-  answered_by_name: string | null;
-  answered_at: number | null;
-}
-
-function toRow(r: RawRow): ConfirmationRow {
-  return {
-    id: r.id,
-    channel: { platform: r.platform, workspace: r.workspace, channel: r.channel },
-    askerId: r.asker_id,
-    askerName: r.asker_name ?? undefined,
-    command: r.command,
-    commandText: r.command_text,
-    args: JSON.parse(r.args_json) as Record<string, unknown>,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    state: r.state,
-    answeredBy: r.answered_by ?? undefined,
-    answeredByName: r.answered_by_name ?? undefined,
-    answeredAt: r.answered_at ?? undefined,
-  };
-}
+type RawRow = RawAskedCommand<ConfirmationState>;
 
 /** A fresh confirmation id: 16 random bytes, base64url (22 characters). */
 export function newConfirmationId(): string {
@@ -130,20 +82,7 @@ export function createConfirmationsRepo(
         );
       }
       const at = now();
-      const row: RawRow = {
-        id: newConfirmationId(),
-        platform: c.channel.platform,
-        workspace: c.channel.workspace,
-        channel: c.channel.channel,
-        asker_id: c.askerId,
-        asker_name: c.askerName ?? null,
-        command: c.command,
-        command_text: c.commandText,
-        args_json: argsJson,
-        created_at: at,
-        expires_at: at + ttlMs,
-        ...UNANSWERED,
-      };
+      const row = newAskedCommandRaw(newConfirmationId(), c, argsJson, at, ttlMs);
       db.transaction(() => {
         prune.run(at - CONFIRMATION_RETENTION_MS);
         insert.run(
@@ -160,11 +99,11 @@ export function createConfirmationsRepo(
           row.expires_at,
         );
       })();
-      return toRow(row);
+      return askedCommandFromRaw(row);
     },
     get(id) {
       const row = once.get(id);
-      return row ? toRow(row) : undefined;
+      return row ? askedCommandFromRaw(row) : undefined;
     },
     claim: (id, state, by) => once.answer(id, state, by),
   };

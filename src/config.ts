@@ -53,6 +53,20 @@ const split = z.transform((v: string) =>
 );
 const list = z.pipe(z.string(), split);
 const number = (pattern: RegExp, message: string) => z.pipe(trimmed(z.regex(pattern, message)), z.transform(Number));
+/**
+ * Minutes with an optional fraction (0.05 is 3 seconds), from one second up to `max`; 0, a negative number or anything
+ * that is not a number is refused, saying what to set.
+ */
+const minutes = (max: number) => {
+  const hint = "expected a number of minutes, one second (0.0167) or more, such as 1440 (a day) or 0.5 (30 seconds)";
+  return z.pipe(
+    number(/^\d+(\.\d+)?$/, hint),
+    z.number().check(
+      z.refine((m) => m * 60_000 >= 1000, hint),
+      z.maximum(max),
+    ),
+  );
+};
 
 /** Variable name -> schema and default. The names are the documented settings (see .env.example). */
 const settings = {
@@ -90,7 +104,7 @@ const settings = {
   RL_CHANNEL_ALLOWLIST: z._default(list, []),
   RL_APPROVE_WHEN: z._default(z.string(), ""),
   RL_APPROVERS: z._default(list, []),
-  RL_APPROVAL_TTL_MINUTES: z._default(int(1, 30 * 24 * 60), 24 * 60),
+  RL_APPROVAL_TTL_MINUTES: z._default(minutes(30 * 24 * 60), 24 * 60),
   RL_DIGEST_CRON: z._default(
     trimmed(
       z.minLength(1),
@@ -406,7 +420,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     approvals: {
       when: approveWhen,
       approvers: checkApprovers(r.RL_APPROVERS, approveWhen),
-      ttlMs: r.RL_APPROVAL_TTL_MINUTES * 60_000,
+      // Rounded to the millisecond: a fraction of a minute (0.05) is not a whole number of them in floating point.
+      ttlMs: Math.round(r.RL_APPROVAL_TTL_MINUTES * 60_000),
     },
     // In the terminal console the logs share the screen with the conversation: only warnings unless asked.
     logLevel: r.RL_LOG_LEVEL ?? (r.SLACK_BOT_TOKEN || r.DISCORD_TOKEN ? "info" : "warn"),

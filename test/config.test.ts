@@ -54,6 +54,20 @@ describe("loadConfig", () => {
     );
   });
 
+  it("takes RL_APPROVAL_TTL_MINUTES with a fraction of a minute, from one second up, and says what to set otherwise", () => {
+    const ttlMs = (value: string) => loadConfig({ RL_APPROVAL_TTL_MINUTES: value }, tmp()).approvals.ttlMs;
+    expect(loadConfig({}, tmp()).approvals.ttlMs).toBe(24 * 60 * 60_000);
+    expect(ttlMs("30")).toBe(30 * 60_000);
+    expect(ttlMs("0.05")).toBe(3_000);
+    expect(ttlMs(" 1.5 ")).toBe(90_000);
+    for (const bad of ["0", "0.0", "-1", "-0.5", "soon", "1e3", ".5", "0.01"]) {
+      expect(() => ttlMs(bad), bad).toThrow(
+        "RL_APPROVAL_TTL_MINUTES has a bad value: expected a number of minutes, one second (0.0167) or more, such as 1440 (a day) or 0.5 (30 seconds). Set RL_APPROVAL_TTL_MINUTES in the environment or in the RL_CONFIG file.",
+      );
+    }
+    expect(() => ttlMs("43201")).toThrow(/^RL_APPROVAL_TTL_MINUTES has a bad value: .*43200/);
+  });
+
   it("reads the YAML file, and the environment wins over it", () => {
     const cwd = tmp();
     writeFileSync(

@@ -9,24 +9,21 @@ import {
   embedsOf,
   isFollowup,
   messageIdOf,
-  startHarness,
-  stopHarness,
+  harnessPerTest,
   type Harness,
 } from "../discord/harness.ts";
 import { createApprovalCommands, type ApprovalCommands } from "./approval-commands.ts";
 
-let h: Harness | undefined;
+const startHarness = harnessPerTest();
 let t: ApprovalCommands;
 let skew = 0;
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
+afterEach(() => {
   skew = 0;
 });
 
 async function start(): Promise<Harness> {
   t = createApprovalCommands();
-  h = await startHarness({
+  return startHarness({
     adapter: { commands: t.commands },
     env: {
       RL_ADMINS: `discord:${ALICE.id}`,
@@ -36,7 +33,6 @@ async function start(): Promise<Harness> {
     },
     now: () => Date.now() + skew,
   });
-  return h;
 }
 
 const textOf = (call: Parameters<typeof embedsOf>[0]): string => JSON.stringify(embedsOf(call));

@@ -2,29 +2,17 @@
 // admin role notwithstanding), another approver's starts the run, an expired request does nothing; the closed request
 // is printed among the notices.
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { killRunProcesses, waitFor } from "../helpers/bot-process.ts";
+import { describe, expect, it } from "vitest";
+import { botsPerTest, waitFor } from "../helpers/bot-process.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
-import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const dataDirs: string[] = [];
-afterEach(() => {
-  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
-});
+const { dataDirs, demoFolder } = botsPerTest();
 
 /** A data folder on the demo stack where every start needs approval, arithmetic selected; `as` runs exec --user. */
 async function approvalFolder(settings: Record<string, string>) {
-  const cwd = tempDir();
-  const dataDir = path.join(cwd, "data");
-  dataDirs.push(dataDir);
-  const env = {
-    RL_LOG_LEVEL: "warn",
-    RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 200, stepSeconds: 0.5 }),
-    RL_APPROVE_WHEN: "always",
-    ...settings,
-  };
+  const { cwd, dataDir, env } = await demoFolder({ RL_APPROVE_WHEN: "always", ...settings });
   const as = (user: string, text: string) => runCli(["exec", text, "--user", user, "--json"], { cwd, env });
   expect((await as("alice", "/rl select arithmetic")).code).toBe(0);
   return { cwd, dataDir, env, as };
@@ -90,16 +78,16 @@ describe("rl-chatops exec --user and approvals", () => {
   });
 
   it("does nothing for a request that expired, and prints that it expired", async () => {
-    // The shortest time the setting allows: the test waits it out on the real clock.
+    // Three seconds (0.05 minutes): the test waits them out on the real clock, past the expiry the request gives.
     const { cwd, dataDir, env, as } = await approvalFolder({
       RL_APPROVERS: "console:bob",
-      RL_APPROVAL_TTL_MINUTES: "1",
+      RL_APPROVAL_TTL_MINUTES: "0.05",
     });
     const held = await as("alice", "/rl start");
-    const request = JSON.parse(held.stdout) as { approval_id: string; state: string };
+    const request = JSON.parse(held.stdout) as { approval_id: string; state: string; expires_at: string };
     expect(request.state).toBe("pending");
 
-    await new Promise((resolve) => setTimeout(resolve, 61_000));
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(request.expires_at) - Date.now() + 500));
     const late = await as("bob", `/rl approve ${request.approval_id}`);
     expect(late.code).toBe(1);
     const error = (JSON.parse(late.stdout) as { error: { code: string; message: string } }).error;
@@ -111,5 +99,5 @@ describe("rl-chatops exec --user and approvals", () => {
       "the expired request among the notices",
     );
     await waitFor(() => readLeaseHolder(dataDir) === undefined, "the background supervisor to let go of the folder");
-  }, 150_000);
+  });
 });

@@ -1,24 +1,12 @@
 // Budgets on real processes: two execs racing for a budget's last run start one, a sweep over its steps is refused
 // with what is left and when it resets, an admin's --over-budget passes and is audited, a typo'd window is refused.
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { killRunProcesses, readDb } from "../helpers/bot-process.ts";
+import { describe, expect, it } from "vitest";
+import { readDb, supervisedFoldersPerTest } from "../helpers/bot-process.ts";
 import { COOKBOOK_ENV, cookbookLockedFields, RECIPE } from "../helpers/cookbook.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const folders: string[] = [];
-
-afterEach(async () => {
-  for (const cwd of folders.splice(0)) {
-    await runCli(["stop"], { cwd });
-    try {
-      killRunProcesses(path.join(cwd, "data"));
-    } catch {
-      // No database was made.
-    }
-  }
-});
+const folders = supervisedFoldersPerTest();
 
 async function cookbookFolder(): Promise<{ cwd: string; env: Record<string, string> }> {
   const cwd = tempDir("rl-budgets-");

@@ -1,28 +1,20 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
-import { type BotProcess, killBots, killRunProcesses, spawnBot, waitFor, waitForBot } from "../helpers/bot-process.ts";
+import { botsPerTest, waitFor } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const started: BotProcess[] = [];
-const dataDirs: string[] = [];
-
-afterEach(async () => {
-  await killBots(started);
-  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
-});
+const { dataDirs, startBot, demoFolder } = botsPerTest();
 
 describe("rl-chatops exec and the running bot", () => {
   it("is answered by the running bot, with the bot's settings and the same exit codes", async () => {
     const cwd = tempDir();
     // The bot reads another environments folder than exec would on its own: the answer shows who served it.
-    const b = spawnBot(cwd, { RL_ENVIRONMENTS_DIR: path.join(PACKAGE_ROOT, "test/fixtures/envs") });
-    started.push(b);
-    await waitForBot(path.join(cwd, "data"), b.pid);
+    await startBot(cwd, { RL_ENVIRONMENTS_DIR: path.join(PACKAGE_ROOT, "test/fixtures/envs") });
 
     const envs = await runCli(["exec", "/rl envs", "--json"], { cwd, env: { RL_LOG_LEVEL: "warn" } });
     expect(envs.code).toBe(0);
@@ -69,13 +61,7 @@ describe("rl-chatops exec and the running bot", () => {
   });
 
   it("starts and stops a run with nothing on stderr, the run supervised by the background supervisor meanwhile", async () => {
-    const cwd = tempDir();
-    dataDirs.push(path.join(cwd, "data"));
-    const env = {
-      RL_LOG_LEVEL: "warn",
-      RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 200, stepSeconds: 0.5 }),
-      RL_STOP_GRACE_SECONDS: "2",
-    };
+    const { cwd, env } = await demoFolder({ RL_STOP_GRACE_SECONDS: "2" });
     expect((await runCli(["exec", "/rl select arithmetic"], { cwd, env })).code).toBe(0);
 
     const start = await runCli(["exec", "/rl start", "--json"], { cwd, env });

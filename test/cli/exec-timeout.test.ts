@@ -5,26 +5,15 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tryAcquireLease, type Lease } from "../../src/lease/acquire-lease.ts";
 import { ACK_LINE } from "../../src/lease/ask-bot.ts";
-import {
-  type BotProcess,
-  killBots,
-  killRunProcesses,
-  readDb,
-  spawnBot,
-  waitFor,
-  waitForBot,
-} from "../helpers/bot-process.ts";
+import { botsPerTest, readDb, waitFor } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const started: BotProcess[] = [];
+const { dataDirs, startBot } = botsPerTest();
 const cleanups: Array<() => void> = [];
-const dataDirs: string[] = [];
 
-afterEach(async () => {
-  await killBots(started);
-  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
+afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
@@ -37,9 +26,7 @@ async function slowStartBot(cwd: string, readySeconds: number) {
   };
   const dataDir = path.join(cwd, "data");
   dataDirs.push(dataDir);
-  const bot = spawnBot(cwd, env);
-  started.push(bot);
-  await waitForBot(dataDir, bot.pid);
+  const bot = await startBot(cwd, env);
   expect((await runCli(["exec", "/rl select arithmetic"], { cwd, env })).code).toBe(0);
   return { bot, env, dataDir };
 }
@@ -67,9 +54,7 @@ describe("rl-chatops exec --timeout", () => {
   it("gives up on a stopped bot naming its pid, the folder and kill -CONT; works again once it is continued", async () => {
     const cwd = tempDir();
     const dataDir = path.join(cwd, "data");
-    const bot = spawnBot(cwd);
-    started.push(bot);
-    await waitForBot(dataDir, bot.pid);
+    const bot = await startBot(cwd);
 
     process.kill(bot.pid, "SIGSTOP");
     try {

@@ -1,14 +1,12 @@
 import path from "node:path";
 import type Database from "better-sqlite3";
 import { PassThrough } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runConsole } from "../../adapters/console/console.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import {
-  type BotProcess,
   endWithin,
-  killBots,
-  killRunProcesses,
+  botsPerTest,
   readDb,
   runProcessesLeft,
   spawnBot,
@@ -21,20 +19,12 @@ import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir, testServices } from "../helpers/test-services.ts";
 
-const started: BotProcess[] = [];
-const dataDirs: string[] = [];
-
-afterEach(async () => {
-  await killBots(started);
-  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
-});
+const { started, dataDirs, startBot } = botsPerTest();
 
 describe("signals", () => {
   it("SIGTERM ends the console bot with its input still open: exit 0, database closed last, lease released", async () => {
     const cwd = tempDir();
-    const b = spawnBot(cwd, { RL_LOG_LEVEL: "warn" });
-    started.push(b);
-    await waitForBot(path.join(cwd, "data"), b.pid);
+    const b = await startBot(cwd, { RL_LOG_LEVEL: "warn" });
     b.write("/rl select parity\n");
     await waitFor(() => b.stdout().includes("Selected parity"), "the console's answer");
 
@@ -55,9 +45,7 @@ describe("signals", () => {
       RL_READY_TIMEOUT_SECONDS: "60",
       RL_STOP_GRACE_SECONDS: "60",
     };
-    const b = spawnBot(cwd, env);
-    started.push(b);
-    await waitForBot(path.join(cwd, "data"), b.pid);
+    const b = await startBot(cwd, env);
     b.write("/rl select arithmetic\n/rl start\n");
     await waitForStuckTrainer(path.join(cwd, "data"), b);
 

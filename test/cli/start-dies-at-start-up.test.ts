@@ -4,23 +4,12 @@
 // run with one notice, whichever of the answer and the death came first.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { killRunProcesses, readDb, waitFor } from "../helpers/bot-process.ts";
+import { describe, expect, it } from "vitest";
+import { readDb, supervisedFoldersPerTest, waitFor } from "../helpers/bot-process.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const folders: string[] = [];
-
-afterEach(async () => {
-  for (const cwd of folders.splice(0)) {
-    await runCli(["stop"], { cwd });
-    try {
-      killRunProcesses(path.join(cwd, "data"));
-    } catch {
-      // No database was made.
-    }
-  }
-});
+const folders = supervisedFoldersPerTest();
 
 const runsOf = (cwd: string) =>
   readDb(

@@ -2,21 +2,16 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { BOB } from "../fakes/discord-gateway.ts";
 import { validateChoices } from "../fakes/discord-validate.ts";
 import { tempDir } from "../helpers/test-services.ts";
-import { bodyOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { bodyOf, harnessPerTest, type Harness } from "./harness.ts";
 
 type Choice = { name: string; value: string };
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 function choicesOf(call: Awaited<ReturnType<Harness["fake"]["waitForCall"]>>): Choice[] {
   const body = bodyOf(call);
@@ -28,14 +23,14 @@ function choicesOf(call: Awaited<ReturnType<Harness["fake"]["waitForCall"]>>): C
 
 describe("autocomplete", () => {
   it("suggests environment names from discovery", async () => {
-    h = await startHarness();
+    const h = await start();
     const choices = choicesOf(await h.fake.autocomplete("select", { name: "fo" }, "name").callback());
     expect(choices).toEqual([{ name: "foo · Environment from foo_env.py", value: "foo" }]);
     expect(choicesOf(await h.fake.autocomplete("select", { name: "zzz" }, "name").callback())).toEqual([]);
   });
 
   it("suggests config fields, configurable first with current values, locked after", async () => {
-    h = await startHarness();
+    const h = await start();
     await h.services.env.selectEnvironment(h.channel, "foo");
     await h.services.env.editConfig(h.channel, "temperature", "0.9");
     const choices = choicesOf(await h.fake.autocomplete("set", { field: "" }, "field").callback());
@@ -48,14 +43,14 @@ describe("autocomplete", () => {
   });
 
   it("offers nothing for fields when no environment is selected", async () => {
-    h = await startHarness();
+    const h = await start();
     expect(choicesOf(await h.fake.autocomplete("set", { field: "g" }, "field").callback())).toEqual([]);
   });
 
   it("suggests this channel's run ids from the runIds hook, newest first, at most 25", async () => {
     const asked: ChannelKey[] = [];
     const ids = Array.from({ length: 40 }, (_, i) => `run-${String(40 - i).padStart(2, "0")}`);
-    h = await startHarness({
+    const h = await start({
       adapter: {
         runIds: (channel) => {
           asked.push(channel);
@@ -81,7 +76,7 @@ describe("autocomplete", () => {
   });
 
   it("suggests this channel's sweep ids before its run ids, marked as sweeps", async () => {
-    h = await startHarness({ adapter: { runIds: () => ["feed0001"] } });
+    const h = await start({ adapter: { runIds: () => ["feed0001"] } });
     h.services.sweeps.insert({
       id: "s0000001",
       channel: h.channel,
@@ -109,7 +104,7 @@ describe("autocomplete", () => {
     mkdirSync(path.join(atroposlib, "envs"));
     const baseFile = path.join(atroposlib, "envs", "base.py");
     execFileSync("mkfifo", [baseFile]);
-    h = await startHarness({ env: { RL_ATROPOSLIB_DIR: atroposlib }, awaitFirstScan: false });
+    const h = await start({ env: { RL_ATROPOSLIB_DIR: atroposlib }, awaitFirstScan: false });
     const firstScan = h.services.env.listEnvironments();
     try {
       h.services.channels.selectEnvironment(h.channel, "foo");
@@ -130,13 +125,13 @@ describe("autocomplete", () => {
   });
 
   it("suggests command names for /rl help", async () => {
-    h = await startHarness();
+    const h = await start();
     const choices = choicesOf(await h.fake.autocomplete("help", { command: "sel" }, "command").callback());
     expect(choices[0]?.value).toBe("select");
   });
 
   it("shows nothing to someone the policy gives no access", async () => {
-    h = await startHarness({ env: { RL_DEFAULT_ROLE: "none" } });
+    const h = await start({ env: { RL_DEFAULT_ROLE: "none" } });
     expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name", { user: BOB }).callback())).toEqual([]);
     expect(choicesOf(await h.fake.autocomplete("select", { name: "" }, "name").callback()).map((c) => c.value)).toEqual(
       ["foo"],

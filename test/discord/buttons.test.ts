@@ -1,6 +1,6 @@
 // Buttons (type 3 component interactions): Confirm / Cancel answered once through the prompt's record (replays,
 // other people, expiry, a bot restart), and reply buttons.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { newConfirmationId } from "../../db/confirmations.ts";
 import { BOB } from "../fakes/discord-gateway.ts";
 import {
@@ -10,11 +10,11 @@ import {
   isEditOriginal,
   isFollowup,
   messageIdOf,
-  startHarness,
-  stopHarness,
+  harnessPerTest,
   type Harness,
 } from "./harness.ts";
 
+const start = harnessPerTest();
 let h: Harness | undefined;
 const harness = (): Harness => h!;
 /** The services' clock is the real one plus this much (tests move it to expire prompts). */
@@ -22,12 +22,7 @@ let skew = 0;
 
 beforeEach(async () => {
   skew = 0;
-  h = await startHarness({ now: () => Date.now() + skew });
-});
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
+  h = await start({ now: () => Date.now() + skew });
 });
 
 /** /rl launch by alice: the ephemeral prompt's message id and its Confirm / Cancel custom_ids. */
@@ -137,8 +132,7 @@ describe("confirmation prompts", () => {
   });
 
   it("lets an admin answer someone else's prompt", async () => {
-    await stopHarness(h);
-    h = await startHarness({ env: { RL_ADMINS: `discord:${BOB.id}` } });
+    h = await start({ env: { RL_ADMINS: `discord:${BOB.id}` } });
     const { fake } = harness();
     const { messageId, confirm } = await prompt();
     const click = fake.click(messageId, confirm, { user: BOB });

@@ -1,16 +1,11 @@
 // Charts on Discord end to end: reward.png uploaded as multipart (payload_json + files[0]) and shown as the chart embed's image.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pngSize } from "../fakes/discord-attachments.ts";
 import { ALICE, IDS, type RecordedCall } from "../fakes/discord-gateway.ts";
-import { bodyOf, embedsOf, isEditOriginal, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { bodyOf, embedsOf, isEditOriginal, messageIdOf, harnessPerTest } from "./harness.ts";
 import { rewardChart } from "./test-commands.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 const SPARKLINE = /```\n[▁▂▃▄▅▆▇█]+\n```/;
 
@@ -29,7 +24,7 @@ function chartEmbed(call: RecordedCall): Record<string, unknown> | undefined {
 
 describe("Discord charts", () => {
   it("attaches reward.png to a command's reply and shows it in the chart's embed", async () => {
-    h = await startHarness();
+    const h = await start();
     const call = await h.fake.slash("plot").callback();
     expect(bodyOf(call)["type"]).toBe(4);
     expectChartFile(call);
@@ -53,7 +48,7 @@ describe("Discord charts", () => {
   });
 
   it("attaches it to the edit that answers a deferred command, not to the progress edits", async () => {
-    h = await startHarness();
+    const h = await start();
     const interaction = h.fake.slash("plotslow");
     expect(bodyOf(await interaction.callback())["type"]).toBe(5);
     const done = await h.fake.waitForCall(
@@ -69,21 +64,21 @@ describe("Discord charts", () => {
   });
 
   it("attaches it to a private answer too (Discord files can be ephemeral)", async () => {
-    h = await startHarness();
+    const h = await start();
     const call = await h.fake.slash("plot", { private: true }).callback();
     expect((bodyOf(call)["data"] as { flags?: number }).flags).toBe(64);
     expectChartFile(call);
   });
 
   it("draws thousands of points (downsampled) into the same small picture", async () => {
-    h = await startHarness();
+    const h = await start();
     const call = await h.fake.slash("plot", { points: 5000 }).callback();
     expectChartFile(call);
     expect(String(chartEmbed(call)?.["description"])).toContain("5000 points");
   });
 
   it("post() uploads the chart with a digest, into a channel or a thread", async () => {
-    h = await startHarness();
+    const h = await start();
     const { id } = await h.adapter.post({ channel: h.channel }, { title: "Digest", chart: rewardChart() });
     const channelPost = h.fake.calls.find((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`);
     expectChartFile(channelPost!);
@@ -100,7 +95,7 @@ describe("Discord charts", () => {
   });
 
   it("answers a mention running '/rl plot' with the picture", async () => {
-    h = await startHarness();
+    const h = await start();
     const asked = h.fake.say(ALICE, `<@${IDS.bot}> /rl plot`);
     const reply = await h.fake.waitForCall(
       (c) =>
@@ -114,7 +109,7 @@ describe("Discord charts", () => {
   });
 
   it("keeps the sparkline and sends no file when the chart cannot be drawn", async () => {
-    h = await startHarness({
+    const h = await start({
       adapter: {
         renderChart: async () => {
           throw new Error("resvg exploded");
@@ -129,7 +124,7 @@ describe("Discord charts", () => {
   });
 
   it("sends the digest without the picture when Discord refuses the upload (no Attach Files permission)", async () => {
-    h = await startHarness();
+    const h = await start();
     h.fake.fault({ method: "POST", path: /^\/channels\/\d+\/messages$/, status: 403 });
     const { id } = await h.adapter.post({ channel: h.channel }, { title: "Digest", chart: rewardChart() });
     const posts = h.fake.calls.filter((c) => c.method === "POST" && c.path === `/channels/${IDS.channel}/messages`);

@@ -1,28 +1,15 @@
 // /rl commands end to end through real discord.js and the fake Discord: quick, slow, usage errors, policy, threads.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { BOB, IDS } from "../fakes/discord-gateway.ts";
-import {
-  bodyOf,
-  embedsOf,
-  isEditOriginal,
-  isFollowup,
-  messageIdOf,
-  startHarness,
-  stopHarness,
-  type Harness,
-} from "./harness.ts";
+import { bodyOf, embedsOf, isEditOriginal, isFollowup, messageIdOf, harnessPerTest, type Harness } from "./harness.ts";
 import { holdGated } from "./test-commands.ts";
 
+const start = harnessPerTest();
 let h: Harness | undefined;
 const harness = (): Harness => h!;
 
 beforeEach(async () => {
-  h = await startHarness();
-});
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
+  h = await start();
 });
 
 describe("slash commands", () => {

@@ -1,16 +1,12 @@
 // /rl notify through the real discord.js client against the fake: a DM notice goes to the starter's DM channel
 // (POST /users/@me/channels) once, and a DM Discord refuses (50007) falls back to the run's thread and shows in
 // /rl status.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IDS } from "../fakes/discord-payloads.ts";
 import { runMover, until } from "../notify/notify-kit.ts";
-import { embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { embedsOf, harnessPerTest, type Harness } from "./harness.ts";
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 const titled = (harness: Harness, channel: string, title: string) =>
   harness.fake.channelMessages(channel).filter((m) => (m["embeds"] as Array<{ title?: string }>)[0]?.title === title);
@@ -24,8 +20,7 @@ async function answer(harness: Harness, values: Record<string, string>): Promise
 
 describe("/rl notify on Discord", () => {
   it("sends a completion to the starter's DM channel once; a refused DM (50007) falls back and is reported", async () => {
-    const harness = await startHarness();
-    h = harness;
+    const harness = await start();
     expect(await answer(harness, { what: "completed,failed", where: "dm" })).toContain(
       "completed, failed of this channel go to a DM to whoever started the run",
     );

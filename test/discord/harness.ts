@@ -3,13 +3,17 @@
 import { EventEmitter } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { afterEach } from "vitest";
 import type { ChatHandler } from "../../adapters/chat-adapter.ts";
 import type { DiscordAdapter, DiscordAdapterOptions } from "../../adapters/discord/discord.ts";
+import { COMMANDS } from "../../commands/index.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import { createLogger } from "../../src/log.ts";
 import { createBot, type Bot } from "../../src/main.ts";
 import type { Services } from "../../src/services.ts";
 import { startFakeDiscord, type FakeDiscord, type RecordedCall } from "../fakes/discord-gateway.ts";
+import { writeBigEnvironment } from "../helpers/big-environment.ts";
+import { stopLiveRuns } from "../helpers/demo-stack.ts";
 import { tempDir, testConfig } from "../helpers/test-services.ts";
 import { TEST_COMMANDS } from "./test-commands.ts";
 
@@ -162,6 +166,32 @@ export async function stopHarness(h: Harness | undefined): Promise<void> {
   if (!h) return;
   await h.bot.stop();
   await h.fake.close();
+}
+
+/**
+ * Call at a test file's top level: returns the start its tests use. The harness a test started is stopped after it
+ * (with `stopRuns`, its live runs first); starting another in the same test stops the one before.
+ */
+export function harnessPerTest(perTest: { stopRuns?: boolean } = {}): (options?: HarnessOptions) => Promise<Harness> {
+  let current: Harness | undefined;
+  const stop = async () => {
+    const h = current;
+    current = undefined;
+    if (h && perTest.stopRuns) await stopLiveRuns(h.services);
+    await stopHarness(h);
+  };
+  afterEach(stop);
+  return async (options) => {
+    await stop();
+    current = await startHarness(options);
+    return current;
+  };
+}
+
+/** The bot with its real commands on a training root whose one environment is the 99-field "big" (writeBigEnvironment). */
+export function onBigEnvironment(hostile = ""): HarnessOptions {
+  const { root, envDir } = writeBigEnvironment(hostile);
+  return { env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir }, adapter: { commands: COMMANDS } };
 }
 
 /** The JSON body the bot sent (callback bodies carry {type, data}). */

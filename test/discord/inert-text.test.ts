@@ -1,15 +1,10 @@
 // Untrusted text (an environment file's descriptions) stays inert in the bot's Discord embeds: no masked links, formatting, spoilers or mentions.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { writeBigEnvironment } from "../helpers/big-environment.ts";
-import { answerOf, embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { answerOf, embedsOf, harnessPerTest } from "./harness.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 const HOSTILE =
   "[click](https://evil.example) **bold** ||spoiler|| `code` ~~gone~~ <@400000000000000004> @everyone see https://bare.example\n> quoted\n# heading";
@@ -28,7 +23,7 @@ const renderedText = (embeds: Array<Record<string, unknown>>): string =>
 describe("untrusted text in Discord embeds", () => {
   it("escapes markdown, masked and bare links, spoilers, mentions and line markup from an environment's descriptions", async () => {
     const { root, envDir } = writeBigEnvironment(HOSTILE);
-    h = await startHarness({
+    const h = await start({
       env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir },
       adapter: { commands: COMMANDS },
     });

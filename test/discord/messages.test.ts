@@ -1,17 +1,12 @@
 // Mentions of the bot (hint, chat mode, "/rl" text) and post() to channels, threads and anchor messages, with its nonce.
 import { REST, Routes } from "discord.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CommandContext } from "../../commands/types.ts";
 import { ALICE, BOB, IDS } from "../fakes/discord-gateway.ts";
 import type { RecordedCall } from "../fakes/discord-gateway.ts";
-import { bodyOf, embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { bodyOf, embedsOf, harnessPerTest, type Harness } from "./harness.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 /** The bot's reply to message `id` (POST /channels/:id/messages with message_reference). */
 const replyTo = (harness: Harness, id: string): Promise<RecordedCall> =>
@@ -25,7 +20,7 @@ const replyTo = (harness: Harness, id: string): Promise<RecordedCall> =>
 
 describe("mentions", () => {
   it("answers a mention with a hint listing the /rl commands while chat mode has no LLM, ignoring other messages", async () => {
-    h = await startHarness();
+    const h = await start();
     h.fake.say(BOB, "just chatting", { mentionBot: false });
     const asked = h.fake.say(ALICE, `<@${IDS.bot}> what can you do?`);
     const reply = await replyTo(h, String(asked["id"]));
@@ -40,7 +35,7 @@ describe("mentions", () => {
 
   it("hands the text (without the mention) to chat mode, as the author", async () => {
     const seen: Array<{ text: string; ctx: CommandContext }> = [];
-    h = await startHarness({
+    const h = await start({
       adapter: {
         chat: async (text, ctx) => {
           seen.push({ text, ctx });
@@ -60,7 +55,7 @@ describe("mentions", () => {
   });
 
   it("runs '/rl ...' text after a mention as a command", async () => {
-    h = await startHarness();
+    const h = await start();
     const asked = h.fake.say(ALICE, `<@${IDS.bot}> /rl envs`);
     expect(embedsOf(await replyTo(h, String(asked["id"])))[0]?.["title"]).toBe("Environments (1)");
   });
@@ -68,7 +63,7 @@ describe("mentions", () => {
 
 describe("post", () => {
   it("posts a reply to a channel and anchors a run reply to the new message", async () => {
-    h = await startHarness();
+    const h = await start();
     const { id } = await h.adapter.post(
       { channel: h.channel },
       { title: "Run r7 started", delivery: { anchorRunId: "r7" } },
@@ -82,13 +77,13 @@ describe("post", () => {
   });
 
   it("posts into a thread", async () => {
-    h = await startHarness();
+    const h = await start();
     const { id } = await h.adapter.post({ channel: h.channel, thread: IDS.thread }, { title: "Step 10" });
     expect(h.fake.message(id)?.["channel_id"]).toBe(IDS.thread);
   });
 
   it("starts the message's thread when the 'thread' is a message id without one", async () => {
-    h = await startHarness();
+    const h = await start();
     const anchor = await h.adapter.post({ channel: h.channel }, { title: "Run r8 started" });
     const { id } = await h.adapter.post({ channel: h.channel, thread: anchor.id }, { title: "Step 10" });
     expect(h.fake.message(id)?.["channel_id"]).toBe(anchor.id);
@@ -96,7 +91,7 @@ describe("post", () => {
   });
 
   it("answers the anchor message when Discord refuses it a thread", async () => {
-    h = await startHarness();
+    const h = await start();
     const anchor = await h.adapter.post({ channel: h.channel }, { title: "Run r8 started" });
     h.fake.fault({ method: "POST", path: /\/threads$/, status: 403 });
     const { id } = await h.adapter.post({ channel: h.channel, thread: anchor.id }, { title: "Step 10" });
@@ -106,7 +101,7 @@ describe("post", () => {
   });
 
   it("gives the same outbox message the same nonce, and the fake keeps Discord's enforce_nonce rule (per author and channel)", async () => {
-    h = await startHarness();
+    const h = await start();
     const delivery = { key: "notice:r9:completed" };
     const first = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, delivery);
     const again = await h.adapter.post({ channel: h.channel }, { title: "Run r9 completed" }, delivery);
@@ -138,7 +133,7 @@ describe("post", () => {
   });
 
   it("the fake refuses a nonce longer than Discord's 25 characters", async () => {
-    h = await startHarness();
+    const h = await start();
     const rest = new REST({ api: h.fake.apiUrl }).setToken(h.fake.token);
     await expect(
       rest.post(Routes.channelMessages(IDS.channel), {

@@ -1,16 +1,11 @@
 // The outbox posting through the real discord.js client: a 429's retry_after sets the retry, a refusal that will not
 // clear (10003, 50001, 50013) stops the row and shows in /rl status, and every post carries its nonce.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RecordedCall } from "../fakes/discord-gateway.ts";
-import { embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { embedsOf, harnessPerTest, type Harness } from "./harness.ts";
 import { drainOverHours, drainUntilSent, outboxRow } from "../helpers/outbox-rows.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 /** A finished run of #training and its queued notice (the run's thread is the channel itself, so nothing waits for one). */
 function queueNotice(harness: Harness, runId: string): string {
@@ -46,7 +41,7 @@ const titled = (harness: Harness, title: string) =>
 
 describe("Discord delivery from the outbox", () => {
   it("a 429 sets the row's next try to its retry_after (discord.js does not wait it out), then the notice is posted once", async () => {
-    h = await startHarness();
+    const h = await start();
     const key = queueNotice(h, "r1");
     h.fake.fault({ method: "POST", path: /^\/channels\/\d+\/messages$/, status: 429, retryAfter: 2 });
     const before = Date.now();
@@ -73,7 +68,7 @@ describe("Discord delivery from the outbox", () => {
     "a channel where the bot lost %s stops the row, is logged once, and /rl status shows why",
     async (what, reason, hint) => {
       let clock = 5_000_000;
-      h = await startHarness({ now: () => clock });
+      const h = await start({ now: () => clock });
       const key = queueNotice(h, "r2");
       if (what === "deleted") h.fake.deleteChannel(h.fake.ids.channel);
       else h.fake.deny(h.fake.ids.channel, what);
@@ -98,7 +93,7 @@ describe("Discord delivery from the outbox", () => {
 
   it("a transient failure (502) is retried with backoff, with the same nonce, and delivered once", async () => {
     let clock = 6_000_000;
-    h = await startHarness({ now: () => clock });
+    const h = await start({ now: () => clock });
     const key = queueNotice(h, "r3");
     // discord.js retries a 5xx itself (3 times): four in a row reach the outbox.
     h.fake.fault({ method: "POST", path: /^\/channels\/\d+\/messages$/, status: 502, times: 4 });

@@ -1,16 +1,10 @@
 // Paging through real discord.js: a 99-field /rl config (answered privately) is reachable whole through Next/Previous (type 7 updates), across a restart.
-import { afterEach, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../commands/index.ts";
+import { describe, expect, it } from "vitest";
 import { validateMessageBody } from "../fakes/discord-validate.ts";
-import { bigFieldNames, writeBigEnvironment } from "../helpers/big-environment.ts";
-import { bodyOf, buttonsOf, embedsOf, messageIdOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { bigFieldNames } from "../helpers/big-environment.ts";
+import { bodyOf, buttonsOf, embedsOf, harnessPerTest, messageIdOf, onBigEnvironment } from "./harness.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 /** The field names shown, read through Discord's markdown escapes (knob\_07). */
 const namesIn = (embeds: unknown): string[] =>
@@ -18,11 +12,7 @@ const namesIn = (embeds: unknown): string[] =>
 
 describe("Discord paging", () => {
   it("shows every field of a 99-field config across pages, and the buttons keep working after a restart", async () => {
-    const { root, envDir } = writeBigEnvironment();
-    h = await startHarness({
-      env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir },
-      adapter: { commands: COMMANDS },
-    });
+    const h = await start(onBigEnvironment());
     await h.services.env.selectEnvironment(h.channel, "big");
     const first = await h.fake.slash("config").callback();
     // A personal read: shown to the asker alone (flags 64), and its pages turn on that private message.
@@ -57,7 +47,7 @@ describe("Discord paging", () => {
   });
 
   it("says a page button brought from another channel's message turns only there, not that its pages expired", async () => {
-    h = await startHarness();
+    const h = await start();
     const elsewhere = { ...h.channel, channel: "1100000000000000299" };
     const id = h.services.pages.save(elsewhere, [{ title: "Page one" }, { title: "Page two" }]);
     // Any of the bot's messages here carries the foreign button (as a forwarded or copied one would).

@@ -1,18 +1,13 @@
 // People on Discord: who started a run shows as a user mention that cannot ping (allowed_mentions empty, inside an embed).
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
-import { bodyOf, embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { bodyOf, embedsOf, harnessPerTest } from "./harness.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 describe("Discord people", () => {
   it("lists runs with the person who started each as a non-pinging mention", async () => {
-    h = await startHarness({ adapter: { commands: COMMANDS } });
+    const h = await start({ adapter: { commands: COMMANDS } });
     h.services.runs.insert({
       id: "r0people",
       channel: h.channel,

@@ -1,25 +1,21 @@
 // Personal reads on Discord through real discord.js: answered ephemerally (flags 64), paged and turned in place on the
 // private message, and posted to the channel by its "Post to channel" button, naming who shared it without a ping.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { ALICE, BOB, type Json } from "../fakes/discord-gateway.ts";
-import { bigFieldNames, writeBigEnvironment } from "../helpers/big-environment.ts";
+import { bigFieldNames } from "../helpers/big-environment.ts";
 import {
   bodyOf,
   buttonsOf,
   embedsOf,
+  harnessPerTest,
   isFollowup,
   messageIdOf,
-  startHarness,
-  stopHarness,
+  onBigEnvironment,
   type Harness,
 } from "./harness.ts";
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 const flagsOf = (call: { body: unknown }): number =>
   Number(((bodyOf(call as never)["data"] ?? {}) as { flags?: number }).flags ?? 0);
@@ -46,7 +42,7 @@ function insertRuns(harness: Harness, n: number): void {
 
 describe("Discord personal reads", () => {
   it("answers /rl runs ephemerally, turns to older runs in place, and posts the list to the channel when asked", async () => {
-    h = await startHarness({ adapter: { commands: COMMANDS } });
+    const h = await start({ adapter: { commands: COMMANDS } });
     insertRuns(h, 45);
     const first = await h.fake.slash("runs").callback();
     expect(bodyOf(first)["type"]).toBe(4);
@@ -87,11 +83,7 @@ describe("Discord personal reads", () => {
   });
 
   it("posts a page of a paged config to the channel, whose pages then turn for everyone", async () => {
-    const { root, envDir } = writeBigEnvironment();
-    h = await startHarness({
-      env: { RL_TRAINING_ROOT: root, RL_ENVIRONMENTS_DIR: envDir },
-      adapter: { commands: COMMANDS },
-    });
+    const h = await start(onBigEnvironment());
     await h.services.env.selectEnvironment(h.channel, "big");
     const first = await h.fake.slash("config").callback();
     expect(flagsOf(first)).toBe(64);

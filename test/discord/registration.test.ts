@@ -1,11 +1,11 @@
 // Registering /rl: one command, a subcommand per registry command, typed options; guild or global; gateway intents.
 import { GatewayIntentBits } from "discord.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUTTONS_ONLY_ON_DISCORD, buildRlCommand } from "../../adapters/discord/discord-command-json.ts";
 import { argSpecs } from "../../commands/arg-specs.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { validateCommands } from "../fakes/discord-validate.ts";
-import { embedsOf, startHarness, stopHarness, type Harness } from "./harness.ts";
+import { embedsOf, harnessPerTest } from "./harness.ts";
 import { TEST_COMMANDS } from "./test-commands.ts";
 
 interface Option {
@@ -18,12 +18,7 @@ interface Option {
   options?: Option[];
 }
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 function subcommand(command: Record<string, unknown>, name: string): Option {
   const found = (command["options"] as Option[]).find((o) => o.name === name);
@@ -43,7 +38,7 @@ describe("registration", () => {
   });
 
   it("registers one /rl on the guild with a subcommand per registry command and typed options", async () => {
-    h = await startHarness();
+    const h = await start();
     const registered = h.fake.registeredCommands(h.fake.ids.guild);
     expect(registered).toHaveLength(1);
     const rl = registered[0]!;
@@ -82,7 +77,7 @@ describe("registration", () => {
   });
 
   it("registers globally when DISCORD_GUILD_ID is not set", async () => {
-    h = await startHarness({ global: true });
+    const h = await start({ global: true });
     expect(h.fake.registeredCommands("global").map((c) => c["name"])).toEqual(["rl"]);
     expect(h.fake.registeredCommands(h.fake.ids.guild)).toEqual([]);
     expect(
@@ -91,7 +86,7 @@ describe("registration", () => {
   });
 
   it("identifies with Guilds and GuildMessages only (no privileged MessageContent)", async () => {
-    h = await startHarness();
+    const h = await start();
     const intents = Number(h.fake.identifies[0]?.["intents"]);
     expect(intents & GatewayIntentBits.Guilds).toBeTruthy();
     expect(intents & GatewayIntentBits.GuildMessages).toBeTruthy();
@@ -99,7 +94,7 @@ describe("registration", () => {
   });
 
   it("keeps running, and says so in the log, when registration is refused", async () => {
-    h = await startHarness({ beforeStart: (fake) => fake.fault({ method: "PUT", path: /\/commands$/, status: 403 }) });
+    const h = await start({ beforeStart: (fake) => fake.fault({ method: "PUT", path: /\/commands$/, status: 403 }) });
     expect(h.logs.some((l) => l.level === "error" && l.message === "discord: could not register /rl")).toBe(true);
     expect(h.fake.registeredCommands()).toEqual([]);
     // What an earlier start registered still works.

@@ -1,5 +1,5 @@
 // Surviving Discord's failures: 429s (callback, follow-up), 5xx and 4xx answers, and a dropped gateway connection.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   bodyOf,
   buttonsOf,
@@ -7,24 +7,18 @@ import {
   isCallback,
   isFollowup,
   messageIdOf,
-  startHarness,
-  stopHarness,
+  harnessPerTest,
   type Harness,
 } from "./harness.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 const callbacksOf = (harness: Harness, id: string) =>
   harness.fake.calls.filter((c) => c.method === "POST" && c.path.startsWith(`/interactions/${id}/`));
 
 describe("REST failures", () => {
   it("retries an interaction callback answered 429 with retry_after, and logs the rate limit", async () => {
-    h = await startHarness();
+    const h = await start();
     h.fake.fault({ method: "POST", path: /\/callback$/, status: 429, retryAfter: 0.05 });
     const interaction = h.fake.slash("envs");
     const call = await interaction.callback();
@@ -34,7 +28,7 @@ describe("REST failures", () => {
   });
 
   it("retries a follow-up answered 429", async () => {
-    h = await startHarness();
+    const h = await start();
     const prompt = await h.fake.slash("launch").callback();
     h.fake.fault({ method: "POST", path: /^\/webhooks\/\d+\/[^/]+$/, status: 429, retryAfter: 0.05 });
     const click = h.fake.click(messageIdOf(prompt), buttonsOf(prompt)[0]!.custom_id);
@@ -45,7 +39,7 @@ describe("REST failures", () => {
   });
 
   it("retries a 5xx", async () => {
-    h = await startHarness();
+    const h = await start();
     h.fake.fault({ method: "POST", path: /\/callback$/, status: 502 });
     const interaction = h.fake.slash("keys");
     expect(embedsOf(await interaction.callback())[0]?.["title"]).toBe("API keys");
@@ -54,7 +48,7 @@ describe("REST failures", () => {
   });
 
   it("logs a refused reply (4xx), apologises, and keeps answering", async () => {
-    h = await startHarness();
+    const h = await start();
     h.fake.fault({ method: "POST", path: /\/callback$/, status: 400 });
     const interaction = h.fake.slash("keys");
     const apology = await h.fake.waitForCall(isCallback(interaction.id), "the apology");
@@ -65,7 +59,7 @@ describe("REST failures", () => {
   });
 
   it("rejects post() with an UPSTREAM error for a channel Discord does not know, and logs it", async () => {
-    h = await startHarness();
+    const h = await start();
     await expect(
       h.adapter.post({ channel: { ...h.channel, channel: "1100000000000000999" } }, { title: "Hello" }),
     ).rejects.toMatchObject({ code: "UPSTREAM" });
@@ -75,7 +69,7 @@ describe("REST failures", () => {
 
 describe("gateway", () => {
   it("answers heartbeats and survives a dropped connection (resumes and still answers)", async () => {
-    h = await startHarness({ heartbeatIntervalMs: 200 });
+    const h = await start({ heartbeatIntervalMs: 200 });
     await h.fake.waitForGateway("heartbeat");
     h.fake.dropConnection();
     await h.fake.waitForGateway("resume");
@@ -85,7 +79,7 @@ describe("gateway", () => {
   });
 
   it("identifies again when the session cannot be resumed, and still answers", async () => {
-    h = await startHarness();
+    const h = await start();
     h.fake.dropConnection(4000, { invalidateSession: true });
     // discord.js waits out its identify throttle (up to about 6.5 s after the first IDENTIFY) before this.
     await h.fake.waitForGateway("identify", 2);
@@ -93,7 +87,7 @@ describe("gateway", () => {
   });
 
   it("answers an interaction sent while the connection was down, once it resumes", async () => {
-    h = await startHarness();
+    const h = await start();
     h.fake.dropConnection();
     const interaction = h.fake.slash("keys");
     expect(embedsOf(await interaction.callback())[0]?.["title"]).toBe("API keys");

@@ -1,18 +1,13 @@
 // A run's thread on Discord: started from its message with Discord's rules (one thread a message, 160004 on a second
 // start, a name of 1-100 characters), found again after a restart, and started late for a message that has none yet.
 import { DiscordAPIError, REST, Routes } from "discord.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startThreadFrom } from "../../adapters/discord/discord-thread.ts";
 import type { RecordedCall } from "../fakes/discord-gateway.ts";
 import { drainUntilSent } from "../helpers/outbox-rows.ts";
-import { startHarness, stopHarness, titleOf, type Harness } from "./harness.ts";
+import { harnessPerTest, titleOf, type Harness } from "./harness.ts";
 
-let h: Harness | undefined;
-
-afterEach(async () => {
-  await stopHarness(h);
-  h = undefined;
-});
+const start = harnessPerTest();
 
 const restOf = (harness: Harness): REST =>
   new REST({ api: harness.fake.apiUrl, retries: 0 }).setToken(harness.fake.token);
@@ -54,7 +49,7 @@ function queueNotice(harness: Harness, runId: string, thread: string, kind = "fa
 
 describe("a run's Discord thread", () => {
   it("is started once from its message: a second start is 160004, and starting again finds the same thread", async () => {
-    h = await startHarness();
+    const h = await start();
     const { fake } = h;
     const rest = restOf(h);
     const message = String(fake.botMessage(fake.ids.channel, "🧪 Sweep s1234567 (foo): 2 runs")["id"]);
@@ -87,7 +82,7 @@ describe("a run's Discord thread", () => {
     ["an empty name", "", 50035],
     ["a name of 101 characters", "x".repeat(101), 50035],
   ])("is refused for %s", async (_what, name, code) => {
-    h = await startHarness();
+    const h = await start();
     const message = String(h.fake.botMessage(h.fake.ids.channel, "Run r1")["id"]);
     const err = await refusal(restOf(h).post(Routes.threads(h.fake.ids.channel, message), { body: { name } }));
     expect(err.code).toBe(code);
@@ -95,14 +90,14 @@ describe("a run's Discord thread", () => {
   });
 
   it("cannot be started inside a thread (50024), and the message's replies are used there", async () => {
-    h = await startHarness();
+    const h = await start();
     const message = String(h.fake.botMessage(h.fake.ids.thread, "Run r1")["id"]);
     const err = await refusal(restOf(h).post(Routes.threads(h.fake.ids.thread, message), { body: { name: "r1" } }));
     expect(err.code).toBe(50024);
   });
 
   it("is started late by the next notice for a message that has none (an older run, or a crash before it started)", async () => {
-    h = await startHarness();
+    const h = await start();
     const { fake } = h;
     const message = String(fake.botMessage(fake.ids.channel, "🏃 Run r1 (foo): running")["id"]);
     h.services.outboxSender.register("discord", h.adapter.post);
@@ -121,7 +116,7 @@ describe("a run's Discord thread", () => {
   });
 
   it("keeps an older run whose message is gone working: its notice answers in the channel", async () => {
-    h = await startHarness();
+    const h = await start();
     const { fake } = h;
     h.services.outboxSender.register("discord", h.adapter.post);
     const gone = "1100000000009999999";

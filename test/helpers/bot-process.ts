@@ -4,13 +4,16 @@ import Database from "better-sqlite3";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { execa } from "execa";
+import { afterEach } from "vitest";
 import { openDatabase } from "../../db/open-database.ts";
 import { createRunProcessesRepo } from "../../db/run-processes.ts";
 import { createRunsRepo, RUN_STATUSES } from "../../db/runs.ts";
 import { readLeaseHolder, type LeaseHolder } from "../../src/lease/lease-holder.ts";
 import { isSameProcess, signalGroup } from "../../src/process/process-info.ts";
 import { loadConfig } from "../../src/config.ts";
-import { CLI } from "./run-cli.ts";
+import { demoLockedFields } from "./demo-stack.ts";
+import { CLI, runCli } from "./run-cli.ts";
+import { tempDir } from "./test-services.ts";
 
 export interface BotProcess {
   pid: number;
@@ -133,6 +136,71 @@ export function killRunProcesses(dataDir: string): void {
   } finally {
     db.close();
   }
+}
+
+/** What a test file's tests spawn and run, cleaned up after each test (see botsPerTest). */
+export interface BotsPerTest {
+  /** Bots SIGKILLed after the test. */
+  started: BotProcess[];
+  /** Data folders whose run processes are killed after the test (runs a killed bot or supervisor left behind). */
+  dataDirs: string[];
+  /** Spawns a bot in `cwd`, killed after the test, and waits until it serves `cwd`/data. */
+  startBot(cwd: string, env?: Record<string, string>): Promise<BotProcess>;
+  /**
+   * A fresh folder on the demo stack whose data folder's runs are killed after the test; `env` runs the demo 200 steps
+   * of 0.5 s (long enough to be stopped, not to end), logs warnings, and adds `settings`.
+   */
+  demoFolder(settings?: Record<string, string>): Promise<{ cwd: string; dataDir: string; env: Record<string, string> }>;
+}
+
+/** Call at a test file's top level: the bots and data folders its tests use are cleaned up after each test. */
+export function botsPerTest(): BotsPerTest {
+  const started: BotProcess[] = [];
+  const dataDirs: string[] = [];
+  afterEach(async () => {
+    await killBots(started);
+    for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
+  });
+  return {
+    started,
+    dataDirs,
+    async startBot(cwd, env = {}) {
+      const bot = spawnBot(cwd, env);
+      started.push(bot);
+      await waitForBot(path.join(cwd, "data"), bot.pid);
+      return bot;
+    },
+    async demoFolder(settings = {}) {
+      const cwd = tempDir();
+      const dataDir = path.join(cwd, "data");
+      dataDirs.push(dataDir);
+      const env = {
+        RL_LOG_LEVEL: "warn",
+        RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 200, stepSeconds: 0.5 }),
+        ...settings,
+      };
+      return { cwd, dataDir, env };
+    },
+  };
+}
+
+/**
+ * Call at a test file's top level: the folders its tests exec in, whose background supervisor is stopped after each
+ * test (rl-chatops stop) and whose runs' processes left behind are killed.
+ */
+export function supervisedFoldersPerTest(): string[] {
+  const folders: string[] = [];
+  afterEach(async () => {
+    for (const cwd of folders.splice(0)) {
+      await runCli(["stop"], { cwd });
+      try {
+        killRunProcesses(path.join(cwd, "data"));
+      } catch {
+        // No database was made.
+      }
+    }
+  });
+  return folders;
 }
 
 /**

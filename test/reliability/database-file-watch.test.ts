@@ -2,40 +2,23 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isSameProcess } from "../../src/process/process-info.ts";
-import {
-  type BotProcess,
-  killBots,
-  killRunProcesses,
-  readDb,
-  spawnBot,
-  waitFor,
-  waitForBot,
-} from "../helpers/bot-process.ts";
+import { botsPerTest, type BotProcess, readDb, waitFor } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { startSlackHarness } from "../slack/slack-harness.ts";
 import { CHANNEL, TEAM } from "../slack/slack-payloads.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const started: BotProcess[] = [];
-const dataDirs: string[] = [];
-
-afterEach(async () => {
-  await killBots(started);
-  for (const dir of dataDirs.splice(0)) killRunProcesses(dir);
-});
+const bots = botsPerTest();
+const { dataDirs } = bots;
 
 /** The bot's exit code when its database file was deleted or replaced under it (README, Reliability). */
 const DATABASE_GONE_EXIT = 3;
 
-async function startBot(cwd: string, env: Record<string, string> = {}): Promise<BotProcess> {
-  const bot = spawnBot(cwd, { RL_LOG_LEVEL: "error", ...env });
-  started.push(bot);
-  await waitForBot(path.join(cwd, "data"), bot.pid);
-  return bot;
-}
+const startBot = (cwd: string, env: Record<string, string> = {}): Promise<BotProcess> =>
+  bots.startBot(cwd, { RL_LOG_LEVEL: "error", ...env });
 
 /** The log's error lines: the bot says once what happened, and nothing else fails on the way out. */
 const errorLines = (bot: BotProcess): number =>

@@ -1,31 +1,25 @@
 // Budgets through the fake Slack with the real Bolt: only an admin sets one, the start prompt shows the run's steps
 // against what is left, and a start over the limit is refused with what is left and when the window resets.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COOKBOOK_CHAT_ENV, RECIPE } from "../helpers/cookbook.ts";
-import { stopLiveRuns } from "../helpers/demo-stack.ts";
 import { ALICE, BOB, CHANNEL, TEAM, buttonClick, slashCommand } from "./slack-payloads.ts";
-import { buttonsOf, startSlackHarness, type SlackHarness } from "./slack-harness.ts";
+import { buttonsOf, startSlackHarness } from "./slack-harness.ts";
+import { closeDemoSlackAfterEach } from "./slack-demo.ts";
 import { answered, text, typeAs } from "./slack-waits.ts";
 
-let h: SlackHarness | undefined;
-afterEach(async () => {
-  const harness = h;
-  h = undefined;
-  if (!harness) return;
-  await stopLiveRuns(harness.services);
-  await harness.close();
-});
+const keep = closeDemoSlackAfterEach();
 
 describe("budgets through Slack", () => {
   it("an admin sets a weekly step budget; a start shows its estimate, and the next one over it is refused", async () => {
-    const harness = await startSlackHarness({
-      env: {
-        ...COOKBOOK_CHAT_ENV,
-        RL_ADMINS: `slack:${ALICE.id}`,
-        RL_OPERATORS: `slack:${BOB.id}`,
-      },
-    });
-    h = harness;
+    const harness = keep(
+      await startSlackHarness({
+        env: {
+          ...COOKBOOK_CHAT_ENV,
+          RL_ADMINS: `slack:${ALICE.id}`,
+          RL_OPERATORS: `slack:${BOB.id}`,
+        },
+      }),
+    );
     const { fake, services } = harness;
     const channel = { platform: "slack", workspace: TEAM, channel: CHANNEL };
 

@@ -1,6 +1,6 @@
 // A chat answer's Confirm/Cancel through the real Bolt app: the prompt is closed in place (chat.update, buttons gone,
 // who answered), and the run it starts speaks in the conversation's thread, its notices too.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { turnReply } from "../../adapters/chat/chat-reply.ts";
 import type { ChatHandler } from "../../adapters/chat-adapter.ts";
 import { dispatch } from "../../commands/dispatch.ts";
@@ -8,16 +8,10 @@ import { blockKitProblems } from "../fakes/slack-block-kit.ts";
 import type { RecordedCall } from "../fakes/slack-api.ts";
 import { ALICE, CHANNEL, TEAM, buttonClick, eventCallback } from "./slack-payloads.ts";
 import { buttonsOf, textOf, type SlackHarness } from "./slack-harness.ts";
-import { closeDemoSlack, startDemoSlack } from "./slack-demo.ts";
+import { closeDemoSlackAfterEach, startDemoSlack } from "./slack-demo.ts";
 import { answered, posted, seen, text, type } from "./slack-waits.ts";
 
-let h: SlackHarness | undefined;
-
-afterEach(async () => {
-  const harness = h;
-  h = undefined;
-  await closeDemoSlack(harness);
-});
+const keep = closeDemoSlackAfterEach();
 
 /** The conversation: Alice's mention at the channel's top level, answered in its thread. */
 const CONVERSATION = "1700000200.000200";
@@ -35,8 +29,7 @@ const askToStart: ChatHandler = async (_text, ctx) => {
 
 /** The bot on the demo stack with arithmetic selected, and Alice's question answered with a prompt. */
 async function startAndAsk(): Promise<{ harness: SlackHarness; prompt: RecordedCall; promptTs: string }> {
-  const harness = await startDemoSlack(undefined, { chat: askToStart });
-  h = harness;
+  const harness = keep(await startDemoSlack(undefined, { chat: askToStart }));
   await type(harness, "select arithmetic");
   await answered(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
   const prompt = await ask(harness, CONVERSATION);

@@ -1,19 +1,13 @@
 // A real run on the demo stack through Slack: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processStartTime } from "../../src/process/process-info.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { ALICE, CHANNEL, TEAM, buttonClick } from "./slack-payloads.ts";
 import { buttonsOf, textOf, type SlackHarness } from "./slack-harness.ts";
-import { closeDemoSlack, startDemoSlack } from "./slack-demo.ts";
+import { closeDemoSlackAfterEach, startDemoSlack } from "./slack-demo.ts";
 import { answered, answeredAt, posted, seen, text, type } from "./slack-waits.ts";
 
-let h: SlackHarness | undefined;
-
-afterEach(async () => {
-  const harness = h;
-  h = undefined;
-  await closeDemoSlack(harness);
-});
+const keep = closeDemoSlackAfterEach();
 
 /** Polls `check` (bounded, no timing assertion) until it holds. */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -25,9 +19,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 }
 
 async function start(steps?: { totalSteps: number; stepSeconds: number }): Promise<SlackHarness> {
-  const harness = await startDemoSlack(steps);
-  h = harness;
-  return harness;
+  return keep(await startDemoSlack(steps));
 }
 
 describe("a demo run through Slack", () => {

@@ -1,6 +1,7 @@
 // The Slack bot on the demo stack for run tests: Alice operates, everyone else reads; live runs are stopped at the end.
+import { afterEach } from "vitest";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
-import { demoLockedFields } from "../helpers/demo-stack.ts";
+import { demoLockedFields, stopLiveRuns } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 import { ALICE } from "./slack-payloads.ts";
 import { startSlackHarness, type HarnessOptions, type SlackHarness } from "./slack-harness.ts";
@@ -27,7 +28,20 @@ export async function startDemoSlack(
 /** Stops what is still running (so no trainer outlives its test), then the bot and the fake. */
 export async function closeDemoSlack(harness: SlackHarness | undefined): Promise<void> {
   if (!harness) return;
-  const live = harness.services.runs.listByStatus(["queued", "starting", "running"]);
-  for (const run of live) await harness.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
+  await stopLiveRuns(harness.services);
   await harness.close();
+}
+
+/**
+ * Call at a test file's top level: after each test, the harness it kept is closed as closeDemoSlack does, its live runs
+ * stopped first. Keep a harness as soon as it is started: `const harness = keep(await startSlackHarness(...))`.
+ */
+export function closeDemoSlackAfterEach(): (harness: SlackHarness) => SlackHarness {
+  let kept: SlackHarness | undefined;
+  afterEach(async () => {
+    const harness = kept;
+    kept = undefined;
+    await closeDemoSlack(harness);
+  });
+  return (harness) => (kept = harness);
 }

@@ -1,10 +1,9 @@
 // A cookbook recipe run through the fake Discord: select, start, Confirm, and the completed notice answering the run's
 // message with its steps, reward and final weights.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../../commands/index.ts";
 import { COOKBOOK_DEMO_ROOT } from "../../../src/config.ts";
 import { COOKBOOK_ENV, RECIPE } from "../../helpers/cookbook.ts";
-import { stopLiveRuns } from "../../helpers/demo-stack.ts";
 import {
   bodyOf,
   buttonsOf,
@@ -13,33 +12,23 @@ import {
   isEditOriginal,
   isFollowup,
   messageIdOf,
-  startHarness,
-  stopHarness,
+  harnessPerTest,
   titleOf,
-  type Harness,
 } from "../../discord/harness.ts";
 
 /** Discord shows the recipe's name with its underscore escaped, so markdown leaves it as it is. */
 const SHOWN = RECIPE.replace("_", "\\_");
 const SHOWN_PATTERN = SHOWN.replace(/[\\.]/g, "\\$&");
 
-let h: Harness | undefined;
-afterEach(async () => {
-  const harness = h;
-  h = undefined;
-  if (!harness) return;
-  await stopLiveRuns(harness.services);
-  await stopHarness(harness);
-});
+const start = harnessPerTest({ stopRuns: true });
 
 describe("a cookbook run through Discord", () => {
   it("selects the recipe, starts after Confirm, and answers the run's message with the completed notice, step and reward", async () => {
-    const harness = await startHarness({
+    const harness = await start({
       // Empty means unset: the miniature's own recipes folder.
       env: { ...COOKBOOK_ENV, RL_TRAINING_ROOT: COOKBOOK_DEMO_ROOT, RL_ENVIRONMENTS_DIR: "" },
       adapter: { commands: COMMANDS },
     });
-    h = harness;
     const { fake, services } = harness;
 
     const select = fake.slash("select", { name: RECIPE });

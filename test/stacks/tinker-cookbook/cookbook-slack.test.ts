@@ -1,30 +1,24 @@
 // A cookbook recipe run through the fake Slack: select, start, Confirm, and the completed notice in the run's thread
 // with its steps, reward and final weights.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COOKBOOK_CHAT_ENV, RECIPE } from "../../helpers/cookbook.ts";
-import { stopLiveRuns } from "../../helpers/demo-stack.ts";
 import { ALICE, CHANNEL, TEAM, buttonClick } from "../../slack/slack-payloads.ts";
-import { buttonsOf, startSlackHarness, textOf, type SlackHarness } from "../../slack/slack-harness.ts";
+import { buttonsOf, startSlackHarness, textOf } from "../../slack/slack-harness.ts";
+import { closeDemoSlackAfterEach } from "../../slack/slack-demo.ts";
 import { answered, answeredAt, posted, seen, text, type } from "../../slack/slack-waits.ts";
 
-let h: SlackHarness | undefined;
-afterEach(async () => {
-  const harness = h;
-  h = undefined;
-  if (!harness) return;
-  await stopLiveRuns(harness.services);
-  await harness.close();
-});
+const keep = closeDemoSlackAfterEach();
 
 describe("a cookbook run through Slack", () => {
   it("selects the recipe, starts after Confirm, and posts the completed notice with step and reward in the run's thread", async () => {
-    const harness = await startSlackHarness({
-      env: {
-        ...COOKBOOK_CHAT_ENV,
-        RL_OPERATORS: `slack:${ALICE.id}`,
-      },
-    });
-    h = harness;
+    const harness = keep(
+      await startSlackHarness({
+        env: {
+          ...COOKBOOK_CHAT_ENV,
+          RL_OPERATORS: `slack:${ALICE.id}`,
+        },
+      }),
+    );
     const { fake, services } = harness;
 
     await type(harness, `select ${RECIPE}`);
