@@ -12,9 +12,13 @@ import { delay } from "../../src/training/wait-until.ts";
 import { waitFor } from "../helpers/bot-process.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
-const children: Array<{ kill: (s?: NodeJS.Signals) => boolean }> = [];
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill("SIGKILL");
+// SIGTERM, not SIGKILL: the launcher then stops the recipe it started in its own session before it exits.
+const children: Array<PromiseLike<unknown> & { kill: (s?: NodeJS.Signals) => boolean }> = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    c.kill("SIGTERM");
+    await c;
+  }
 });
 
 // A recipe stand-in: waits for the test's go file, then rewrites config.json and trains until stopped.
@@ -93,5 +97,8 @@ describe("job-launcher.py, written readiness", () => {
       return s?.state === "running" && s;
     }, "the run to be running");
     expect(status.ready).toEqual(["trainer"]);
+    // Stopped as Slurm stops a job: the launcher stops the recipe (its own session) before it exits.
+    sub.kill("SIGTERM");
+    expect((await sub).exitCode).toBe(143);
   }, 60_000);
 });
