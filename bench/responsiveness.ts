@@ -168,8 +168,8 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
         "(fresh services: a new discovery worker thread with an empty cache; `catalog.list()` until its result is back in the bot's thread) " +
         `while the Slack receiver answered ${sizes.slackCommands} signed /rl help commands sent one at a time, evenly spaced over the scan ` +
         `(at least ${Math.min(...reps.map((r) => r.spreadDuringScan))} per repetition sent and acked while it ran; scan took ${ms(median(reps.map((r) => r.scanMs)))} under that load). ` +
-        `"Scan alone" is the same scan with no requests; "waves of ${sizes.slackConcurrency}" the same scan with the commands of the row below, which arrive together and are answered ` +
-        `in one turn of the loop (on CPU ${ms(median(reps.map((r) => r.burstLoop.longestRunMs)))}: Bolt's time for ${sizes.slackConcurrency} commands, not discovery's). ` +
+        `"Scan alone" is the same scan with no requests; "waves of ${sizes.slackConcurrency}" the same scan with the commands of the row below, which arrive together and enter ` +
+        `Bolt one per turn of the loop (adapters/slack/one-request-per-turn.ts; longest on CPU ${ms(median(reps.map((r) => r.burstLoop.longestRunMs)))}). ` +
         `Loop delay p99 ${ms(median(reps.map((r) => r.loop.p99Ms)))}. The most time the main thread spent on a CPU between two ticks of a 1 ms interval ` +
         `(Linux schedstat), i.e. the stall our own code caused: ${ms(median(reps.map((r) => r.loop.longestRunMs)))} with the load, ${ms(median(reps.map((r) => r.aloneLoop.longestRunMs)))} alone; it came after the scan's result ` +
         `was back (taking in the result) in ${reps.filter((r) => r.longestAtEnd).length + reps.filter((r) => r.aloneLongestAtEnd).length} of ${reps.length * 2} scans. ` +

@@ -2,6 +2,7 @@
 // secret; the token checked with auth.test at start-up, so a bad one fails there and not on the first command.
 import type { webApi } from "@slack/bolt";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
+import { oneRequestPerTurn } from "./one-request-per-turn.ts";
 import { RlError } from "../../src/errors.ts";
 import type { Services } from "../../src/services.ts";
 import { slackErrorCode } from "./slack-error-code.ts";
@@ -52,8 +53,12 @@ export async function createSlackApp(services: Services): Promise<SlackApp> {
         installerOptions: { clientOptions: socketClientOptions },
       })
     : undefined;
-  const receiver =
-    socketReceiver ?? new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
+  const httpReceiver = socketReceiver
+    ? undefined
+    : new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
+  // HTTPReceiver's server calls its requestListener property for each request (read at the call).
+  if (httpReceiver) httpReceiver.requestListener = oneRequestPerTurn(httpReceiver.requestListener);
+  const receiver = socketReceiver ?? httpReceiver!;
   const app = new App({
     token: slack.botToken,
     receiver,

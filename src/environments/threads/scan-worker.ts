@@ -6,7 +6,7 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { recipesAsScanner } from "../recipes/recipes-as-scanner.ts";
 import { createEnvironmentScanner, type EnvironmentScanner, type ScanStats } from "../scanner.ts";
-import { isStopRequest, type StopRequest } from "./spawn-worker.ts";
+import { DISCOVERY_NICE, isStopRequest, type StopRequest } from "./spawn-worker.ts";
 import type { ScanReply, ScanRequest, ScanWorkerData } from "./worker-scanner.ts";
 import type { EnvironmentInfo, ScanResult } from "../types.ts";
 
@@ -26,7 +26,7 @@ if (!port) throw new Error("scan-worker.ts runs as a worker thread");
 function lowerPriority(): void {
   try {
     const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(threadId)) setPriority(threadId, 10);
+    if (Number.isInteger(threadId)) setPriority(threadId, DISCOVERY_NICE);
   } catch {
     // Not Linux, or not allowed: discovery runs at the bot's priority.
   }
