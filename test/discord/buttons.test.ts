@@ -2,7 +2,7 @@
 // other people, expiry, a bot restart), and reply buttons.
 import { beforeEach, describe, expect, it } from "vitest";
 import { newConfirmationId } from "../../db/confirmations.ts";
-import { BOB } from "../fakes/discord-gateway.ts";
+import { ALICE, BOB, IDS } from "../fakes/discord-gateway.ts";
 import {
   bodyOf,
   buttonsOf,
@@ -11,6 +11,7 @@ import {
   isFollowup,
   messageIdOf,
   harnessPerTest,
+  replyTo,
   type Harness,
 } from "./harness.ts";
 
@@ -33,6 +34,19 @@ async function prompt(): Promise<{ messageId: string; confirm: string; cancel: s
   const buttons = buttonsOf(call);
   expect(buttons.map((b) => b.label)).toEqual(["Confirm", "Cancel"]);
   for (const b of buttons) expect(b.custom_id.length).toBeLessThanOrEqual(100);
+  return { messageId: messageIdOf(call), confirm: buttons[0]!.custom_id, cancel: buttons[1]!.custom_id };
+}
+
+/**
+ * "@bot /rl launch --steps 5" by alice: the prompt is her mention's reply, a message the whole channel sees (an
+ * ephemeral prompt is shown to its asker alone, so nobody else could click it).
+ */
+async function publicPrompt(): Promise<{ messageId: string; confirm: string; cancel: string }> {
+  const asked = harness().fake.say(ALICE, `<@${IDS.bot}> /rl launch --steps 5`);
+  const call = await replyTo(harness(), String(asked["id"]));
+  expect(embedsOf(call)[0]?.["title"]).toBe("Launch a run?");
+  const buttons = buttonsOf(call);
+  expect(buttons.map((b) => b.label)).toEqual(["Confirm", "Cancel"]);
   return { messageId: messageIdOf(call), confirm: buttons[0]!.custom_id, cancel: buttons[1]!.custom_id };
 }
 
@@ -99,9 +113,14 @@ describe("confirmation prompts", () => {
     });
   });
 
+  it("shows a slash command's prompt to its asker alone", async () => {
+    const { messageId, confirm } = await prompt();
+    expect(() => harness().fake.click(messageId, confirm, { user: BOB })).toThrow(/ephemeral, shown only to user/);
+  });
+
   it("refuses Confirm and Cancel by someone else, ephemerally, and leaves the prompt to its asker", async () => {
     const { fake, anchors } = harness();
-    const { messageId, confirm, cancel } = await prompt();
+    const { messageId, confirm, cancel } = await publicPrompt();
     for (const button of [confirm, cancel]) {
       const call = await fake.click(messageId, button, { user: BOB }).callback();
       expect(bodyOf(call)["type"]).toBe(4);
@@ -134,7 +153,7 @@ describe("confirmation prompts", () => {
   it("lets an admin answer someone else's prompt", async () => {
     h = await start({ env: { RL_ADMINS: `discord:${BOB.id}` } });
     const { fake } = harness();
-    const { messageId, confirm } = await prompt();
+    const { messageId, confirm } = await publicPrompt();
     const click = fake.click(messageId, confirm, { user: BOB });
     expect(String(embedsOf(await click.callback())[0]?.["description"])).toContain("Confirmed by bob");
     await fake.waitForCall(isFollowup(click.token), "the result");

@@ -11,7 +11,7 @@ import type { ChannelKey } from "../../db/channel-key.ts";
 import { createLogger } from "../../src/log.ts";
 import { createBot, type Bot } from "../../src/main.ts";
 import type { Services } from "../../src/services.ts";
-import { startFakeDiscord, type FakeDiscord, type RecordedCall } from "../fakes/discord-gateway.ts";
+import { IDS, startFakeDiscord, type FakeDiscord, type RecordedCall } from "../fakes/discord-gateway.ts";
 import { writeBigEnvironment } from "../helpers/big-environment.ts";
 import { stopLiveRuns } from "../helpers/demo-stack.ts";
 import { tempDir, testConfig } from "../helpers/test-services.ts";
@@ -230,6 +230,16 @@ export function buttonsOf(call: RecordedCall): Array<{ custom_id: string; label:
 }
 
 /** The id of the message a call created or edited (from the fake's answer). */
+/** The bot's reply to message `id` (POST /channels/:id/messages with message_reference). */
+export const replyTo = (harness: Harness, id: string): Promise<RecordedCall> =>
+  harness.fake.waitForCall(
+    (c) =>
+      c.method === "POST" &&
+      c.path === `/channels/${IDS.channel}/messages` &&
+      (bodyOf(c)["message_reference"] as { message_id?: string } | undefined)?.message_id === id,
+    `a reply to message ${id}`,
+  );
+
 export function messageIdOf(call: RecordedCall): string {
   const response = call.response as { id?: string; resource?: { message?: { id?: string } } } | undefined;
   const id = response?.resource?.message?.id ?? response?.id;

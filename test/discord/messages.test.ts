@@ -3,20 +3,9 @@ import { REST, Routes } from "discord.js";
 import { describe, expect, it } from "vitest";
 import type { CommandContext } from "../../commands/types.ts";
 import { ALICE, BOB, IDS } from "../fakes/discord-gateway.ts";
-import type { RecordedCall } from "../fakes/discord-gateway.ts";
-import { bodyOf, embedsOf, harnessPerTest, type Harness } from "./harness.ts";
+import { bodyOf, embedsOf, harnessPerTest, replyTo } from "./harness.ts";
 
 const start = harnessPerTest();
-
-/** The bot's reply to message `id` (POST /channels/:id/messages with message_reference). */
-const replyTo = (harness: Harness, id: string): Promise<RecordedCall> =>
-  harness.fake.waitForCall(
-    (c) =>
-      c.method === "POST" &&
-      c.path === `/channels/${IDS.channel}/messages` &&
-      (bodyOf(c)["message_reference"] as { message_id?: string } | undefined)?.message_id === id,
-    `a reply to message ${id}`,
-  );
 
 describe("mentions", () => {
   it("answers a mention with a hint listing the /rl commands while chat mode has no LLM, ignoring other messages", async () => {

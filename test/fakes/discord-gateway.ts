@@ -22,7 +22,7 @@ import {
   type FakeWorld,
   type Json,
 } from "./discord-payloads.ts";
-import { createFakeRest, type RecordedCall, type RestFault } from "./discord-rest.ts";
+import { createFakeRest, EPHEMERAL, type RecordedCall, type RestFault } from "./discord-rest.ts";
 
 export { ALICE, BOB, IDS } from "./discord-payloads.ts";
 export type { FakeUser, Json } from "./discord-payloads.ts";
@@ -277,6 +277,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     click: (messageId: string, customId: string, b: InteractionBase = {}): InteractionHandle => {
       const message = rest.state.messages.get(messageId);
       if (!message) throw new Error(`the fake has no message ${messageId}`);
+      // Discord shows an ephemeral message to the one person whose interaction it answers: nobody else sees its buttons.
+      const owner = (message["interaction_metadata"] as { user?: { id?: string } } | undefined)?.user?.id;
+      const clicker = (b.user ?? ALICE).id;
+      if ((Number(message["flags"] ?? 0) & EPHEMERAL) !== 0 && owner !== undefined && owner !== clicker)
+        throw new Error(
+          `message ${messageId} is ephemeral, shown only to user ${owner}: user ${clicker} cannot click it`,
+        );
       return track(buttonInteraction(world, message, customId, b), b.user ?? ALICE, messageId);
     },
 
