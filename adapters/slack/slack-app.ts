@@ -19,6 +19,8 @@ export interface SlackApp {
   socketReceiver?: SocketModeReceiver;
   /** A fresh copy of the Web API clients' options (Bolt and the Socket Mode client write into the one they get). */
   clientOptions(): webApi.WebClientOptions;
+  /** Resolves once no HTTP request waits for its turn to enter Bolt (see one-request-per-turn.ts). */
+  requestsIdle(): Promise<void>;
 }
 
 export async function createSlackApp(services: Services): Promise<SlackApp> {
@@ -57,7 +59,8 @@ export async function createSlackApp(services: Services): Promise<SlackApp> {
     ? undefined
     : new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
   // HTTPReceiver's server calls its requestListener property for each request (read at the call).
-  if (httpReceiver) httpReceiver.requestListener = oneRequestPerTurn(httpReceiver.requestListener);
+  const paced = httpReceiver ? oneRequestPerTurn(httpReceiver.requestListener) : undefined;
+  if (httpReceiver && paced) httpReceiver.requestListener = paced.listener;
   const receiver = socketReceiver ?? httpReceiver!;
   const app = new App({
     token: slack.botToken,
@@ -78,5 +81,5 @@ export async function createSlackApp(services: Services): Promise<SlackApp> {
       { cause: err },
     );
   }
-  return { app, mode, socketReceiver, clientOptions };
+  return { app, mode, socketReceiver, clientOptions, requestsIdle: () => paced?.idle() ?? Promise.resolve() };
 }

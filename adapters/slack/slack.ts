@@ -42,7 +42,7 @@ const STOP_GRACE_MS = 10_000;
 export async function createSlackAdapter(services: Services, options: SlackAdapterOptions = {}): Promise<SlackAdapter> {
   const { slack } = services.config;
   const { log } = services;
-  const { app, mode, socketReceiver, clientOptions } = await createSlackApp(services);
+  const { app, mode, socketReceiver, clientOptions, requestsIdle } = await createSlackApp(services);
   const messenger = createSlackMessenger(app.client, log);
   // The outbox's posts: a 429 comes back at once with its Retry-After, so the outbox (not this client) owns the
   // wait, the message is not held in memory meanwhile, and the rest of the channel's queue waits with it.
@@ -62,15 +62,15 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
   const work = createInFlightWork();
   const track = (done: Promise<void>) => work.track(done);
   /**
-   * After its ack, an event's work waits for a turn of the loop of its own, in arrival order: the acks of requests
-   * that arrived together all go out first (Slack wants each within 3 s), and 20 answers are 20 short turns rather
-   * than one of tens of ms that holds up every timer and request meanwhile. Only the starts take turns: an answer
-   * waiting on the network does not hold up the next. Tracked from the ack on, so stop() waits for work that has not
-   * begun yet too.
+   * After its ack, an event's work waits until no request is waiting to be acked, then for a turn of the loop of its
+   * own, in arrival order: the acks of requests that arrived together all go out first (Slack wants each within 3 s),
+   * and 20 answers are 20 short turns rather than one of tens of ms that holds up every timer and request meanwhile.
+   * Only the starts take turns: an answer waiting on the network does not hold up the next. Tracked from the ack on,
+   * so stop() waits for work that has not begun yet too.
    */
   let lastTurn: Promise<void> = Promise.resolve();
   const afterAcks = (next: () => Promise<void>): Promise<void> => {
-    const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    const turn = lastTurn.then(requestsIdle).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
     lastTurn = turn;
     return track(turn.then(next));
   };
