@@ -7,7 +7,6 @@ import { askBot, type BotRequest, type BotResponse } from "../lease/ask-bot.ts";
 import { describeHolder, readLeaseHolder, type LeaseHolder } from "../lease/lease-holder.ts";
 import { socketPathFor } from "../lease/socket-path.ts";
 import { stateOf, waitUntilGone } from "../lease/stop-holder.ts";
-import { startSupervisor, supervisorLogOf } from "./start-supervisor.ts";
 
 /** How long exec keeps starting a supervisor that loses the folder to one nobody can then be found for. */
 const FIND_OWNER_MS = 30_000;
@@ -91,6 +90,8 @@ export async function askSupervisor(
       continue;
     }
     const config = await search.settings();
+    // Loaded only here: asking a running owner needs no child_process.
+    const { startSupervisor, supervisorLogOf } = await import("./start-supervisor.ts");
     const report = await startSupervisor(config);
     if ("error" in report) throw new RlError("UPSTREAM", report.error);
     if ("lost" in report) {

@@ -86,7 +86,7 @@ describe("what each command loads", () => {
     expect(others.map((set) => [...set].sort())).toEqual([["nodeCron", "sqlite"]]);
   });
 
-  it('exec "/rl status" against a running supervisor loads only the socket client and the printer: no settings parser (YAML, zod), a few KB of the build', async () => {
+  it('exec "/rl status" against a running supervisor loads only the socket client and the printer: no settings parser (YAML, zod), no child_process or crypto, a few KB of the build', async () => {
     // The first exec starts the supervisor (and reads the settings for it); the second finds it running.
     const cwd = tempDir();
     const env = { RL_LOG_LEVEL: "silent", RL_IDLE_EXIT_MINUTES: "1" };
@@ -100,8 +100,12 @@ describe("what each command loads", () => {
       });
       const result = await subprocess;
       expect(result.stderr).toContain("No runs in this channel yet");
-      const files = readFileSync(record, "utf8")
-        .split("\n")
+      const lines = readFileSync(record, "utf8").split("\n");
+      // Neither the supervisor's spawn (child_process) nor the long-path socket name (crypto) is needed to ask one.
+      const builtins = lines.filter((line) => line.startsWith(`${subprocess.pid} node:`)).map((l) => l.split(" ")[1]);
+      expect(builtins).toContain("node:net");
+      expect(builtins.filter((b) => b === "node:child_process" || b === "node:crypto")).toEqual([]);
+      const files = lines
         .filter((line) => line.startsWith(`${subprocess.pid} file:`))
         .map((line) => fileURLToPath(line.split(" ", 2)[1]!));
       expect(files.some((file) => file.endsWith(`${path.sep}cli.js`))).toBe(true);
