@@ -9,16 +9,10 @@ import { readApiStatus } from "../../src/stacks/api-status.ts";
 import { stackAddresses } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { runFolderOf } from "../../src/stacks/log-path.ts";
 import { selectRecipe, startCookbook } from "../helpers/cookbook.ts";
-import { CONSOLE, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+import { CONSOLE, closeDemoStacks, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 
 const stacks: DemoStack[] = [];
-afterEach(async () => {
-  for (const s of stacks.splice(0)) {
-    for (const run of s.services.runs.listByStatus(["queued", "starting", "running"]))
-      await s.services.manager.stop(run.id, "test cleanup").catch(() => undefined);
-    await s.services.close();
-  }
-});
+afterEach(() => closeDemoStacks(stacks));
 
 /** Longer than RL_READY_TIMEOUT_SECONDS (30 s in the helpers): a start that waited it out would fail. */
 const NEVER_SETTLES = 10 * 60_000;
