@@ -55,13 +55,16 @@ export async function createSlackApp(services: Services): Promise<SlackApp> {
         installerOptions: { clientOptions: socketClientOptions },
       })
     : undefined;
-  const httpReceiver = socketReceiver
-    ? undefined
-    : new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
-  // HTTPReceiver's server calls its requestListener property for each request (read at the call).
-  const paced = httpReceiver ? oneRequestPerTurn(httpReceiver.requestListener) : undefined;
-  if (httpReceiver && paced) httpReceiver.requestListener = paced.listener;
-  const receiver = socketReceiver ?? httpReceiver!;
+  let receiver: SocketModeReceiver | HTTPReceiver | undefined = socketReceiver;
+  let requestsIdle = () => Promise.resolve();
+  if (!receiver) {
+    const httpReceiver = new HTTPReceiver({ signingSecret: slack.signingSecret ?? "", port: slack.port, logger });
+    // HTTPReceiver's server calls its requestListener property for each request (read at the call).
+    const paced = oneRequestPerTurn(httpReceiver.requestListener);
+    httpReceiver.requestListener = paced.listener;
+    requestsIdle = paced.idle;
+    receiver = httpReceiver;
+  }
   const app = new App({
     token: slack.botToken,
     receiver,
@@ -81,5 +84,5 @@ export async function createSlackApp(services: Services): Promise<SlackApp> {
       { cause: err },
     );
   }
-  return { app, mode, socketReceiver, clientOptions, requestsIdle: () => paced?.idle() ?? Promise.resolve() };
+  return { app, mode, socketReceiver, clientOptions, requestsIdle };
 }

@@ -23,9 +23,9 @@ describe("oneRequestPerTurn", () => {
     for (let id = 1; id <= 5; id++) paced.listener({ id } as unknown as IncomingMessage, {} as ServerResponse);
     // Work after acks waits for it: idle only once every waiting request was handed on.
     let handedOnWhenIdle = -1;
-    void paced.idle().then(() => (handedOnWhenIdle = seen.length));
+    const idle = paced.idle().then(() => (handedOnWhenIdle = seen.length));
     expect(seen).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await idle;
     counting = false;
     expect(seen.map((s) => s.id)).toEqual([1, 2, 3, 4, 5]);
     expect(new Set(seen.map((s) => s.turn)).size).toBe(5);
