@@ -172,7 +172,7 @@ export async function measureDigestCycle(ctx: BenchContext): Promise<BenchRow[]>
         `31 simulated minutes apart so every run is due, until the messages are in the outbox (sending is not included). The figure is the pass's wall time minus the time ` +
         `its WandB requests took to be answered (the client's fetch, timed); the whole pass took ${ms(totalMs)}. "On CPU" is the main thread's ` +
         `time on a CPU during the pass less its time on a CPU while the WandB requests were awaited (Linux schedstat): the bot's own work, which ` +
-        `waiting for a free CPU on a busy machine does not inflate (file reads in the thread pool are not in it). The fake runs in this process and evaluates the ` +
+        `waiting for a free CPU on a busy machine does not inflate (the logs are read on the main thread, a few milliseconds' worth a turn, so their reads are in it). The fake runs in this process and evaluates the ` +
         `one filter (the list of the runs' ${sizes.digestRuns} groups, $in) against every stored run for each page, one set look-up per run; WandB's own server time is unknown here. ` +
         `Median of ${sizes.digestReps} after one warm-up pass.`,
       repetitions: sizes.digestReps,

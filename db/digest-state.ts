@@ -35,6 +35,8 @@ export type DigestPatch = Partial<Omit<DigestState, "runId">>;
 
 export interface DigestStateRepo {
   get(runId: string): DigestState;
+  /** Many runs' states in one query (a digest pass reads every active run's). */
+  getMany(runIds: readonly string[]): Map<string, DigestState>;
   /** One statement of the fields that change: a pass working from an older copy never undoes a mute given meanwhile. */
   update(runId: string, patch: DigestPatch): void;
 }
@@ -57,8 +59,29 @@ const COLUMNS: Record<keyof DigestPatch, string> = {
 const toColumn = (v: unknown): number | null =>
   typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? v : null;
 
+/** A run's state as stored, or a fresh one for a run no pass has seen yet. */
+function toState(runId: string, r: RawState | undefined): DigestState {
+  if (!r) return { runId, muted: false, stallAlerted: false, regressionAlerted: false };
+  return {
+    runId,
+    muted: r.muted === 1,
+    lastDigestAt: u(r.last_digest_at),
+    lastReward: u(r.last_reward),
+    lastPercentCorrect: u(r.last_percent_correct),
+    bestReward: u(r.best_reward),
+    lastStep: u(r.last_step),
+    lastStepAt: u(r.last_step_at),
+    lastCheckpointCount: u(r.last_checkpoint_count),
+    stallAlerted: r.stall_alerted === 1,
+    regressionAlerted: r.regression_alerted === 1,
+  };
+}
+
 export function createDigestStateRepo(db: Db): DigestStateRepo {
   const get = db.prepare<[string], RawState>("SELECT * FROM digest_state WHERE run_id = ?");
+  const getMany = db.prepare<[string], RawState>(
+    "SELECT * FROM digest_state WHERE run_id IN (SELECT value FROM json_each(?))",
+  );
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[]>>>();
   const statementFor = (keys: Array<keyof DigestPatch>) => {
     const id = keys.join(",");
@@ -74,22 +97,10 @@ export function createDigestStateRepo(db: Db): DigestStateRepo {
     return st;
   };
   return {
-    get: (runId) => {
-      const r = get.get(runId);
-      if (!r) return { runId, muted: false, stallAlerted: false, regressionAlerted: false };
-      return {
-        runId,
-        muted: r.muted === 1,
-        lastDigestAt: u(r.last_digest_at),
-        lastReward: u(r.last_reward),
-        lastPercentCorrect: u(r.last_percent_correct),
-        bestReward: u(r.best_reward),
-        lastStep: u(r.last_step),
-        lastStepAt: u(r.last_step_at),
-        lastCheckpointCount: u(r.last_checkpoint_count),
-        stallAlerted: r.stall_alerted === 1,
-        regressionAlerted: r.regression_alerted === 1,
-      };
+    get: (runId) => toState(runId, get.get(runId)),
+    getMany: (runIds) => {
+      const rows = new Map(getMany.all(JSON.stringify(runIds)).map((r) => [r.run_id, r]));
+      return new Map(runIds.map((id) => [id, toState(id, rows.get(id))]));
     },
     update: (runId, patch) => {
       const keys = (Object.keys(patch) as Array<keyof DigestPatch>).filter((k) => k in COLUMNS);

@@ -380,4 +380,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox ADD COLUMN edit_message_id TEXT;
     `,
   },
+  {
+    version: 20,
+    name: "a channel's posts of a kind by time (the digests' hourly cap counts them on every pass)",
+    sql: `
+      CREATE INDEX outbox_by_channel_kind ON outbox (platform, workspace, channel, kind, created_at);
+    `,
+  },
 ];

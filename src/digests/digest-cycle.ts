@@ -10,6 +10,8 @@ import type { WandbClient } from "../metrics/wandb-client.ts";
 import type { WandbPages } from "../metrics/wandb-group-link.ts";
 import type { Reply } from "../reply.ts";
 import { forEachLimited } from "../environments/for-each-limited.ts";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { createTimeSlicer } from "../environments/scanning/time-slicer.ts";
 import { decideAlerts } from "./alerts.ts";
 import { digestReply, digestsPausedReply } from "./digest-reply.ts";
 import { findWandbRuns, readRunProgress, type LatestSamples, type RunProgress } from "./run-progress.ts";
@@ -186,7 +188,7 @@ function queueDigest(key: string, list: RunProgress[], now: number, deps: Digest
   return true;
 }
 
-/** Logs read at once: their reads overlap in the thread pool instead of waiting on each other one by one. */
+/** Runs gathered at once: a stack whose reads go through the thread pool has them overlap, not wait one by one. */
 const READ_CONCURRENCY = 16;
 
 interface Gathered {
@@ -195,20 +197,21 @@ interface Gathered {
   due: boolean;
 }
 
-/** A batch of writes ends once it has run this long: well inside a turn of the event loop people would notice. */
-const WRITE_SLICE_MS = 8;
+/** A batch of reads or writes ends once it has run this long: well inside a turn of the loop people would notice. */
+const SLICE_MS = 8;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A channel that turned its digests off (/rl notify digests off) gets none, not even on /rl digest now. */
 const digestsOff = (run: RunRow, router: NoticeRouter | undefined): boolean =>
   router?.channelSettings(run.channel).routes.digests?.to === "off";
 
-export function createDigestCycle(deps: DigestCycleDeps) {
-  const { runs, states, settings } = deps;
-  const transaction = deps.transaction ?? (<T>(write: () => T): T => write());
+export function createDigestCycle(allDeps: DigestCycleDeps) {
+  const { runs, states, settings } = allDeps;
+  const transaction = allDeps.transaction ?? (<T>(write: () => T): T => write());
 
   return async function runCycle(options: CycleOptions = {}): Promise<CycleResult> {
+    // Each channel's /rl notify settings read once in the pass, not again for every run and notice.
+    const deps = allDeps.router ? { ...allDeps, router: allDeps.router.forOnePass() } : allDeps;
     const now = deps.now();
     let active = runs.listByStatus(["starting", "running"]);
     if (options.channel) active = active.filter((r) => channelLabel(r.channel) === channelLabel(options.channel!));
@@ -217,10 +220,14 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     if (active.length === 0) return result;
     const wandb = await findWandbRuns(active, deps.wandb, deps.log);
 
-    // First every file read (progress, and checkpoints where a digest is due), a few at a time; then the writes.
+    // First every file read (progress, and checkpoints where a digest is due), a few at a time and a few milliseconds'
+    // worth per turn of the loop (most reads are synchronous: see follow-log.ts); then the writes.
     const gathered = new Array<Gathered>(active.length);
+    const maybeYield = createTimeSlicer(SLICE_MS);
+    const stateOf = states.getMany(active.map((r) => r.id));
     await forEachLimited(active, READ_CONCURRENCY, async (run, index) => {
-      const p = await readRunProgress(run, wandb, deps);
+      await maybeYield();
+      const p = await readRunProgress(run, stateOf.get(run.id)!, wandb, deps.progress);
       if (deps.router && run.status === "running")
         result.alerts += Number(await queueCheckpointNotice(run, now, { ...deps, router: deps.router }));
       const due =
@@ -245,10 +252,11 @@ export function createDigestCycle(deps: DigestCycleDeps) {
     /** One channel's alerts and digest; the digest counted once it is queued. */
     const writeChannel = (key: string, list: Gathered[]): void => {
       const due: RunProgress[] = [];
+      // Muting is read now, not from the copy taken when these runs' progress was gathered.
+      const stateNow = states.getMany(list.map((g) => g.p.run.id));
       for (const { p, due: isDue } of list) {
         result.alerts += queueAlerts(p, now, deps);
-        // Muting is read now, not from the copy taken when this run's progress was gathered.
-        if (isDue && !(states.get(p.run.id).muted && !options.runId)) due.push(p);
+        if (isDue && !(stateNow.get(p.run.id)!.muted && !options.runId)) due.push(p);
       }
       const queued = due.length > 0 ? queueDigest(key, due, now, deps) : undefined;
       if (queued === false) result.skippedChannels++;
@@ -263,7 +271,7 @@ export function createDigestCycle(deps: DigestCycleDeps) {
       transaction(() => {
         const sliceStart = performance.now();
         do writeChannel(...channels[next++]!);
-        while (next < channels.length && performance.now() - sliceStart < WRITE_SLICE_MS);
+        while (next < channels.length && performance.now() - sliceStart < SLICE_MS);
       });
       await nextTurn();
     }

@@ -1,6 +1,6 @@
 // A run's progress for its digest: the trainer's log first, WandB's summary where the log says nothing, fetched with
 // one query per WandB project for all of a pass's runs.
-import type { DigestState, DigestStateRepo } from "../../db/digest-state.ts";
+import type { DigestState } from "../../db/digest-state.ts";
 import type { RunRow } from "../../db/runs.ts";
 import { asRlError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -63,15 +63,16 @@ export async function findWandbRuns(
 
 export async function readRunProgress(
   run: RunRow,
+  state: DigestState,
   wandb: Map<string, WandbRun>,
-  deps: { states: DigestStateRepo; progress: (run: RunRow) => Promise<TrainerProgress> },
+  progress: (run: RunRow) => Promise<TrainerProgress>,
 ): Promise<RunProgress> {
-  const trainer = await deps.progress(run);
+  const trainer = await progress(run);
   const w = wandb.get(`${run.wandbProject}/${run.wandbRunName}`);
   const metrics = w ? metricsFromSummary(w.summary) : undefined;
   return {
     run,
-    state: deps.states.get(run.id),
+    state,
     step: trainer.step ?? num(metrics?.step),
     total: run.totalSteps ?? trainer.totalSteps,
     reward: trainer.rewardMean ?? num(metrics?.rewardMean),

@@ -1,6 +1,6 @@
 // Picks where a run's notice, alert or checkpoint note goes (/rl notify): the run's starter's own route, else the
 // channel's, else the run's thread.
-import type { ChannelKey } from "../../db/channel-key.ts";
+import { channelLabel, type ChannelKey } from "../../db/channel-key.ts";
 import {
   CHANNEL_WIDE,
   type Destination,
@@ -39,11 +39,36 @@ export function targetOf(destination: Destination, run: RunRow): RoutedTarget | 
   }
 }
 
-export function createNoticeRouter(settings: NotifySettingsRepo) {
+/** The settings each read once: a pass over many runs asks for the same channels' settings again and again. */
+function readOnce(settings: NotifySettingsRepo): NotifySettingsRepo {
+  const read = new Map<string, NotifySettings>();
   return {
-    /** The channel's settings (its alerts included). */
+    ...settings,
+    get(channel, userId) {
+      const key = `${channelLabel(channel)}\n${userId}`;
+      let found = read.get(key);
+      if (!found) read.set(key, (found = settings.get(channel, userId)));
+      return found;
+    },
+  };
+}
+
+export interface NoticeRouter {
+  /** The channel's settings (its alerts included). */
+  channelSettings(channel: ChannelKey): NotifySettings;
+  /** Where `kind` goes for this run: its starter's route in its channel, else the channel's, else the default. */
+  destinationOf(kind: NoticeKind, run: RunRow): Destination;
+  /** The outbox target for `kind` of this run; undefined when it is off (or folded into the digest). */
+  route(kind: NoticeKind, run: RunRow): RoutedTarget | undefined;
+  /** The best reward mean any other run of `environment` in this channel reached, if one did. */
+  bestRewardBefore: NotifySettingsRepo["bestRewardBefore"];
+  /** A router for one pass over many runs: each setting read once, so a change made during the pass waits for the next. */
+  forOnePass(): NoticeRouter;
+}
+
+export function createNoticeRouter(settings: NotifySettingsRepo): NoticeRouter {
+  return {
     channelSettings: (channel: ChannelKey): NotifySettings => settings.get(channel, CHANNEL_WIDE),
-    /** Where `kind` goes for this run: its starter's route in its channel, else the channel's, else the default. */
     destinationOf(kind: NoticeKind, run: RunRow): Destination {
       return (
         settings.get(run.channel, run.createdBy).routes[kind] ??
@@ -51,12 +76,10 @@ export function createNoticeRouter(settings: NotifySettingsRepo) {
         defaultDestination(kind)
       );
     },
-    /** The outbox target for `kind` of this run; undefined when it is off (or folded into the digest). */
     route(kind: NoticeKind, run: RunRow): RoutedTarget | undefined {
       return targetOf(this.destinationOf(kind, run), run);
     },
     bestRewardBefore: settings.bestRewardBefore,
+    forOnePass: () => createNoticeRouter(readOnce(settings)),
   };
 }
-
-export type NoticeRouter = ReturnType<typeof createNoticeRouter>;

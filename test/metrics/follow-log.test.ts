@@ -1,4 +1,5 @@
 // A log followed as it grows: every line counts once, wherever it is in the file, and a replaced log is read afresh.
+import { execFileSync } from "node:child_process";
 import { appendFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -76,5 +77,13 @@ describe("following a log", () => {
     expect(next.completed).toBe(true);
     // Each answer is a copy: a later read does not change one already given.
     expect(first.rewardHistory).toHaveLength(1);
+  });
+
+  it("gives a log that is a FIFO the initial state at once, without waiting for a writer", async () => {
+    const file = path.join(tempDir(), "trainer.log");
+    execFileSync("mkfifo", [file]);
+    const follow = collect();
+    expect(await follow(file)).toEqual([]);
+    expect(await readTrainerProgress(file)).toMatchObject({ rewardHistory: [] });
   });
 });
