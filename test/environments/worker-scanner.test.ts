@@ -1,7 +1,7 @@
 // Discovery as the bot runs it: the scanner in a worker thread, and helper threads parsing beside a scanner. Both
 // must answer exactly what the scanner answers in the caller's thread.
 import { createRequire } from "node:module";
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,7 +83,13 @@ describe("the scanner in a worker thread", () => {
       );
     const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(dir);
     expect(here.environments.length).toBeGreaterThan(50);
-    expect(await closing(createWorkerScanner({ lockedEnv: LOCKED_ENV })).scan(dir)).toEqual(here);
+    const inWorker = await closing(createWorkerScanner({ lockedEnv: LOCKED_ENV })).scan(dir);
+    expect(inWorker).toEqual(here);
+    // Fields alike are one object here, though their environments came in different batches (shared-fields.ts).
+    const byName = (name: string) => inWorker.environments.find((env) => env.name === name)!;
+    const [first, last] = [byName("many_0"), byName("many_44")];
+    expect(first.fields.length).toBeGreaterThan(5);
+    first.fields.forEach((field, i) => expect(last.fields[i]).toBe(field));
   });
 
   it("answers concurrent scans each, and a missing folder with its warning", async () => {
@@ -107,6 +113,21 @@ describe("the scanner in a worker thread", () => {
     await failed;
     closing(worker);
     expect((await worker.scan(FIXTURES)).environments.length).toBeGreaterThan(3);
+  });
+
+  it("puts a new thread's fields back with its own numbering, not the one before's", async () => {
+    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV }));
+    const dir = await copyOfFixtures();
+    const first = await worker.scan(dir);
+    await worker.close();
+    // One environment of them alone: the new thread numbers its fields from 0 in its own order, and its field 0, 1, ...
+    // are other fields (other defaults) than the last thread's.
+    const other = path.join(path.dirname(dir), "other");
+    await mkdir(other);
+    await cp(path.join(dir, "reasoning_env.py"), path.join(other, "reasoning_env.py"));
+    const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(other);
+    expect(here.environments.map((env) => env.fields)).not.toEqual(first.environments.map((env) => env.fields));
+    expect(await worker.scan(other)).toEqual(here);
   });
 });
 

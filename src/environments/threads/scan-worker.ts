@@ -6,6 +6,7 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { recipesAsScanner } from "../recipes/recipes-as-scanner.ts";
 import { createEnvironmentScanner, type EnvironmentScanner, type ScanStats } from "../scanner.ts";
+import { createFieldSender } from "./shared-fields.ts";
 import { DISCOVERY_NICE, isStopRequest, type StopRequest } from "./spawn-worker.ts";
 import type { ScanReply, ScanRequest, ScanWorkerData } from "./worker-scanner.ts";
 import type { EnvironmentInfo, ScanResult } from "../types.ts";
@@ -37,6 +38,7 @@ const { options } = workerData as ScanWorkerData;
 const scanner: EnvironmentScanner =
   options.kind === "recipes" ? recipesAsScanner(options.maxFileBytes) : createEnvironmentScanner(options);
 const reply = (message: ScanReply) => port.postMessage(message);
+const sendFields = createFieldSender();
 const digestOf = (env: EnvironmentInfo) => createHash("sha1").update(JSON.stringify(env)).digest("base64");
 
 /** The result the bot's thread holds, and where each of its environments is in it (by content). */
@@ -72,7 +74,7 @@ function sendMore(id: number): void {
   const { result, stats, digests, changed, next } = handover;
   if (next < changed.length) {
     handover.next = next + BATCH;
-    reply({ type: "environments", id, environments: changed.slice(next, next + BATCH) });
+    reply({ type: "environments", id, ...sendFields(changed.slice(next, next + BATCH)) });
     return;
   }
   const { baseConfigSource, trainerFields, trainerConfigSource } = result;

@@ -6,6 +6,7 @@
 import type { Worker } from "node:worker_threads";
 import { RlError, type ErrorCode } from "../../errors.ts";
 import type { EnvironmentScanner, EnvironmentScannerOptions, ScanStats } from "../scanner.ts";
+import { createFieldReceiver, type SentBatch } from "./shared-fields.ts";
 import { spawnWorker, stopWorker } from "./spawn-worker.ts";
 import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
 
@@ -28,7 +29,7 @@ export type ScanRequest = { type: "scan"; id: number; dir: string } | { type: "m
 export type ScanReply =
   /** For each environment of the result, its index in the previous result the bot got, or -1: sent in the batches. */
   | { type: "plan"; id: number; kept: number[] }
-  | { type: "environments"; id: number; environments: EnvironmentInfo[] }
+  | ({ type: "environments"; id: number } & SentBatch)
   | ({ type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats } & Pick<
       ScanResult,
       "baseConfigSource" | "trainerFields" | "trainerConfigSource"
@@ -47,6 +48,8 @@ interface Pending {
 
 export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentScanner {
   let worker: Worker | undefined;
+  /** The fields the current thread has sent (a new thread starts its numbering afresh). */
+  let receiveFields = createFieldReceiver();
   let nextId = 0;
   const pending = new Map<number, Pending>();
   let lastResult: ScanResult | undefined;
@@ -68,7 +71,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
         entry.kept = message.kept;
         return;
       case "environments":
-        entry.environments.push(...message.environments);
+        entry.environments.push(...receiveFields(message));
         worker?.postMessage({ type: "more", id: message.id } satisfies ScanRequest);
         return;
       case "done": {
@@ -110,6 +113,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
 
   function start(): Worker {
     const started = spawnWorker("scan-worker", { options } satisfies ScanWorkerData);
+    receiveFields = createFieldReceiver();
     started.on("message", onReply);
     const lost = (reason: string) => {
       if (worker !== started) return;
