@@ -200,7 +200,6 @@ interface Gathered {
 /** A batch of reads or writes ends once it has run this long: well inside a turn of the loop people would notice. */
 const SLICE_MS = 8;
 
-
 /** A channel that turned its digests off (/rl notify digests off) gets none, not even on /rl digest now. */
 const digestsOff = (run: RunRow, router: NoticeRouter | undefined): boolean =>
   router?.channelSettings(run.channel).routes.digests?.to === "off";

@@ -46,7 +46,9 @@ describe("a digest pass's queries", () => {
     );
     expect(perChannel).toHaveLength(2);
     for (const sql of perChannel) {
-      const plan = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all("slack", "T1", "C1", "digest", 0);
+      const plan = db
+        .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+        .all("slack", "T1", "C1", "digest", 0);
       expect(plan.map((row) => row.detail).join("; ")).toMatch(/USING (COVERING )?INDEX outbox_by_channel_kind/);
     }
     const outbox = createOutboxRepo(db);
