@@ -39,7 +39,15 @@ export function measuredLoad(start: number, end: number, cpus: number): Measured
 export interface BenchReport {
   date: string;
   mode: "full" | "quick";
-  machine: { cpus: number; node: string; python: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  machine: {
+    cpus: number;
+    node: string;
+    /** The Node flags the bench ran with: the bot's (bin/bot-node-flags.js). */
+    nodeFlags?: string[];
+    python: string;
+    loadAverageAtStart: number[];
+    loadAverageAtEnd: number[];
+  };
   totalSeconds: number;
   rows: BenchRow[];
 }

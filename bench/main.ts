@@ -61,7 +61,7 @@ function failedRow(id: string, title: string, err: unknown): BenchRow {
 function printMarkdown(): number {
   const report = JSON.parse(readFileSync(RESULTS, "utf8")) as BenchReport;
   console.log(
-    `${markdownTable(report.rows)}\n\n${notes(report.rows)}\n\n${report.mode} run of ${report.date.slice(0, 10)}, ${report.totalSeconds} s, ${report.machine.cpus} CPUs, ${report.machine.node}, ${report.machine.python}.`,
+    `${markdownTable(report.rows)}\n\n${notes(report.rows)}\n\n${report.mode} run of ${report.date.slice(0, 10)}, ${report.totalSeconds} s, ${report.machine.cpus} CPUs, ${report.machine.node} (${report.machine.nodeFlags?.join(" ") || "no flags"}), ${report.machine.python}.`,
   );
   return 0;
 }
@@ -71,6 +71,8 @@ async function main(): Promise<number> {
   if (options.markdown) return printMarkdown();
   const started = performance.now();
   const loadAtStart = loadavg();
+  // bin/bench.js starts this process with the bot's flags; tsx's own are left out.
+  const nodeFlags = process.execArgv.filter((flag) => /^--max-/.test(flag));
   const cwd = benchTempDir("config");
   const lockedEnv = loadLockedFields(loadConfig({ RL_LOG_LEVEL: "silent" }, cwd).lockedFieldsPath).env;
   const envDir = benchTempDir("envs");
@@ -82,7 +84,7 @@ async function main(): Promise<number> {
     progress: (text) => console.log(text),
   };
   console.log(
-    `rl-chatops bench (${options.quick ? "quick" : "full"}) on ${cpus().length} CPUs, load average ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}`,
+    `rl-chatops bench (${options.quick ? "quick" : "full"}) on ${cpus().length} CPUs, load average ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}, Node flags ${nodeFlags.join(" ") || "none"} (the bot's)`,
   );
   const rows: BenchRow[] = [];
   for (const m of MEASUREMENTS) {
@@ -110,6 +112,7 @@ async function main(): Promise<number> {
     machine: {
       cpus: cpus().length,
       node: process.version,
+      nodeFlags,
       python: execFileSync(PYTHON, ["--version"]).toString().trim(),
       loadAverageAtStart: loadAtStart,
       loadAverageAtEnd: loadavg(),

@@ -6,6 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { botNodeFlags } from "../bin/bot-node-flags.js";
 import { DIST, ENTRIES, STANDALONE } from "../bin/build.js";
 import { PACKAGE_ROOT } from "../src/config.ts";
 import { JOB_LAUNCHER } from "../src/training/backends/slurm/job-spec.ts";
@@ -56,5 +57,21 @@ describe("dist/", () => {
       code: 1,
       stderr: expect.stringContaining('RL_BACKEND has a bad value: Invalid option: expected one of "local"|"slurm"'),
     });
+  });
+});
+
+describe("the bot's Node flags", () => {
+  it("are the same for the rl-chatops command and npm start, and the bench's in-process bot starts with them", () => {
+    const flags = botNodeFlags();
+    expect(flags).toEqual([expect.stringMatching(/^--max-semi-space-size=\d+$/)]);
+    const scripts = (
+      JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    expect(scripts.start).toBe(`node ${flags.join(" ")} bin/rl-chatops.js`);
+    // The bench re-starts itself with the flags it lacks: `npm run bench` needs none of its own.
+    expect(scripts.bench).toBe("node bin/bench.js");
+    expect(readFileSync(path.join(PACKAGE_ROOT, "bin", "bench.js"), "utf8")).toContain("botNodeFlags()");
   });
 });
