@@ -3,17 +3,18 @@
 // runs the benchmark's TypeScript through tsx, in a Node started with the bot's own flags (bin/bot-node-flags.js):
 // the measurements that run the bot in this process (responsiveness, digests, discovery) see its garbage collector
 // sized as the bot's is.
-import { spawnSync } from "node:child_process";
+import { execa } from "execa";
 import { register } from "tsx/esm/api";
 import { botNodeFlags } from "./bot-node-flags.js";
 import { buildDist } from "./build.js";
 
 const missing = botNodeFlags().filter((flag) => !process.execArgv.includes(flag));
 if (missing.length > 0) {
-  const child = spawnSync(process.execPath, [...process.execArgv, ...missing, ...process.argv.slice(1)], {
+  const child = await execa(process.execPath, [...process.execArgv, ...missing, ...process.argv.slice(1)], {
     stdio: "inherit",
+    reject: false,
   });
-  process.exit(child.status ?? 1);
+  process.exit(child.exitCode ?? 1);
 }
 await buildDist({ quiet: true });
 register();
