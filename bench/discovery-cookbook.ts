@@ -169,7 +169,7 @@ export async function measureDiscoveryCookbook(ctx: BenchContext): Promise<Bench
       note:
         `perf_hooks.monitorEventLoopDelay (1 ms resolution) max in the bot process (createServices with RL_STACK=tinker-cookbook and the generated checkout ` +
         `as RL_TRAINING_ROOT), from the start to the end of \`catalog.list()\` with fresh services each time. The bot reads recipes in its ` +
-        `discovery thread (src/stacks/tinker-cookbook/recipe-catalog-scanner.ts), as it does environments; its own thread only takes the answer. ` +
+        `discovery process (src/stacks/tinker-cookbook/recipe-catalog-scanner.ts), as it does environments; its own thread only takes the answer. ` +
         `"On CPU": the most time the main thread ran between two ticks of a 1 ms interval (Linux schedstat). ` +
         `Scan time in the bot ${ms(median(stalls.map((s) => s.scan.ms)))}; loop delay p99 ${ms(median(stalls.map((s) => s.loop.p99Ms)))}. Median of ${reps}.`,
       repetitions: reps,

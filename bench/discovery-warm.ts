@@ -1,7 +1,7 @@
-// Measurement 2: a rescan after a few files changed, ours (content cache, in the discovery worker as the bot runs it)
+// Measurement 2: a rescan after a few files changed, ours (content cache, in the discovery process as the bot runs it)
 // against the seed's full rescan.
 import { availableParallelism } from "node:os";
-import { createWorkerScanner } from "../src/environments/threads/worker-scanner.ts";
+import { createProcessScanner } from "../src/environments/discovery-process/process-scanner.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir } from "./cleanup.ts";
@@ -15,7 +15,7 @@ export async function measureDiscoveryWarm(ctx: BenchContext): Promise<BenchRow[
   const dir = benchTempDir("warm");
   generateEnvironments(dir, sizes.envFiles);
   // As services.ts makes it for the bot.
-  const scanner = createWorkerScanner({
+  const scanner = createProcessScanner({
     lockedEnv: ctx.lockedEnv,
     parseThreads: Math.max(1, availableParallelism() - 1),
   });
@@ -54,7 +54,7 @@ export async function measureDiscoveryWarm(ctx: BenchContext): Promise<BenchRow[
       goal: ">= 20x faster",
       met: speedup >= 20,
       note:
-        `The bot's scanner (its discovery worker, result handed back to the bot's thread) rescanning after ${sizes.changedFiles} files got a new line (it re-parsed ${median(parsed)} files; the rest by mtime+size) ` +
+        `The bot's scanner (its discovery process, result handed back to the bot's thread) rescanning after ${sizes.changedFiles} files got a new line (it re-parsed ${median(parsed)} files; the rest by mtime+size) ` +
         `vs the seed's scan loop over the edited folder (it has no cache). Rescan with nothing changed: ${ms(median(unchanged))}. Median of ${sizes.discoveryReps}.`,
       repetitions: sizes.discoveryReps,
       data: { ours, parsed, seed, unchanged },

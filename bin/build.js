@@ -10,20 +10,23 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DIST = path.join(ROOT, "dist");
 
-/** dist/<name>.js for each program; src/environments/threads/spawn-worker.ts finds the workers by these names. */
+/**
+ * dist/<name>.js for each program; src/environments/threads/spawn-worker.ts and
+ * src/environments/discovery-process/spawn-scan-process.ts find theirs by these names.
+ */
 export const ENTRIES = {
   cli: "src/cli.ts",
-  "scan-worker": "src/environments/threads/scan-worker.ts",
 };
 /**
  * Programs built as one file each, with everything they use and nothing else (no shared chunks): one-shot work whose
- * time goes largely to loading code. `rl-chatops scan` (cli.ts imports it by this name) and the parse helper it and
- * the bot start. Shared chunks hold what their other users need too: zod's core as the full build uses it was 307 KB
+ * time goes largely to loading code. `rl-chatops scan` (cli.ts imports it by this name), the bot's discovery process
+ * and the parse helper both start. Shared chunks hold what their other users need too: zod's core as the full build uses it was 307 KB
  * of the scan's code, against 64 KB of the mini build alone.
  */
 export const STANDALONE = {
   "scan-command": "src/scan-command.ts",
   "parse-worker": "src/environments/threads/parse-worker.ts",
+  "scan-process": "src/environments/discovery-process/scan-process.ts",
 };
 
 /**

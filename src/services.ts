@@ -20,7 +20,7 @@ import type { Config } from "./config.ts";
 import type { Operations } from "./operations.ts";
 import { createDigests } from "./digests/digests.ts";
 import { createEnvironmentCatalog } from "./environments/resolution/catalog.ts";
-import { createWorkerScanner } from "./environments/threads/worker-scanner.ts";
+import { createProcessScanner } from "./environments/discovery-process/process-scanner.ts";
 import { atroposlibLookup } from "./environments/resolution/atroposlib-lookup.ts";
 import { createEnvironmentOps } from "./environment-ops.ts";
 import { loadLockedFields } from "./locked-fields.ts";
@@ -95,11 +95,12 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const dbWatch = config.databasePath === ":memory:" ? undefined : watchDatabaseFile(db, config.databasePath);
   const channels = createChannelsRepo(db, now);
   const audit = createAuditRepo(db, now);
-  // Discovery parses in a worker thread (and, on a machine with cores to spare, in helpers), one core left to the bot.
+  // Discovery parses in a process of its own at a lower priority (and, on a machine with cores to spare, in helper
+  // threads there), one core left to the bot.
   const cookbook = config.stack === "tinker-cookbook";
   const scanner = cookbook
     ? createRecipeCatalogScanner(lockedFields, { maxFileBytes: config.scanMaxFileBytes })
-    : createWorkerScanner({
+    : createProcessScanner({
         lockedEnv: lockedFields.env,
         recursive: config.scanRecursive,
         maxFileBytes: config.scanMaxFileBytes,

@@ -14,7 +14,7 @@ import { JOB_LAUNCHER } from "../src/training/backends/slurm/job-spec.ts";
 describe("dist/", () => {
   it("holds the command, the scan command and both discovery workers, under the names they are started by", () => {
     const programs = [...Object.keys(ENTRIES), ...Object.keys(STANDALONE)];
-    expect(programs.sort()).toEqual(["cli", "parse-worker", "scan-command", "scan-worker"]);
+    expect(programs.sort()).toEqual(["cli", "parse-worker", "scan-command", "scan-process"]);
     for (const name of programs) expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
     // The one-file programs share no chunk: each holds what it uses.
     for (const name of Object.keys(STANDALONE))

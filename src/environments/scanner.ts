@@ -1,6 +1,7 @@
 // Discovers Atropos environments in a folder without running them: list, read and parse (cached; a file that cannot
 // hold an environment only when a parsed file reaches it; on several threads when allowed), then resolve. Runs in
-// whatever thread calls it: the bot runs it in a worker (threads/worker-scanner.ts), `rl-chatops scan` in its main thread.
+// whatever thread calls it: the bot runs it in a process of its own
+// (discovery-process/process-scanner.ts), `rl-chatops scan` in its main thread.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { asRlError } from "../errors.ts";

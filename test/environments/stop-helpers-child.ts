@@ -1,6 +1,6 @@
 // Run by stop-helpers.test.ts as a process of its own (`node --import tsx`), in one of two modes:
 // - pool: hands a parse helper four large files and stops the pool while the helper is parsing them;
-// - scanner: starts the bot's discovery thread on a folder of large files and closes it at moments spread over the
+// - scanner: starts the bot's discovery process on a folder of large files and closes it at moments spread over the
 //   scan (its own parse and its helper's in progress);
 // then says what it did on stdout and exits.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { createParsePool } from "../../src/environments/threads/parse-pool.ts";
-import { createWorkerScanner } from "../../src/environments/threads/worker-scanner.ts";
+import { createProcessScanner } from "../../src/environments/discovery-process/process-scanner.ts";
 
 const source = (name: string): string => {
   const methods = Array.from(
@@ -38,8 +38,8 @@ if (process.argv[2] === "pool") {
   writeFileSync(path.join(small, "small.py"), source("small"));
   let closed = 0;
   for (let at = 0; at <= 300; at += 50) {
-    const scanner = createWorkerScanner({ lockedEnv: {}, parseThreads: 2 });
-    // A first, small scan: the thread has started and loaded its parser, so the moments below fall in the large scan.
+    const scanner = createProcessScanner({ lockedEnv: {}, parseThreads: 2 });
+    // A first, small scan: the process has started and loaded its parser, so the moments below fall in the large scan.
     await scanner.scan(small);
     const scanning = scanner.scan(dir).catch(() => undefined);
     await delay(at);

@@ -1,5 +1,6 @@
-// Discovery's threads are stopped between two parses, never in the middle of one: Worker.terminate() during a
-// tree-sitter parse aborts the whole process ("terminate called after throwing an instance of 'Napi::Error'").
+// Discovery's parse helper threads are stopped between two parses, never in the middle of one: Worker.terminate()
+// during a tree-sitter parse aborts the whole process ("terminate called after throwing an instance of 'Napi::Error'").
+// The bot's discovery process stops them the same way before it exits, or is killed (safe: a process of its own).
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -34,12 +35,13 @@ describe("stopping discovery's helper threads", () => {
     for (let attempt = 0; attempt < 2; attempt++) await expectCleanRun("pool", "released; 4 of 4 parsed");
   }, 180_000);
 
-  it("closes the bot's discovery thread at any moment of a scan without aborting the process", async () => {
+  it("closes the bot's discovery process at any moment of a scan without an abort", async () => {
     await expectCleanRun("scanner", "closed 7 scans");
   }, 180_000);
 
   it("terminates a thread past its grace period only once no thread of its tree is inside a parse", async () => {
-    // With no grace at all every stop reaches the terminate path while the threads (and a scan's helpers) are parsing.
+    // With no grace at all every stop reaches the terminate path while the helpers are parsing (and discovery's process
+    // is killed in the middle of its scan).
     const noGrace = { RL_THREAD_STOP_GRACE_MS: "0" };
     await expectCleanRun("pool", "released; 4 of 4 parsed", noGrace);
     await expectCleanRun("scanner", "closed 7 scans", noGrace);

@@ -39,6 +39,8 @@ const TS_RULES: Array<[RegExp, string]> = [
 const CHILD_PROCESS_ALLOWED: Record<string, string> = {
   [path.join("src", "cli", "start-supervisor.ts")]:
     "the detached background supervisor gets its log file as a file descriptor, which execa's types refuse",
+  [path.join("src", "environments", "discovery-process", "spawn-scan-process.ts")]:
+    "the discovery process's IPC channel may keep the bot alive only while a scan is owed; execa's IPC holds it referenced for as long as the process runs",
 };
 
 /** Python: the demo stack's processes. */

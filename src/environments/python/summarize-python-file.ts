@@ -29,7 +29,7 @@ const TRANSPARENT = new Set([
 ]);
 
 /**
- * Parse source text; a file with any syntax error is refused, naming the first error's line. In a discovery thread the
+ * Parse source text; a file with any syntax error is refused, naming the first error's line. In a parse helper thread the
  * parse and the reading of its tree (both in the native binding) count in the thread's parse gates, so the thread is
  * never terminated in the middle of them.
  */

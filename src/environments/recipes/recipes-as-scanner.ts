@@ -1,4 +1,4 @@
-// The recipe scanner in the shape the discovery thread runs (scan, stats, close), so recipes are read off the bot's loop.
+// The recipe scanner in the shape the discovery process runs (scan, stats, close), so recipes are read off the bot's loop.
 import type { EnvironmentScanner, ScanStats } from "../scanner.ts";
 import { createRecipeScanner } from "./create-recipe-scanner.ts";
 

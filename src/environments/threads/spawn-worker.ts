@@ -5,12 +5,9 @@ import { Worker, type WorkerOptions } from "node:worker_threads";
 import { PACKAGE_ROOT } from "../../package-root.ts";
 import { closeGate, gatesForNewThread, type ParseGates } from "./parse-gate.ts";
 
-export type WorkerName = "scan-worker" | "parse-worker";
+export type WorkerName = "parse-worker";
 
 const FROM_SOURCES = import.meta.url.endsWith(".ts");
-
-/** The nice value discovery's threads run at, below the bot's own thread (see scan-worker.ts). */
-export const DISCOVERY_NICE = 10;
 
 /** Each thread's own gate (the last of the gates it was started with), which stopWorker closes before terminating it. */
 const ownGates = new WeakMap<Worker, SharedArrayBuffer>();
@@ -27,12 +24,10 @@ export function spawnWorker(name: WorkerName, workerData: object = {}): Worker {
   if (!FROM_SOURCES) worker = new Worker(path.join(PACKAGE_ROOT, "dist", `${name}.js`), options);
   else {
     // A worker does not inherit the parent's loader hooks, and `--import` in its execArgv comes too late for its own entry.
-    // register() starts a loader thread that transforms every module the worker loads: the thread lowers its priority
-    // first (as scan-worker.ts does for itself), so that thread inherits it instead of competing with the bot's.
+    // register() starts a loader thread that transforms every module the worker loads.
     const tsx = import.meta.resolve("tsx/esm/api");
     const entry = new URL(`./${name}.ts`, import.meta.url).href;
-    const lower = `try { (await import("node:os")).setPriority(Number((await import("node:fs")).readlinkSync("/proc/thread-self").split("/").pop()), ${DISCOVERY_NICE}); } catch {}`;
-    const boot = `${lower} const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry)});`;
+    const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry)});`;
     worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), options);
   }
   ownGates.set(worker, parseGates.at(-1)!);

@@ -4,7 +4,7 @@ import type { Scanner } from "../../environments/resolution/catalog.ts";
 import type { ConfigField } from "../../environments/types.ts";
 import type { LockedFields } from "../../locked-fields.ts";
 import { BOT_SET_RECIPE_FIELDS } from "./cookbook-stack.ts";
-import { createWorkerScanner } from "../../environments/threads/worker-scanner.ts";
+import { createProcessScanner } from "../../environments/discovery-process/process-scanner.ts";
 
 function lockField(field: ConfigField, locked: LockedFields): ConfigField {
   const botSet = BOT_SET_RECIPE_FIELDS[field.name];
@@ -18,8 +18,8 @@ export function createRecipeCatalogScanner(
   locked: LockedFields,
   options: { maxFileBytes?: number } = {},
 ): Scanner & { close(): Promise<void> } {
-  // In the discovery thread, as environments are: parsing recipes never holds the bot's event loop.
-  const scanner = createWorkerScanner({ kind: "recipes", lockedEnv: {}, maxFileBytes: options.maxFileBytes });
+  // In the discovery process, as environments are: parsing recipes never holds the bot's event loop.
+  const scanner = createProcessScanner({ kind: "recipes", lockedEnv: {}, maxFileBytes: options.maxFileBytes });
   return {
     async scan(dir) {
       const result = await scanner.scan(dir);

@@ -1,9 +1,9 @@
-// Config fields cross from the discovery thread to the bot's once each: most environments inherit the same base fields
+// Config fields cross from the discovery process to the bot once each: most environments inherit the same base fields
 // (group_size, max_token_length, ... with the same descriptions), and a thousand copies of them kept in the bot's heap
 // made every young-generation collection after a scan copy megabytes, in pauses of 8-15 ms on the bot's thread.
 import type { ConfigField, EnvironmentInfo } from "../types.ts";
 
-/** An environment as it crosses: its fields as places in the table both threads keep. */
+/** An environment as it crosses: its fields as places in the table both sides keep. */
 export type SentEnvironment = Omit<EnvironmentInfo, "fields"> & { fieldIds: number[] };
 
 /** What a batch carries: its environments, and the fields the bot's table does not hold yet (they go on its end). */
@@ -12,7 +12,7 @@ export interface SentBatch {
   newFields: ConfigField[];
 }
 
-/** The discovery thread's side: numbers each distinct field (by content) the first time it is sent. */
+/** The discovery process's side: numbers each distinct field (by content) the first time it is sent. */
 export function createFieldSender(): (environments: EnvironmentInfo[]) => SentBatch {
   const ids = new Map<string, number>();
   return (environments) => {
@@ -35,7 +35,7 @@ export function createFieldSender(): (environments: EnvironmentInfo[]) => SentBa
 }
 
 /**
- * The bot's side, one per discovery thread (a new thread numbers from 0 again): environments with their fields put
+ * The bot's side, one per discovery process (a new one numbers from 0 again): environments with their fields put
  * back, one object per distinct field shared by every environment that has it (nothing changes a field once found).
  */
 export function createFieldReceiver(): (batch: SentBatch) => EnvironmentInfo[] {

@@ -1,42 +1,14 @@
-// Discovery for the bot: the same scanner, run in a worker thread (scan-worker.ts), started on the first scan and
-// kept for the next ones (its content cache is what makes a rescan cheap). This thread only posts the folder and
-// puts the answer back together: the environments that did not change since its last answer are kept as they are,
-// the others come a small batch per turn of its event loop. A worker that dies fails the scans it owed and is started
+// Discovery for the bot: the same scanner, run in a process of its own (scan-process.ts), started on the first scan
+// and kept for the next ones (its content cache is what makes a rescan cheap). The bot only sends the folder and puts
+// the answer back together: the environments that did not change since the last answer are kept as they are, the
+// others come a small batch per turn of its event loop. A process that dies fails the scans it owed and is started
 // afresh by the next one.
-import type { Worker } from "node:worker_threads";
 import { RlError, type ErrorCode } from "../../errors.ts";
-import type { EnvironmentScanner, EnvironmentScannerOptions, ScanStats } from "../scanner.ts";
-import { createFieldReceiver, type SentBatch } from "./shared-fields.ts";
-import { spawnWorker, stopWorker } from "./spawn-worker.ts";
-import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
-
-/** The options that cross to the worker: plain data, no functions. */
-export type WorkerScannerOptions = Pick<
-  EnvironmentScannerOptions,
-  "lockedEnv" | "recursive" | "maxFileBytes" | "parseThreads" | "atroposlib" | "trainerConfigFile"
-> & {
-  /** What the folder holds: Atropos environments (the default), or tinker-cookbook recipes. */
-  kind?: "environments" | "recipes";
-};
-
-export interface ScanWorkerData {
-  options: WorkerScannerOptions;
-}
-
-/** A scan, or (after each batch of its result) the next batch. */
-export type ScanRequest = { type: "scan"; id: number; dir: string } | { type: "more"; id: number };
-
-export type ScanReply =
-  /** For each environment of the result, its index in the previous result the bot got, or -1: sent in the batches. */
-  | { type: "plan"; id: number; kept: number[] }
-  | ({ type: "environments"; id: number } & SentBatch)
-  | ({ type: "done"; id: number; warnings: ScanWarning[]; stats: ScanStats } & Pick<
-      ScanResult,
-      "baseConfigSource" | "trainerFields" | "trainerConfigSource"
-    >)
-  /** Nothing changed since the result this thread got last. */
-  | { type: "same"; id: number; stats: ScanStats }
-  | { type: "failed"; id: number; code: string; message: string };
+import type { EnvironmentScanner, ScanStats } from "../scanner.ts";
+import type { EnvironmentInfo, ScanResult } from "../types.ts";
+import type { DiscoveryOptions, ScanReply, ScanRequest } from "./protocol.ts";
+import { createFieldReceiver } from "./shared-fields.ts";
+import { spawnScanProcess, stopScanProcess, type ScanProcess } from "./spawn-scan-process.ts";
 
 interface Pending {
   kept: number[];
@@ -46,20 +18,34 @@ interface Pending {
   reject: (err: RlError) => void;
 }
 
-export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentScanner {
-  let worker: Worker | undefined;
-  /** The fields the current thread has sent (a new thread starts its numbering afresh). */
+export function createProcessScanner(options: DiscoveryOptions): EnvironmentScanner {
+  let child: ScanProcess | undefined;
+  /** The fields the current process has sent (a new process starts its numbering afresh). */
   let receiveFields = createFieldReceiver();
   let nextId = 0;
   const pending = new Map<number, Pending>();
   let lastResult: ScanResult | undefined;
   let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };
 
+  /** An idle discovery process does not keep the bot alive; one that owes an answer does. */
+  const hold = (running: ScanProcess, held: boolean) => {
+    if (held) {
+      running.ref();
+      running.channel?.ref();
+    } else {
+      running.unref();
+      running.channel?.unref();
+    }
+  };
+  const send = (running: ScanProcess, request: ScanRequest) => {
+    // A process that has gone fails what it owed through its "exit".
+    if (running.connected) running.send(request, undefined, undefined, () => undefined);
+  };
+
   const settle = (id: number): Pending | undefined => {
     const entry = pending.get(id);
     pending.delete(id);
-    // An idle worker does not keep the process alive; one that owes an answer does.
-    if (pending.size === 0) worker?.unref();
+    if (pending.size === 0 && child) hold(child, false);
     return entry;
   };
 
@@ -72,7 +58,7 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
         return;
       case "environments":
         entry.environments.push(...receiveFields(message));
-        worker?.postMessage({ type: "more", id: message.id } satisfies ScanRequest);
+        if (child) send(child, { type: "more", id: message.id });
         return;
       case "done": {
         lastStats = message.stats;
@@ -111,41 +97,44 @@ export function createWorkerScanner(options: WorkerScannerOptions): EnvironmentS
     }
   }
 
-  function start(): Worker {
-    const started = spawnWorker("scan-worker", { options } satisfies ScanWorkerData);
+  function start(): ScanProcess {
+    const started = spawnScanProcess();
     receiveFields = createFieldReceiver();
-    started.on("message", onReply);
+    started.on("message", (message: ScanReply) => {
+      if (child === started) onReply(message);
+    });
     const lost = (reason: string) => {
-      if (worker !== started) return;
-      worker = undefined;
+      if (child !== started) return;
+      child = undefined;
       lastResult = undefined;
       for (const id of [...pending.keys()])
         settle(id)?.reject(new RlError("INTERNAL", `Discovery stopped unexpectedly (${reason}); try again.`));
     };
     started.on("error", (err) => lost(err.message));
-    started.on("exit", (code) => lost(`exit code ${code}`));
+    started.on("exit", (code, signal) => lost(signal ? `killed by ${signal}` : `exit code ${code}`));
+    send(started, { type: "start", options });
     return started;
   }
 
   return {
     scan(dir) {
-      worker ??= start();
+      child ??= start();
       const id = nextId++;
-      const running = worker;
+      const running = child;
       return new Promise<ScanResult>((resolve, reject) => {
         pending.set(id, { kept: [], environments: [], resolve, reject });
-        running.ref();
-        running.postMessage({ type: "scan", id, dir } satisfies ScanRequest);
+        hold(running, true);
+        send(running, { type: "scan", id, dir });
       });
     },
     stats: () => ({ ...lastStats }),
     async close() {
-      const stopping = worker;
-      worker = undefined;
+      const stopping = child;
+      child = undefined;
       lastResult = undefined;
       for (const id of [...pending.keys()])
         settle(id)?.reject(new RlError("INTERNAL", "Discovery was stopped before it answered."));
-      if (stopping) await stopWorker(stopping);
+      if (stopping) await stopScanProcess(stopping);
     },
   };
 }

@@ -1,65 +1,58 @@
-// Discovery as the bot runs it: the scanner in a worker thread, and helper threads parsing beside a scanner. Both
+// Discovery as the bot runs it: the scanner in a process of its own, and helper threads parsing beside a scanner. Both
 // must answer exactly what the scanner answers in the caller's thread.
 import { createRequire } from "node:module";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HELPER_MIN_BYTES } from "../../src/environments/threads/parse-pool.ts";
-import { createEnvironmentScanner, type EnvironmentScanner } from "../../src/environments/scanner.ts";
-import { createWorkerScanner } from "../../src/environments/threads/worker-scanner.ts";
+import { createEnvironmentScanner } from "../../src/environments/scanner.ts";
+import { createProcessScanner } from "../../src/environments/discovery-process/process-scanner.ts";
 import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
+import { scannerCleanups } from "./scanner-cleanups.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/envs/", import.meta.url));
 const LOCKED_ENV = SEED_LOCKED_FIELDS.env;
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-function closing<T extends EnvironmentScanner>(scanner: T): T {
-  cleanups.push(() => scanner.close());
-  return scanner;
-}
+const { closing, later } = scannerCleanups();
 
 async function copyOfFixtures(): Promise<string> {
-  const root = await mkdtemp(path.join(os.tmpdir(), "rl-worker-scan-"));
-  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  const root = await mkdtemp(path.join(os.tmpdir(), "rl-process-scan-"));
+  later(() => rm(root, { recursive: true, force: true }));
   const dir = path.join(root, "envs");
   await cp(FIXTURES, dir, { recursive: true });
   return dir;
 }
 
-describe("the scanner in a worker thread", () => {
+describe("the scanner in a process of its own", () => {
   // First in this file: nothing has parsed in this process yet.
   it("parses nothing in this thread, and answers what the scanner answers here", async () => {
     const parserLoaded = () =>
       Object.keys(createRequire(import.meta.url).cache).some((file) =>
         file.includes(`${path.sep}tree-sitter${path.sep}`),
       );
-    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV, recursive: true }));
-    const inWorker = await worker.scan(FIXTURES);
+    const discovery = closing(createProcessScanner({ lockedEnv: LOCKED_ENV, recursive: true }));
+    const inProcess = await discovery.scan(FIXTURES);
     expect(parserLoaded()).toBe(false);
     const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV, recursive: true }).scan(FIXTURES);
     expect(parserLoaded()).toBe(true);
-    expect(inWorker).toEqual(here);
+    expect(inProcess).toEqual(here);
     expect(here.environments.length).toBeGreaterThan(3);
   });
 
   it("keeps its cache between scans: an unchanged folder comes back as the same result, a changed file is re-parsed", async () => {
     const dir = await copyOfFixtures();
-    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV }));
-    const first = await worker.scan(dir);
-    const parsed = worker.stats().parsed;
+    const discovery = closing(createProcessScanner({ lockedEnv: LOCKED_ENV }));
+    const first = await discovery.scan(dir);
+    const parsed = discovery.stats().parsed;
     expect(parsed).toBeGreaterThan(3);
-    expect(await worker.scan(dir)).toBe(first);
-    expect(worker.stats()).toMatchObject({ parsed: 0, cached: parsed });
+    expect(await discovery.scan(dir)).toBe(first);
+    expect(discovery.stats()).toMatchObject({ parsed: 0, cached: parsed });
     const file = path.join(dir, "algebra_env.py");
     await writeFile(file, (await readFile(file, "utf8")).replace('name = "algebra"', 'name = "algebra2"'));
-    const changed = await worker.scan(dir);
-    expect(worker.stats()).toMatchObject({ parsed: 1 });
+    const changed = await discovery.scan(dir);
+    expect(discovery.stats()).toMatchObject({ parsed: 1 });
     expect(changed.environments.map((env) => env.name)).toContain("algebra2");
     // Only what changed crossed over again: the other environments are the objects this thread already had.
     const before = new Map(first.environments.map((env) => [env.name, env]));
@@ -83,19 +76,19 @@ describe("the scanner in a worker thread", () => {
       );
     const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(dir);
     expect(here.environments.length).toBeGreaterThan(50);
-    const inWorker = await closing(createWorkerScanner({ lockedEnv: LOCKED_ENV })).scan(dir);
-    expect(inWorker).toEqual(here);
+    const inProcess = await closing(createProcessScanner({ lockedEnv: LOCKED_ENV })).scan(dir);
+    expect(inProcess).toEqual(here);
     // Fields alike are one object here, though their environments came in different batches (shared-fields.ts).
-    const byName = (name: string) => inWorker.environments.find((env) => env.name === name)!;
+    const byName = (name: string) => inProcess.environments.find((env) => env.name === name)!;
     const [first, last] = [byName("many_0"), byName("many_44")];
     expect(first.fields.length).toBeGreaterThan(5);
     first.fields.forEach((field, i) => expect(last.fields[i]).toBe(field));
   });
 
   it("answers concurrent scans each, and a missing folder with its warning", async () => {
-    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV }));
+    const discovery = closing(createProcessScanner({ lockedEnv: LOCKED_ENV }));
     const missing = path.join(os.tmpdir(), "rl-no-such-folder");
-    const [a, b] = await Promise.all([worker.scan(FIXTURES), worker.scan(missing)]);
+    const [a, b] = await Promise.all([discovery.scan(FIXTURES), discovery.scan(missing)]);
     expect(a.environments.length).toBeGreaterThan(3);
     expect(b).toEqual({
       environments: [],
@@ -104,30 +97,30 @@ describe("the scanner in a worker thread", () => {
   });
 
   it("fails a scan in flight when it is closed, and starts afresh on the next scan", async () => {
-    const worker = createWorkerScanner({ lockedEnv: LOCKED_ENV });
-    const failed = expect(worker.scan(FIXTURES)).rejects.toMatchObject({
+    const discovery = createProcessScanner({ lockedEnv: LOCKED_ENV });
+    const failed = expect(discovery.scan(FIXTURES)).rejects.toMatchObject({
       code: "INTERNAL",
       message: expect.stringContaining("stopped"),
     });
-    await worker.close();
+    await discovery.close();
     await failed;
-    closing(worker);
-    expect((await worker.scan(FIXTURES)).environments.length).toBeGreaterThan(3);
+    closing(discovery);
+    expect((await discovery.scan(FIXTURES)).environments.length).toBeGreaterThan(3);
   });
 
-  it("puts a new thread's fields back with its own numbering, not the one before's", async () => {
-    const worker = closing(createWorkerScanner({ lockedEnv: LOCKED_ENV }));
+  it("puts a new discovery process's fields back with its own numbering, not the one before's", async () => {
+    const discovery = closing(createProcessScanner({ lockedEnv: LOCKED_ENV }));
     const dir = await copyOfFixtures();
-    const first = await worker.scan(dir);
-    await worker.close();
-    // One environment of them alone: the new thread numbers its fields from 0 in its own order, and its field 0, 1, ...
-    // are other fields (other defaults) than the last thread's.
+    const first = await discovery.scan(dir);
+    await discovery.close();
+    // One environment of them alone: the new process numbers its fields from 0 in its own order, and its field 0, 1, ...
+    // are other fields (other defaults) than the last process's.
     const other = path.join(path.dirname(dir), "other");
     await mkdir(other);
     await cp(path.join(dir, "reasoning_env.py"), path.join(other, "reasoning_env.py"));
     const here = await createEnvironmentScanner({ lockedEnv: LOCKED_ENV }).scan(other);
     expect(here.environments.map((env) => env.fields)).not.toEqual(first.environments.map((env) => env.fields));
-    expect(await worker.scan(other)).toEqual(here);
+    expect(await discovery.scan(other)).toEqual(here);
   });
 });
 
