@@ -88,6 +88,32 @@ describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () 
     expect(await goneWithin(pid, 20_000)).toBe(true);
   }, 90_000);
 
+  it("is left to the bot by a Ctrl-C at its terminal (SIGINT to the whole process group)", async () => {
+    // In a process group of its own, as a bot started from a shell is; discovery is in it too.
+    const owner = execa(process.execPath, ["--import", "tsx", OWNER, "interrupt"], {
+      cwd: PACKAGE_ROOT,
+      detached: true,
+      reject: false,
+      timeout: 60_000,
+    });
+    await new Promise<void>((resolve, reject) => {
+      let out = "";
+      owner.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("ready\n")) resolve();
+      });
+      void owner.then((result) => reject(new Error(`the owner ended first: ${result.stderr}`)));
+    });
+    process.kill(-owner.pid!, "SIGINT");
+    const result = await owner;
+    // The bot's scan after the key was answered by the same discovery process, from its cache.
+    expect({ exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      exitCode: 0,
+      stdout: "ready\nparsed 0",
+      stderr: "",
+    });
+  }, 90_000);
+
   it("ends when the bot is killed with SIGKILL in the middle of a scan", async () => {
     // A folder that takes a while to parse: the kill lands while discovery is busy.
     const root = await mkdtemp(path.join(os.tmpdir(), "rl-discovery-kill-"));

@@ -43,6 +43,9 @@ function stop(): void {
 }
 
 process.on("disconnect", stop);
+// Ctrl-C at the bot's terminal reaches every process of its group: discovery is the bot's to stop, in order (the bot
+// shuts down on that key, closing the channel), not the key's to end in the middle of a parse.
+process.on("SIGINT", () => undefined);
 process.on("message", (request: ScanRequest) => {
   if (stopping) return;
   if (request.type === "start") server ??= serveScans(request.options, reply);
