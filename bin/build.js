@@ -19,9 +19,9 @@ export const ENTRIES = {
 };
 /**
  * Programs built as one file each, with everything they use and nothing else (no shared chunks): one-shot work whose
- * time goes largely to loading code. `rl-chatops scan` (cli.ts imports it by this name), the bot's discovery process
- * and the parse helper both start. Shared chunks hold what their other users need too: zod's core as the full build uses it was 307 KB
- * of the scan's code, against 64 KB of the mini build alone.
+ * time goes largely to loading code: `rl-chatops scan` (cli.ts imports it by this name), the bot's discovery process,
+ * and the parse helper both of them start. Shared chunks hold what their other users need too: zod's core as the full
+ * build uses it was 307 KB of the scan's code, against 64 KB of the mini build alone.
  */
 export const STANDALONE = {
   "scan-command": "src/scan-command.ts",

@@ -2,14 +2,20 @@
 import path from "node:path";
 import { SECRET_SETTINGS } from "../config.ts";
 
+/** `base` without any chat secret: what a process the bot starts may see. */
+export function withoutSecrets(base: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  for (const name of SECRET_SETTINGS) delete env[name];
+  return env;
+}
+
 export function childEnv(
   base: NodeJS.ProcessEnv,
   trainingRoot: string,
   extra: Record<string, string | undefined>,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
-  for (const name of SECRET_SETTINGS) delete env[name];
+  const env = withoutSecrets(base);
   // The training root on the import path, as an installed atroposlib would be on the real stack.
   env.PYTHONPATH = [trainingRoot, base.PYTHONPATH].filter(Boolean).join(path.delimiter);
   env.PYTHONUNBUFFERED = "1";

@@ -5,8 +5,9 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { SECRET_SETTINGS } from "../../config.ts";
 import { PACKAGE_ROOT } from "../../package-root.ts";
+import { withoutSecrets } from "../../process/child-env.ts";
+import { STOP_GRACE_MS } from "../threads/spawn-worker.ts";
 
 const FROM_SOURCES = import.meta.url.endsWith(".ts");
 
@@ -18,23 +19,6 @@ const FROM_SOURCES = import.meta.url.endsWith(".ts");
  */
 const DISCOVERY_NODE_FLAGS = ["--single-threaded-gc"];
 
-/**
- * How long the discovery process has to stop by itself once its channel is closed before it is killed: it stops its
- * parse helpers first, each between two parses, and one file's parse takes well under 1 s. Killing it is safe at any
- * moment (it writes nothing); waiting lets it end as a process that was not killed. RL_THREAD_STOP_GRACE_MS shortens
- * it, read only by the test that stops discovery in the middle of its parses.
- */
-const STOP_GRACE_MS = ((setting) => (setting >= 0 ? setting : 5_000))(
-  Number(process.env.RL_THREAD_STOP_GRACE_MS || NaN),
-);
-
-/** The bot's environment without its chat secrets, which discovery has no use for. */
-function discoveryEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of SECRET_SETTINGS) delete env[name];
-  return env;
-}
-
 /** The discovery process, with its IPC channel. */
 export type ScanProcess = ChildProcess;
 
@@ -43,7 +27,8 @@ export function spawnScanProcess(): ScanProcess {
     ? ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("./scan-process.ts", import.meta.url))]
     : [path.join(PACKAGE_ROOT, "dist", "scan-process.js")];
   return spawn(process.execPath, [...DISCOVERY_NODE_FLAGS, ...entry], {
-    env: discoveryEnv(),
+    // The bot's environment without its chat secrets, which discovery has no use for.
+    env: withoutSecrets(process.env),
     // Its stderr is the bot's: a crash says why where the bot's log is.
     stdio: ["ignore", "ignore", "inherit", "ipc"],
     serialization: "advanced",
@@ -52,7 +37,10 @@ export function spawnScanProcess(): ScanProcess {
 
 const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-/** Closes the channel (the process stops its helpers and exits), and kills it if it has not after STOP_GRACE_MS. */
+/**
+ * Closes the channel (the process stops its helpers, each between two parses, and exits), and kills it if it has not
+ * after the parse helpers' own grace period (STOP_GRACE_MS): killing it is safe at any moment, as it writes nothing.
+ */
 export async function stopScanProcess(child: ChildProcess): Promise<void> {
   if (gone(child)) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -46,7 +46,7 @@ export const isStopRequest = (message: unknown): message is StopRequest =>
  * How long a discovery thread has to stop by itself before it is terminated. One file's parse takes well under 1 s.
  * RL_THREAD_STOP_GRACE_MS shortens it, read only by the test that stops threads in the middle of their parses.
  */
-const STOP_GRACE_MS = ((setting) => (setting >= 0 ? setting : 5_000))(
+export const STOP_GRACE_MS = ((setting) => (setting >= 0 ? setting : 5_000))(
   Number(process.env.RL_THREAD_STOP_GRACE_MS || NaN),
 );
 /** How often a thread past its grace is looked at again while one of its tree's threads is still inside a parse. */
