@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { asRlError } from "../errors.ts";
 import type { AtroposlibLookup } from "./resolution/find-atroposlib.ts";
+import type { ResolutionMemo } from "./resolution/resolution-memo.ts";
 import { listPythonFiles, type PythonFileEntry } from "./scanning/list-python-files.ts";
 import { openScanRoot } from "./scanning/open-scan-root.ts";
 import { createOutsideConfigClasses } from "./scanning/outside-config-classes.ts";
@@ -68,6 +69,8 @@ interface LastResolution {
   root: string;
   outcomes: CachedOutcome[];
   result: ScanResult;
+  /** What each file's resolution found, for the next rescan to keep where nothing it looked at changed. */
+  memo: ResolutionMemo;
   base?: unknown;
   trainer?: unknown;
 }
@@ -138,7 +141,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     const [base, trainer] = await Promise.all([outsideClasses.baseConfig(), outsideClasses.trainerConfig()]);
     const sameClasses = lastResolved?.base === base.fields && lastResolved?.trainer === trainer.fields;
     if (lastResolved && sameClasses && isLastScan(root, outcomes, listing.warnings)) return lastResolved.result;
-    const result = await resolveScan(
+    const { result, memo } = await resolveScan(
       {
         files,
         outcomes,
@@ -147,10 +150,11 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
         base,
         trainer,
         trainerConfigFile: options.trainerConfigFile,
+        previous: lastResolved?.root === root ? lastResolved.memo : undefined,
       },
       scanFiles.maybeYield,
     );
-    lastResolved = { root, outcomes, result, base: base.fields, trainer: trainer.fields };
+    lastResolved = { root, outcomes, result, memo, base: base.fields, trainer: trainer.fields };
     return result;
   }
 

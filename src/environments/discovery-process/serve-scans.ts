@@ -25,7 +25,16 @@ export function serveScans(options: DiscoveryOptions, reply: (message: ScanReply
   const scanner: EnvironmentScanner =
     options.kind === "recipes" ? recipesAsScanner(options.maxFileBytes) : createEnvironmentScanner(options);
   const sendFields = createFieldSender();
-  const digestOf = (env: EnvironmentInfo) => createHash("sha1").update(JSON.stringify(env)).digest("base64");
+  // A rescan gives back the very objects of environments whose files, and the files they reach, stayed as they were.
+  const digests = new WeakMap<EnvironmentInfo, string>();
+  const digestOf = (env: EnvironmentInfo) => {
+    let digest = digests.get(env);
+    if (digest === undefined) {
+      digest = createHash("sha1").update(JSON.stringify(env)).digest("base64");
+      digests.set(env, digest);
+    }
+    return digest;
+  };
 
   /** The result the bot holds, and where each of its environments is in it (by content). */
   let lastSent: ScanResult | undefined;

@@ -6,7 +6,8 @@ import { importBlocker } from "./check-importable.ts";
 import { resolveConfigClass, type ClassRef } from "./resolve-config-class.ts";
 import { resolveConfigFields } from "./resolve-config-fields.ts";
 import { createSymbolResolver, isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
-import { createValueResolver } from "./resolve-values.ts";
+import { createValueResolver, type ValueResolver } from "./resolve-values.ts";
+import { createMemoReader, reachedSummaries, type FileResolution, type ResolutionMemo } from "./resolution-memo.ts";
 import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
 
 export interface ResolveEnvironmentsInput {
@@ -15,6 +16,14 @@ export interface ResolveEnvironmentsInput {
   lockedEnv: Record<string, unknown>;
   /** BaseEnvConfig's fields as read from atroposlib; the bundled table when absent. */
   baseFields?: readonly BaseEnvConfigField[];
+  /** The last resolution's findings: a file whose own and reached files are unchanged keeps its environments. */
+  previous?: ResolutionMemo;
+}
+
+export interface Resolution {
+  result: ScanResult;
+  /** What the next resolution may keep. */
+  memo: ResolutionMemo;
 }
 
 const MAX_DEPTH = 32;
@@ -23,22 +32,54 @@ export function resolveEnvironments(input: ResolveEnvironmentsInput): ScanResult
   const steps = resolveEnvironmentsStepwise(input);
   for (;;) {
     const next = steps.next();
-    if (next.done) return next.value;
+    if (next.done) return next.value.result;
   }
 }
 
 /** The same resolution, pausing after each file so a caller can give the event loop a turn between slices. */
-export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): Generator<void, ScanResult, void> {
+export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): Generator<void, Resolution, void> {
   const symbols = createSymbolResolver(input.files);
   const values = createValueResolver(symbols);
-  const isEnvironment = createEnvironmentTest(symbols);
+  const kept = createMemoReader(input.previous, input);
+  const byKey = new Map<string, FileResolution>();
   const environments: EnvironmentInfo[] = [];
   const warnings: ScanWarning[] = [];
 
   for (const file of input.files) {
-    const fileName = path.posix.basename(file.key);
     // Like the seed: "_" files (helpers, __init__) hold no environments of their own, but may hold their bases.
-    if (fileName.startsWith("_")) continue;
+    if (path.posix.basename(file.key).startsWith("_")) continue;
+    const found = kept(file) ?? resolveFile(symbols, values, input, file);
+    byKey.set(file.key, found);
+    environments.push(...found.environments);
+    warnings.push(...found.warnings);
+    yield;
+  }
+  const settled = settleDuplicateNames(environments);
+  warnings.push(...settled.warnings);
+  return {
+    result: { environments: settled.environments, warnings },
+    memo: {
+      lockedEnv: input.lockedEnv,
+      baseFields: input.baseFields,
+      keys: input.files.map((file) => file.key),
+      byKey,
+    },
+  };
+}
+
+/** One file's environments and the problems met describing them, with every file that took part. */
+function resolveFile(
+  symbols: SymbolResolver,
+  values: ValueResolver,
+  input: ResolveEnvironmentsInput,
+  file: SummarizedFile,
+): FileResolution {
+  const { value, reached } = symbols.reaching(() => {
+    const fileName = path.posix.basename(file.key);
+    // Its own memo: a class tested for another file would leave out the files its test looked at.
+    const isEnvironment = createEnvironmentTest(symbols);
+    const environments: EnvironmentInfo[] = [];
+    const warnings: ScanWarning[] = [];
     for (const cls of file.summary.classes) {
       if (!isEnvironment(file, cls)) continue;
       const lineage = lineageOf(symbols, { file, cls });
@@ -51,7 +92,7 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
         lockedEnv: input.lockedEnv,
         ...(input.baseFields ? { baseFields: input.baseFields } : {}),
       });
-      const info: EnvironmentInfo = {
+      environments.push({
         name: cls.envName ?? fileName.replace(/\.py$/, ""),
         className: cls.name,
         filePath: file.filePath,
@@ -60,15 +101,13 @@ export function* resolveEnvironmentsStepwise(input: ResolveEnvironmentsInput): G
         configClass: configClass.name,
         fields,
         ...runnability(symbols, file, cls),
-      };
+      });
       if (configClass.problem) problems.unshift(configClass.problem);
       for (const problem of problems) warnings.push({ filePath: file.filePath, message: `${cls.name}: ${problem}` });
-      environments.push(info);
     }
-    yield;
-  }
-  warnings.push(...settleDuplicateNames(environments));
-  return { environments, warnings };
+    return { environments, warnings };
+  });
+  return { filePath: file.filePath, summary: file.summary, reached: reachedSummaries(reached), ...value };
 }
 
 const MAIN = 'if __name__ == "__main__":';
@@ -110,10 +149,15 @@ function nearness(a: EnvironmentInfo, b: EnvironmentInfo): number {
 }
 
 // The seed let the first file in walk order take a name, so a community copy could hide the canonical
-// environment; now the nearest keeps it and every other stays selectable by its path relative to the folder.
-function settleDuplicateNames(environments: EnvironmentInfo[]): ScanWarning[] {
+// environment; now the nearest keeps it and every other stays selectable by its path relative to the folder. The
+// others are copies under their new names: the environments given are the memo's, kept for the next resolution.
+function settleDuplicateNames(environments: readonly EnvironmentInfo[]): {
+  environments: EnvironmentInfo[];
+  warnings: ScanWarning[];
+} {
   const byName = new Map<string, EnvironmentInfo[]>();
   for (const env of environments) byName.set(env.name, [...(byName.get(env.name) ?? []), env]);
+  const renamed = new Map<EnvironmentInfo, EnvironmentInfo>();
   const warnings: ScanWarning[] = [];
   for (const [name, sharing] of byName) {
     if (sharing.length < 2) continue;
@@ -121,14 +165,15 @@ function settleDuplicateNames(environments: EnvironmentInfo[]): ScanWarning[] {
     if (!keeper) continue;
     for (const other of others) {
       const sameFile = sharing.filter((env) => env.relativePath === other.relativePath).length > 1;
-      other.name = sameFile ? `${other.relativePath}:${other.className}` : other.relativePath;
+      const newName = sameFile ? `${other.relativePath}:${other.className}` : other.relativePath;
+      renamed.set(other, { ...other, name: newName });
       warnings.push({
         filePath: other.filePath,
-        message: `duplicate environment name "${name}": ${keeper.relativePath} (class ${keeper.className}) keeps it, being nearest the folder's top; select ${other.className} from this file as "${other.name}"`,
+        message: `duplicate environment name "${name}": ${keeper.relativePath} (class ${keeper.className}) keeps it, being nearest the folder's top; select ${other.className} from this file as "${newName}"`,
       });
     }
   }
-  return warnings;
+  return { environments: environments.map((env) => renamed.get(env) ?? env), warnings };
 }
 
 /** True for classes deriving from atroposlib's BaseEnv directly or through classes of the folder. */

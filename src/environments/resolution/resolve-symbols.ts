@@ -18,6 +18,11 @@ export type Resolved =
 export interface SymbolResolver {
   /** Resolve `path` (a dotted name) as seen from `file`, before source position `before` (default: end of file). */
   resolve(file: SummarizedFile, path: string[], before?: number): Resolved;
+  /**
+   * Runs `work` and says which files the resolutions inside it looked at: "every" when a name was searched for in
+   * every file of the folder. Files the folder does not have are not listed (a new file changes the whole folder).
+   */
+  reaching<T>(work: () => T): { value: T; reached: ReadonlySet<SummarizedFile> | "every" };
 }
 
 interface BoundName {
@@ -31,6 +36,7 @@ const MAX_HOPS = 16;
 
 export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolResolver {
   const byKey = new Map(files.map((file) => [file.key, file]));
+  let reached: Set<SummarizedFile> | "every" | undefined;
 
   // `try: from atroposlib... import BaseEnv / except ImportError: BaseEnv = object` means Atropos's class
   // wherever it is installed, so bindings made in except clauses count second: when nothing else binds the
@@ -84,6 +90,8 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
   function findClassByName(file: SummarizedFile, name: string): Resolved {
     const own = file.summary.classes.find((cls) => cls.name === name);
     if (own) return { kind: "class", file, cls: own };
+    // Any file may come to hold a class of this name first.
+    if (reached) reached = "every";
     for (const other of files) {
       const cls = other.summary.classes.find((candidate) => candidate.name === name);
       if (cls) return { kind: "class", file: other, cls };
@@ -147,6 +155,7 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
   function resolve(file: SummarizedFile, parts: string[], before = Infinity, hops = 0): Resolved {
     const [head] = parts;
     if (!head || hops > MAX_HOPS) return UNRESOLVED;
+    if (reached && reached !== "every") reached.add(file);
     const { primary, fallback } = lookupBinding(file, head, before);
     const first = primary ?? fallback;
     if (!first) return resolveUnbound(file, parts, hops);
@@ -175,7 +184,18 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
     }
   }
 
-  return { resolve: (file, parts, before) => resolve(file, parts, before) };
+  /** Not nested: one recording at a time. */
+  function reaching<T>(work: () => T): { value: T; reached: ReadonlySet<SummarizedFile> | "every" } {
+    reached = new Set();
+    try {
+      const value = work();
+      return { value, reached };
+    } finally {
+      reached = undefined;
+    }
+  }
+
+  return { resolve: (file, parts, before) => resolve(file, parts, before), reaching };
 }
 
 /** True when a resolved name is atroposlib's `name` (BaseEnv, BaseEnvConfig, EvalHandlingEnum). */

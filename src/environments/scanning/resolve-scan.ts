@@ -1,7 +1,7 @@
 // A scan's last step: the parsed files resolved across the folder (giving the event loop a turn between steps), and
 // the result put together with every warning, sorted by file.
-import type { BaseEnvConfigField } from "../resolution/base-env-config.ts";
-import { resolveEnvironmentsStepwise } from "../resolution/resolve-environments.ts";
+import type { ResolutionInputs, ResolutionMemo } from "../resolution/resolution-memo.ts";
+import { resolveEnvironmentsStepwise, type Resolution } from "../resolution/resolve-environments.ts";
 import type { SummarizedFile } from "../resolution/resolve-symbols.ts";
 import type { ScanResult, ScanWarning } from "../types.ts";
 import type { PythonFileEntry } from "./list-python-files.ts";
@@ -19,9 +19,14 @@ export interface ScanToResolve {
   base: OutsideClass & { source?: string };
   trainer: OutsideClass;
   trainerConfigFile: string | undefined;
+  /** The last resolution of the same folder: what it found in files that stayed as they were is kept. */
+  previous: ResolutionMemo | undefined;
 }
 
-export async function resolveScan(scan: ScanToResolve, maybeYield: MaybeYield): Promise<ScanResult> {
+export async function resolveScan(
+  scan: ScanToResolve,
+  maybeYield: MaybeYield,
+): Promise<{ result: ScanResult; memo: ResolutionMemo }> {
   const { base, trainer } = scan;
   const summarized: SummarizedFile[] = [];
   const fileWarnings: ScanWarning[] = [];
@@ -32,25 +37,29 @@ export async function resolveScan(scan: ScanToResolve, maybeYield: MaybeYield): 
     else if (outcome?.kind === "refused") fileWarnings.push({ filePath: entry.filePath, message: outcome.message });
   });
   for (const warning of [base.warning, trainer.warning]) if (warning) fileWarnings.push(warning);
-  const resolved = await resolveInSlices(summarized, scan.lockedEnv, base.fields, maybeYield);
+  const { result: resolved, memo } = await resolveInSlices(
+    { files: summarized, lockedEnv: scan.lockedEnv, ...(base.fields ? { baseFields: base.fields } : {}) },
+    scan.previous,
+    maybeYield,
+  );
   const warnings = [...scan.listingWarnings, ...fileWarnings, ...resolved.warnings];
   warnings.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-  return {
+  const result: ScanResult = {
     environments: resolved.environments,
     warnings,
     ...(base.source ? { baseConfigSource: base.source } : {}),
     ...(trainer.fields ? { trainerFields: trainer.fields, trainerConfigSource: scan.trainerConfigFile } : {}),
   };
+  return { result, memo };
 }
 
 /** The resolution one step at a time, the event loop getting a turn whenever a slice is used up. */
 async function resolveInSlices(
-  files: SummarizedFile[],
-  lockedEnv: Record<string, unknown>,
-  baseFields: BaseEnvConfigField[] | undefined,
+  input: ResolutionInputs,
+  previous: ResolutionMemo | undefined,
   maybeYield: MaybeYield,
-): Promise<ScanResult> {
-  const steps = resolveEnvironmentsStepwise({ files, lockedEnv, ...(baseFields ? { baseFields } : {}) });
+): Promise<Resolution> {
+  const steps = resolveEnvironmentsStepwise({ ...input, ...(previous ? { previous } : {}) });
   let step = steps.next();
   while (!step.done) {
     await maybeYield();
