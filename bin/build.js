@@ -25,6 +25,7 @@ export const ENTRIES = {
  */
 export const STANDALONE = {
   "scan-command": "src/scan-command.ts",
+  "exec-command": "src/cli/exec-command.ts",
   "parse-worker": "src/environments/threads/parse-worker.ts",
   "scan-process": "src/environments/discovery-process/scan-process.ts",
 };

@@ -7,22 +7,24 @@ import { isRlError, RlError } from "./errors.ts";
 import type { BotRequest } from "./lease/ask-bot.ts";
 import type { Bot, BotDeps } from "./main.ts";
 import type * as ScanCommandModule from "./scan-command.ts";
+import type * as ExecCommandModule from "./cli/exec-command.ts";
 import { parseCommandLine, UsageError, type CommandLine } from "./cli/parse-command-line.ts";
 
 type ScanCommand = typeof ScanCommandModule;
+type ExecCommand = typeof ExecCommandModule;
 
 // Each command imports what it uses when it runs (a chunk of its own in dist/): `--help` loads nothing, `exec` and
 // `scan` no chat platform, and no command pays for another's modules.
 
 /**
- * `scan` is a program of its own in dist/, one file with everything it uses (bin/build.js, STANDALONE): a one-shot
- * command spends much of its time loading modules, and a dozen shared chunks, with the code the bot's other users of
- * them need, cost it more than one file with only its own. From the sources it is the TypeScript file.
+ * `scan` and `exec` are programs of their own in dist/, one file each with everything it uses (bin/build.js,
+ * STANDALONE): a one-shot command spends much of its time loading modules, and a dozen shared chunks, with the code the
+ * bot's other users of them need, cost it more than one file with only its own. From the sources, the TypeScript file.
  */
-const SCAN_COMMAND = new URL(
-  import.meta.url.endsWith(".ts") ? "./scan-command.ts" : "./scan-command.js",
-  import.meta.url,
-).href;
+const standalone = (source: string, built: string) =>
+  new URL(import.meta.url.endsWith(".ts") ? source : built, import.meta.url).href;
+const SCAN_COMMAND = standalone("./scan-command.ts", "./scan-command.js");
+const EXEC_COMMAND = standalone("./cli/exec-command.ts", "./exec-command.js");
 
 const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
@@ -84,32 +86,17 @@ async function exec(line: CommandLine): Promise<number> {
   const text = line.args[0];
   if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
   const ackTimeoutMs = ackTimeoutOf(line);
-  // A client: the settings parser is loaded only when the data folder cannot be read without it, or no owner runs.
-  const [{ readClientDataDir }, { askSupervisor }, { exitCodeOf }] = await Promise.all([
-    import("./cli/client-data-dir.ts"),
-    import("./cli/ask-supervisor.ts"),
-    import("./lease/ask-bot.ts"),
-  ]);
-  let loaded: Promise<Config> | undefined;
-  const settings = () => (loaded ??= loadDataConfig());
-  const dataDir = readClientDataDir() ?? (await settings()).dataDir;
+  const { runExec } = (await import(EXEC_COMMAND)) as ExecCommand;
   const request: BotRequest = {
     text,
     channel: line.options.channel,
     user: line.options.user ?? process.env.USER ?? "local",
     json: line.options.json === true,
   };
-  // Only a client: a signal ends this process, never the command it handed over or a run.
-  const answer = askSupervisor({ dataDir, settings }, request, ackTimeoutMs);
-  // A person at a terminal hears what a slow command waits for; a script's stderr stays empty when all went well.
-  let response;
-  if (process.stderr.isTTY) {
-    const { announceWait, describeWait } = await import("./cli/announce-wait.ts");
-    const describe = async () => describeWait(text, await settings());
-    response = await announceWait(answer, describe, (t) => process.stderr.write(t));
-  } else response = await answer;
-  (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
-  return exitCodeOf(response);
+  return runExec(request, ackTimeoutMs, {
+    settings: loadDataConfig,
+    starter: () => import("./cli/start-supervisor.ts"),
+  });
 }
 
 async function stop(line: CommandLine): Promise<number> {

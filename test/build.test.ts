@@ -12,13 +12,17 @@ import { PACKAGE_ROOT } from "../src/config.ts";
 import { JOB_LAUNCHER } from "../src/training/backends/slurm/job-spec.ts";
 
 describe("dist/", () => {
-  it("holds the command, the scan command and both discovery workers, under the names they are started by", () => {
+  it("holds the command, the scan and exec commands and both discovery workers, under the names they are started by", () => {
     const programs = [...Object.keys(ENTRIES), ...Object.keys(STANDALONE)];
-    expect(programs.sort()).toEqual(["cli", "parse-worker", "scan-command", "scan-process"]);
+    expect(programs.sort()).toEqual(["cli", "exec-command", "parse-worker", "scan-command", "scan-process"]);
     for (const name of programs) expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
     // The one-file programs share no chunk: each holds what it uses.
     for (const name of Object.keys(STANDALONE))
       expect(readFileSync(path.join(DIST, `${name}.js`), "utf8")).not.toMatch(/from "\.\/chunks\//);
+    // exec is a thin client: the settings (zod, yaml) come from the command's own chunk, and only when needed.
+    const exec = readFileSync(path.join(DIST, "exec-command.js"), "utf8");
+    expect(exec).not.toContain("node_modules/zod/");
+    expect(exec).not.toContain("node_modules/yaml/");
   });
 
   it("finds the package root, and from it the demo stack and the Slurm job launcher, as the sources do", async () => {

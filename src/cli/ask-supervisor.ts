@@ -7,6 +7,7 @@ import { askBot, type BotRequest, type BotResponse } from "../lease/ask-bot.ts";
 import { describeHolder, readLeaseHolder, type LeaseHolder } from "../lease/lease-holder.ts";
 import { socketPathFor } from "../lease/socket-path.ts";
 import { stateOf, waitUntilGone } from "../lease/stop-holder.ts";
+import type * as StartSupervisorModule from "./start-supervisor.ts";
 
 /** How long exec keeps starting a supervisor that loses the folder to one nobody can then be found for. */
 const FIND_OWNER_MS = 30_000;
@@ -34,10 +35,17 @@ function liveHolder(dataDir: string): LeaseHolder | undefined {
   return holder && stateOf(holder) !== "gone" ? holder : undefined;
 }
 
-/** Where exec finds the owner: the data folder, and the full settings, loaded once when first needed. */
+/** Starts the background supervisor: loaded only when no owner runs (asking one needs no child_process). */
+export type SupervisorStarter = Pick<typeof StartSupervisorModule, "startSupervisor" | "supervisorLogOf">;
+
+/**
+ * Where exec finds the owner: the data folder, the full settings (loaded once when first needed), and the supervisor's
+ * starter (loaded by the command, which has it in a chunk of its own).
+ */
 export interface OwnerSearch {
   dataDir: string;
   settings: () => Promise<Config>;
+  starter: () => Promise<SupervisorStarter>;
 }
 
 /** Asks the owner; undefined when it went away or was shutting down meanwhile (the next owner is asked then). */
@@ -90,8 +98,7 @@ export async function askSupervisor(
       continue;
     }
     const config = await search.settings();
-    // Loaded only here: asking a running owner needs no child_process.
-    const { startSupervisor, supervisorLogOf } = await import("./start-supervisor.ts");
+    const { startSupervisor, supervisorLogOf } = await search.starter();
     const report = await startSupervisor(config);
     if ("error" in report) throw new RlError("UPSTREAM", report.error);
     if ("lost" in report) {

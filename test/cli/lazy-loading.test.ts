@@ -86,7 +86,7 @@ describe("what each command loads", () => {
     expect(others.map((set) => [...set].sort())).toEqual([["nodeCron", "sqlite"]]);
   });
 
-  it('exec "/rl status" against a running supervisor loads only the socket client and the printer: no settings parser (YAML, zod), no child_process or crypto, a few KB of the build', async () => {
+  it('exec "/rl status" against a running supervisor loads only the socket client and the printer, one file of the build: no settings parser (YAML, zod), no child_process or crypto, a few KB of the build', async () => {
     // The first exec starts the supervisor (and reads the settings for it); the second finds it running.
     const cwd = tempDir();
     const env = { RL_LOG_LEVEL: "silent", RL_IDLE_EXIT_MINUTES: "1" };
@@ -110,6 +110,11 @@ describe("what each command loads", () => {
         .map((line) => fileURLToPath(line.split(" ", 2)[1]!));
       expect(files.some((file) => file.endsWith(`${path.sep}cli.js`))).toBe(true);
       expect(files.filter((file) => file.includes(`${path.sep}node_modules${path.sep}`))).toEqual([]);
+      // The client is one file of its own (dist/exec-command.js): none of its modules comes from a shared chunk.
+      expect(files.some((file) => file.endsWith(`${path.sep}exec-command.js`))).toBe(true);
+      const chunks = files.filter((file) => file.includes(`${path.sep}chunks${path.sep}`));
+      for (const chunk of chunks)
+        expect(readFileSync(chunk, "utf8")).not.toMatch(/\/\/ src\/(lease\/ask-bot|cli\/ask-supervisor)\.ts/);
       const builtBytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
       // The settings parser alone (YAML and zod) is over 500 KB of the build.
       expect(builtBytes).toBeLessThan(60_000);
