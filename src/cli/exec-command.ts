@@ -1,9 +1,8 @@
 // `rl-chatops exec "<command>"` as a client: the command goes to the owner of the data folder and its answer is
 // printed. In dist/ a program of its own (bin/build.js, STANDALONE): one file with the socket client and the printer,
-// loaded on its own by cli.ts, so a scripted exec reads two modules instead of a dozen chunks.
+// loaded on its own by cli.ts, so a scripted exec reads one file for its client instead of a dozen chunks.
 import type { Config } from "../config.ts";
-import type { BotRequest } from "../lease/ask-bot.ts";
-import { exitCodeOf } from "../lease/ask-bot.ts";
+import { exitCodeOf, type BotRequest } from "../lease/ask-bot.ts";
 import { askSupervisor, type SupervisorStarter } from "./ask-supervisor.ts";
 import { readClientDataDir } from "./client-data-dir.ts";
 

@@ -23,9 +23,12 @@ export interface ResolutionMemo {
   byKey: ReadonlyMap<string, FileResolution>;
 }
 
+/** What a resolution is made from. */
 export interface ResolutionInputs {
+  /** Every successfully summarized file of the folder, sorted by key; "_" files included, as bases. */
   files: readonly SummarizedFile[];
   lockedEnv: Record<string, unknown>;
+  /** BaseEnvConfig's fields as read from atroposlib; the bundled table when absent. */
   baseFields?: readonly BaseEnvConfigField[];
 }
 

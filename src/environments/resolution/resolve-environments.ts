@@ -1,21 +1,21 @@
 // The cheap, pure step after parsing: decides which classes are environments across all files and describes them.
 import path from "node:path";
-import type { BaseEnvConfigField } from "./base-env-config.ts";
 import type { ClassDecl, ConfigInitDecl } from "../python/python-file-summary.ts";
 import { importBlocker } from "./check-importable.ts";
 import { resolveConfigClass, type ClassRef } from "./resolve-config-class.ts";
 import { resolveConfigFields } from "./resolve-config-fields.ts";
 import { createSymbolResolver, isAtroposName, type SummarizedFile, type SymbolResolver } from "./resolve-symbols.ts";
 import { createValueResolver, type ValueResolver } from "./resolve-values.ts";
-import { createMemoReader, reachedSummaries, type FileResolution, type ResolutionMemo } from "./resolution-memo.ts";
+import {
+  createMemoReader,
+  reachedSummaries,
+  type FileResolution,
+  type ResolutionInputs,
+  type ResolutionMemo,
+} from "./resolution-memo.ts";
 import type { EnvironmentInfo, ScanResult, ScanWarning } from "../types.ts";
 
-export interface ResolveEnvironmentsInput {
-  /** Every successfully summarized file of the folder, sorted by key; "_" files included, as bases. */
-  files: readonly SummarizedFile[];
-  lockedEnv: Record<string, unknown>;
-  /** BaseEnvConfig's fields as read from atroposlib; the bundled table when absent. */
-  baseFields?: readonly BaseEnvConfigField[];
+export interface ResolveEnvironmentsInput extends ResolutionInputs {
   /** The last resolution's findings: a file whose own and reached files are unchanged keeps its environments. */
   previous?: ResolutionMemo;
 }
