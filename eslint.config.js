@@ -42,8 +42,13 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
-    files: ["**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+    // bin/rl-chatops.js is CommonJS (bin/package.json): it requires the one-file programs of dist/.
+    files: ["**/*.cjs", "bin/rl-chatops.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { module: "writable", require: "readonly", __dirname: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     files: ["**/*.ts"],

@@ -167,7 +167,7 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
       goal: `< ${GOAL_MS} ms`,
       met: stall < GOAL_MS,
       note:
-        "perf_hooks.monitorEventLoopDelay (1 ms resolution) max, in the bot process (the bench's own, started with the bot's Node flags: bin/bot-node-flags.js), from the start to the end of a cold scan as the bot makes one " +
+        "perf_hooks.monitorEventLoopDelay (1 ms resolution) max, in the bot process (the bench's own, started with the bot's Node flags: bin/bot-node-flags.mjs), from the start to the end of a cold scan as the bot makes one " +
         "(fresh services: a new discovery process with an empty cache; `catalog.list()` until its result is back in the bot's thread) " +
         `while the Slack receiver answered ${sizes.slackCommands} signed /rl help commands sent one at a time, evenly spaced over the scan ` +
         `(at least ${Math.min(...reps.map((r) => r.spreadDuringScan))} per repetition sent and acked while it ran; scan took ${ms(median(reps.map((r) => r.scanMs)))} under that load). ` +

@@ -3,14 +3,34 @@
 // build` after changing the sources; `npm run dev` runs the sources through tsx instead). Both start Node with a
 // young generation of 4 MB semi-spaces instead of 16: an idle bot with Slack and Discord then holds about 20 MB less
 // (its heap is small; the default sizes it for allocation-heavy servers), for a few more, shorter scavenges.
-import { existsSync } from "node:fs";
+//
+// CommonJS (bin/package.json): `exec` and `scan`, the commands people script, are one CommonJS file each in dist/
+// (bin/build.mjs, COMMONJS), required here when the command line starts with their verb, so those processes never
+// start Node's ES module loader; `--help` is answered by the smaller of them (every program prints the usage). Every
+// other command line goes to the full command, dist/cli.js, an ES module.
+"use strict";
+const { existsSync } = require("node:fs");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 
-const cli = new URL("../dist/cli.js", import.meta.url);
-if (existsSync(cli)) {
-  await import(cli.href);
-} else {
+const dist = path.join(__dirname, "..", "dist");
+const cli = path.join(dist, "cli.js");
+const PROGRAMS = {
+  exec: "exec-command.cjs",
+  scan: "scan-command.cjs",
+  "--help": "exec-command.cjs",
+  help: "exec-command.cjs",
+};
+
+const verb = process.argv[2];
+const program = Object.hasOwn(PROGRAMS, verb) ? path.join(dist, PROGRAMS[verb]) : undefined;
+if (!existsSync(cli)) {
   process.stderr.write(
     "rl-chatops: dist/ is missing; build it with `npm run build` (npm ci does), or run the sources with `npm run dev`.\n",
   );
   process.exitCode = 1;
+} else if (program && existsSync(program)) {
+  require(program).main(process.argv.slice(2));
+} else {
+  import(pathToFileURL(cli).href);
 }

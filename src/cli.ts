@@ -1,42 +1,35 @@
 // The rl-chatops command line: run the bot, run one command (exec) by the bot or the background supervisor, stop
 // either, print kept notices, or show what discovery finds (scan).
+import { createRequire } from "node:module";
 import { constants } from "node:os";
 import path from "node:path";
-import type { Config } from "./config.ts";
 import { isRlError, RlError } from "./errors.ts";
-import type { BotRequest } from "./lease/ask-bot.ts";
 import type { Bot, BotDeps } from "./main.ts";
 import type * as ScanCommandModule from "./scan-command.ts";
 import type * as ExecCommandModule from "./cli/exec-command.ts";
-import { parseCommandLine, UsageError, type CommandLine } from "./cli/parse-command-line.ts";
-
-type ScanCommand = typeof ScanCommandModule;
-type ExecCommand = typeof ExecCommandModule;
+import { ackTimeoutOf } from "./cli/ack-timeout.ts";
+import { runCommandMain } from "./cli/command-main.ts";
+import { loadDataConfig } from "./cli/load-data-config.ts";
+import { loadSettingNames } from "./cli/setting-names.ts";
+import type { CommandLine } from "./cli/parse-command-line.ts";
 
 // Each command imports what it uses when it runs (a chunk of its own in dist/): `--help` loads nothing, `exec` and
 // `scan` no chat platform, and no command pays for another's modules.
 
 /**
- * `scan` and `exec` are programs of their own in dist/, one file each with everything it uses (bin/build.js,
- * STANDALONE): a one-shot command spends much of its time loading modules, and a dozen shared chunks, with the code the
- * bot's other users of them need, cost it more than one file with only its own. From the sources, the TypeScript file.
+ * `scan` and `exec` are programs of their own in dist/, one CommonJS file each with everything it uses (bin/build.mjs,
+ * COMMONJS): a one-shot command spends much of its time loading modules, and a dozen shared chunks, with the code the
+ * bot's other users of them need, cost it more than one file with only its own. bin/rl-chatops.js runs them directly
+ * for a command line that starts with their verb; this command loads them for any other. From the sources, the
+ * TypeScript file.
  */
-const standalone = (source: string, built: string) =>
-  new URL(import.meta.url.endsWith(".ts") ? source : built, import.meta.url).href;
-const SCAN_COMMAND = standalone("./scan-command.ts", "./scan-command.js");
-const EXEC_COMMAND = standalone("./cli/exec-command.ts", "./exec-command.js");
-
-const USAGE = `Usage:
-  rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
-  rl-chatops exec "<command>" [--channel ID] [--user ID] [--json] [--timeout SECONDS]
-                                                run one /rl command by the bot that owns the data folder (with none,
-                                                a background supervisor is started for it); give up when the owner
-                                                does not take it within SECONDS, default 30
-  rl-chatops stop [--timeout SECONDS]           stop the bot or background supervisor that owns the data folder, in order
-  rl-chatops notices [--follow]                 print the notices kept for console channels (--follow: and new ones)
-  rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)
-  rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
-  rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
+const FROM_SOURCES = import.meta.url.endsWith(".ts");
+async function program<T>(source: string, built: string): Promise<T> {
+  if (FROM_SOURCES) return (await import(source)) as T;
+  return createRequire(import.meta.url)(built) as T;
+}
+const scanCommand = () => program<typeof ScanCommandModule>("./scan-command.ts", "./scan-command.cjs");
+const execCommand = () => program<typeof ExecCommandModule>("./cli/exec-command.ts", "./exec-command.cjs");
 
 /** The bot stopped because its database file was deleted or replaced while it ran (README, Reliability). */
 const DATABASE_GONE_EXIT = 3;
@@ -59,44 +52,9 @@ function onShutdownSignals(onFirst: () => void): void {
   process.on("SIGTERM", handle);
 }
 
-/** --timeout SECONDS: how long the owner of the data folder has to take the command (default 30). */
-function ackTimeoutOf(line: CommandLine): number {
-  const value = line.options.timeout;
-  if (value === undefined) return 30_000;
-  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-  if (!(seconds > 0))
-    throw new UsageError(
-      `--timeout takes a number of seconds above 0, e.g. rl-chatops ${line.verb} ${line.verb === "exec" ? '"/rl status" ' : ""}--timeout 10.`,
-    );
-  return seconds * 1000;
-}
-
-/** The settings of a command that uses the data folder, which is checked before anything in it is opened or created. */
-async function loadDataConfig(): Promise<Config> {
-  const [{ loadConfig }, { checkDataDir }] = await Promise.all([
-    import("./config.ts"),
-    import("./lease/check-data-dir.ts"),
-  ]);
-  const config = loadConfig();
-  checkDataDir(config.dataDir);
-  return config;
-}
-
 async function exec(line: CommandLine): Promise<number> {
-  const text = line.args[0];
-  if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
-  const ackTimeoutMs = ackTimeoutOf(line);
-  const { runExec } = (await import(EXEC_COMMAND)) as ExecCommand;
-  const request: BotRequest = {
-    text,
-    channel: line.options.channel,
-    user: line.options.user ?? process.env.USER ?? "local",
-    json: line.options.json === true,
-  };
-  return runExec(request, ackTimeoutMs, {
-    settings: loadDataConfig,
-    starter: () => import("./cli/start-supervisor.ts"),
-  });
+  const [{ runExecLine }, { execLoaders }] = await Promise.all([execCommand(), import("./cli/exec-loaders.ts")]);
+  return runExecLine(line, execLoaders);
 }
 
 async function stop(line: CommandLine): Promise<number> {
@@ -148,10 +106,7 @@ async function runBot(line: CommandLine): Promise<number> {
 }
 
 async function scan(line: CommandLine): Promise<number> {
-  const dir = line.args[0];
-  if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
-  const { runScan } = (await import(SCAN_COMMAND)) as ScanCommand;
-  return runScan(dir, { json: line.options.json === true });
+  return (await scanCommand()).runScanLine(line);
 }
 
 async function backup(line: CommandLine): Promise<number> {
@@ -176,53 +131,14 @@ async function backup(line: CommandLine): Promise<number> {
   return 0;
 }
 
-/**
- * A reader that stops early (`rl-chatops scan DIR | head`) closes the pipe: what is left of a one-shot command's
- * output has nowhere to go, which is no failure of the command. It ends with its own exit code, quietly.
- */
-function endQuietlyOnClosedPipe(): void {
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EPIPE") throw err;
-    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
-  });
-}
-
-async function main(argv: string[]): Promise<number> {
-  const line = parseCommandLine(argv);
-  if (line.verb !== "run" || line.options.help) endQuietlyOnClosedPipe();
-  if (line.options.help || line.verb === "help") {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const { loadDotEnv } = await import("./cli/load-dot-env.ts");
-  for (const warning of await loadDotEnv(process.cwd())) process.stderr.write(`rl-chatops: ${warning}\n`);
-  if (line.verb === "exec") return exec(line);
-  if (line.verb === "scan") return scan(line);
-  if (line.verb === "backup") return backup(line);
-  if (line.verb === "stop") return stop(line);
-  if (line.verb === "notices") return notices(line);
-  return runBot(line);
-}
-
-// A stray rejection from a platform SDK is logged, not fatal: the bot keeps serving the other platforms.
-process.on("unhandledRejection", (reason) => {
-  process.stderr.write(`unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+runCommandMain(process.argv.slice(2), {
+  run: async (line) => {
+    if (line.verb === "exec") return exec(line);
+    if (line.verb === "scan") return scan(line);
+    if (line.verb === "backup") return backup(line);
+    if (line.verb === "stop") return stop(line);
+    if (line.verb === "notices") return notices(line);
+    return runBot(line);
+  },
+  settingNames: loadSettingNames,
 });
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\n${USAGE}\n`);
-      process.exitCode = 2;
-    } else if (isRlError(err)) {
-      process.stderr.write(`${err.message}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(`rl-chatops failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exitCode = 1;
-    }
-  },
-);

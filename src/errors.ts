@@ -42,7 +42,7 @@ export class RlError extends Error {
 
   /**
    * `instanceof RlError` holds for an RlError from another copy of this class too: dist/scan-command.js is a bundle
-   * of its own (bin/build.js), and what it throws is caught by the command line's copy.
+   * of its own (bin/build.mjs), and what it throws is caught by the command line's copy.
    */
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[RL_ERROR] === true;

@@ -1,7 +1,12 @@
 // `rl-chatops scan DIR [--json]`: what discovery finds in a folder (environments, or recipes on the cookbook stack), without running any of it.
+// In dist/ a CommonJS program of its own (bin/build.mjs, COMMONJS), dist/scan-command.cjs, which bin/rl-chatops.js
+// runs for `scan` without loading Node's ES module loader or the command's chunks.
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { runCommandMain } from "./cli/command-main.ts";
+import { UsageError, type CommandLine } from "./cli/parse-command-line.ts";
+import { loadSettingNames } from "./cli/setting-names.ts";
 import { RlError } from "./errors.ts";
 import { createParsePool } from "./environments/threads/parse-pool.ts";
 import type { ScanResult } from "./environments/types.ts";
@@ -59,4 +64,16 @@ export async function runScan(dir: string, options: { json: boolean }): Promise<
     for (const w of result.warnings) process.stderr.write(`warning: ${w.filePath}: ${w.message}\n`);
   }
   return 0;
+}
+
+/** `rl-chatops scan DIR [--json]`. */
+export function runScanLine(line: CommandLine): Promise<number> {
+  const dir = line.args[0];
+  if (!dir) throw new UsageError("scan needs a folder, e.g. rl-chatops scan ./environments.");
+  return runScan(dir, { json: line.options.json === true });
+}
+
+/** The program bin/rl-chatops.js runs for `rl-chatops scan ...`: `argv` is the command line after `rl-chatops`. */
+export function main(argv: string[]): void {
+  runCommandMain(argv, { run: runScanLine, settingNames: loadSettingNames });
 }

@@ -1,28 +1,58 @@
-// The build in dist/ (bin/build.js, run before the tests by test/helpers/build-dist.ts): one file per program, and the
+// The build in dist/ (bin/build.mjs, run before the tests by test/helpers/build-dist.ts): one file per program, and the
 // built code finds the package's non-TypeScript files (demo stack, Slurm job launcher) where the sources do.
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { botNodeFlags } from "../bin/bot-node-flags.js";
-import { DIST, ENTRIES, STANDALONE } from "../bin/build.js";
+import { botNodeFlags } from "../bin/bot-node-flags.mjs";
+import { buildDist, COMMONJS, DIST, ENTRIES, STANDALONE } from "../bin/build.mjs";
 import { PACKAGE_ROOT } from "../src/config.ts";
 import { JOB_LAUNCHER } from "../src/training/backends/slurm/job-spec.ts";
 
 describe("dist/", () => {
   it("holds the command, the scan and exec commands and both discovery workers, under the names they are started by", () => {
-    const programs = [...Object.keys(ENTRIES), ...Object.keys(STANDALONE)];
-    expect(programs.sort()).toEqual(["cli", "exec-command", "parse-worker", "scan-command", "scan-process"]);
-    for (const name of programs) expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
+    const programs = [...Object.keys(ENTRIES), ...Object.keys(STANDALONE), ...Object.keys(COMMONJS)];
+    expect(programs.sort()).toEqual([
+      "cli",
+      "exec-command",
+      "exec-loaders",
+      "parse-worker",
+      "scan-command",
+      "scan-process",
+    ]);
+    for (const name of [...Object.keys(ENTRIES), ...Object.keys(STANDALONE)])
+      expect(existsSync(path.join(DIST, `${name}.js`))).toBe(true);
+    for (const name of Object.keys(COMMONJS)) expect(existsSync(path.join(DIST, `${name}.cjs`))).toBe(true);
     // The one-file programs share no chunk: each holds what it uses.
     for (const name of Object.keys(STANDALONE))
       expect(readFileSync(path.join(DIST, `${name}.js`), "utf8")).not.toMatch(/from "\.\/chunks\//);
-    // exec is a thin client: the settings (zod, yaml) come from the command's own chunk, and only when needed.
-    const exec = readFileSync(path.join(DIST, "exec-command.js"), "utf8");
+    for (const name of Object.keys(COMMONJS)) {
+      const code = readFileSync(path.join(DIST, `${name}.cjs`), "utf8");
+      expect(code).not.toMatch(/require\("\.\/chunks\//);
+      // CommonJS through and through: an ES module's syntax would not load.
+      expect(code).not.toMatch(/^(import|export) /m);
+    }
+    // exec is a thin client: the settings (zod, yaml) come from the command's own chunks, and only when needed.
+    const exec = readFileSync(path.join(DIST, "exec-command.cjs"), "utf8");
     expect(exec).not.toContain("node_modules/zod/");
     expect(exec).not.toContain("node_modules/yaml/");
+  });
+
+  it("removes what an earlier build wrote and this one does not, and keeps another build's file on its way in", async () => {
+    const stale = path.join(DIST, "renamed-program.js");
+    const incoming = path.join(DIST, `cli.js.${process.pid}.tmp`);
+    writeFileSync(stale, "// a program an earlier build wrote\n");
+    writeFileSync(incoming, "// being written\n");
+    try {
+      await buildDist({ quiet: true });
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(incoming)).toBe(true);
+      expect(existsSync(path.join(DIST, "cli.js"))).toBe(true);
+    } finally {
+      rmSync(incoming, { force: true });
+    }
   });
 
   it("finds the package root, and from it the demo stack and the Slurm job launcher, as the sources do", async () => {
@@ -50,7 +80,7 @@ describe("dist/", () => {
     expect(codes.filter((code) => code.includes("node_modules/zod/v4/locales/en.js"))).toHaveLength(1);
     for (const code of codes) expect(code).not.toContain("node_modules/zod/v4/locales/fr.js");
     // The scan command carries its own copy of the mini build, with the same English messages.
-    const scanCommand = readFileSync(path.join(DIST, "scan-command.js"), "utf8");
+    const scanCommand = readFileSync(path.join(DIST, "scan-command.cjs"), "utf8");
     expect(scanCommand).toContain("node_modules/zod/v4/locales/en.js");
     expect(scanCommand).not.toContain("node_modules/zod/v4/locales/fr.js");
     // A setting zod checks with its own message: the built command still says it in English.
@@ -75,7 +105,7 @@ describe("the bot's Node flags", () => {
     ).scripts;
     expect(scripts.start).toBe(`node ${flags.join(" ")} bin/rl-chatops.js`);
     // The bench re-starts itself with the flags it lacks: `npm run bench` needs none of its own.
-    expect(scripts.bench).toBe("node bin/bench.js");
-    expect(readFileSync(path.join(PACKAGE_ROOT, "bin", "bench.js"), "utf8")).toContain("botNodeFlags()");
+    expect(scripts.bench).toBe("node bin/bench.mjs");
+    expect(readFileSync(path.join(PACKAGE_ROOT, "bin", "bench.mjs"), "utf8")).toContain("botNodeFlags()");
   });
 });

@@ -1,21 +1,22 @@
 // `rl-chatops exec "<command>"` as a client: the command goes to the owner of the data folder and its answer is
-// printed. In dist/ a program of its own (bin/build.js, STANDALONE): one file with the socket client and the printer,
-// loaded on its own by cli.ts, so a scripted exec reads one file for its client instead of a dozen chunks.
+// printed. In dist/ a CommonJS program of its own (bin/build.mjs, COMMONJS), dist/exec-command.cjs: one file with the
+// socket client and the printer, which bin/rl-chatops.js runs for `exec` without loading Node's ES module loader or
+// the command's chunks (cli.ts loads it too, for an exec it is handed).
 import type { Config } from "../config.ts";
 import { exitCodeOf, type BotRequest } from "../lease/ask-bot.ts";
-import { askSupervisor, type SupervisorStarter } from "./ask-supervisor.ts";
+import { ackTimeoutOf } from "./ack-timeout.ts";
+import { askSupervisor } from "./ask-supervisor.ts";
 import { readClientDataDir } from "./client-data-dir.ts";
-
-/** What the command loads from its own chunks, only when needed (neither is needed to ask a running owner). */
-export interface ExecLoaders {
-  /** The full settings, the data folder checked: when it cannot be read without them, no owner runs, or to describe a wait. */
-  settings: () => Promise<Config>;
-  /** The background supervisor's starter, when no owner runs. */
-  starter: () => Promise<SupervisorStarter>;
-}
+import { runCommandMain } from "./command-main.ts";
+import type * as ExecLoadersModule from "./exec-loaders.ts";
+import { UsageError, type CommandLine } from "./parse-command-line.ts";
 
 /** Runs `request` by the owner and prints its answer; the exit code says how it went. */
-export async function runExec(request: BotRequest, ackTimeoutMs: number, loaders: ExecLoaders): Promise<number> {
+export async function runExec(
+  request: BotRequest,
+  ackTimeoutMs: number,
+  loaders: ExecLoadersModule.ExecLoaders,
+): Promise<number> {
   let loaded: Promise<Config> | undefined;
   const settings = () => (loaded ??= loaders.settings());
   const dataDir = readClientDataDir() ?? (await settings()).dataDir;
@@ -30,4 +31,40 @@ export async function runExec(request: BotRequest, ackTimeoutMs: number, loaders
   } else response = await answer;
   (response.ok || request.json ? process.stdout : process.stderr).write(`${response.rendered}\n`);
   return exitCodeOf(response);
+}
+
+/** `rl-chatops exec "<command>" [options]`: the request its command line makes, run by runExec. */
+export function runExecLine(line: CommandLine, loaders: ExecLoadersModule.ExecLoaders): Promise<number> {
+  const text = line.args[0];
+  if (!text) throw new UsageError('exec needs the command text, e.g. rl-chatops exec "/rl envs".');
+  const ackTimeoutMs = ackTimeoutOf(line);
+  const request: BotRequest = {
+    text,
+    channel: line.options.channel,
+    user: line.options.user ?? process.env.USER ?? "local",
+    json: line.options.json === true,
+  };
+  return runExec(request, ackTimeoutMs, loaders);
+}
+
+/**
+ * The loaders from the build's entry that holds them (dist/exec-loaders.js beside this file; from the sources, the
+ * TypeScript file), imported by a URL made at run time, so the bundler leaves them out of this one.
+ */
+const LOADERS_URL = new URL(
+  import.meta.url.endsWith(".ts") ? "./exec-loaders.ts" : "./exec-loaders.js",
+  import.meta.url,
+).href;
+const importLoaders = async () => ((await import(LOADERS_URL)) as typeof ExecLoadersModule).execLoaders;
+
+/** The program bin/rl-chatops.js runs for `rl-chatops exec ...`: `argv` is the command line after `rl-chatops`. */
+export function main(argv: string[]): void {
+  const loaders: ExecLoadersModule.ExecLoaders = {
+    settings: async () => (await importLoaders()).settings(),
+    starter: async () => (await importLoaders()).starter(),
+  };
+  runCommandMain(argv, {
+    run: (line) => runExecLine(line, loaders),
+    settingNames: async () => (await importLoaders()).settingNames(),
+  });
 }

@@ -8,11 +8,14 @@ const OWN_PREFIXES = /^(RL|SLACK|DISCORD|LLM)_/;
 /** wandb reads many WANDB_ names of its own from the trainer's environment: only a near miss of ours is doubtful. */
 const SHARED_PREFIXES = /^WANDB_/;
 
+/** The names of rl-chatops's settings, loaded only for a file that names some (src/cli/setting-names.ts). */
+export type SettingNames = () => Promise<readonly string[]>;
+
 /**
  * Load `<cwd>/.env` with Node's own parser (`process.loadEnvFile`, the `--env-file` format), leaving every variable
  * the environment already has as it is. Returns one warning per name in the file that no setting has.
  */
-export async function loadDotEnv(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+export async function loadDotEnv(cwd: string, env: NodeJS.ProcessEnv, settingNames: SettingNames): Promise<string[]> {
   const file = path.join(cwd, ".env");
   if (!existsSync(file)) return [];
   const parsed = parseEnv(readFileSync(file, "utf8"));
@@ -20,12 +23,12 @@ export async function loadDotEnv(cwd: string, env: NodeJS.ProcessEnv = process.e
   const doubtful = Object.keys(parsed).filter((name) => OWN_PREFIXES.test(name) || SHARED_PREFIXES.test(name));
   if (doubtful.length === 0) return [];
   // Only a file naming settings pays for loading their list.
-  const [{ SETTING_NAMES }, { nearestName }] = await Promise.all([
-    import("../config.ts"),
+  const [names, { nearestName }] = await Promise.all([
+    settingNames(),
     import("../environments/resolution/nearest-name.ts"),
   ]);
   // RL_CONFIG names the settings file rather than being one of its settings.
-  const known: readonly string[] = [...SETTING_NAMES, "RL_CONFIG"];
+  const known: readonly string[] = [...names, "RL_CONFIG"];
   const warnings: string[] = [];
   for (const name of doubtful.filter((n) => !known.includes(n))) {
     const near = nearestName(name, known);

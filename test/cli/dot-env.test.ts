@@ -6,6 +6,7 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { loadDotEnv } from "../../src/cli/load-dot-env.ts";
+import { loadSettingNames } from "../../src/cli/setting-names.ts";
 import { CLI, runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -53,9 +54,9 @@ describe(".env", () => {
     const cwd = tempDir();
     writeFileSync(path.join(cwd, ".env"), 'RL_DIGEST_CRON="*/5 * * * *"\nRL_STACK=tinker-cookbook\n');
     const env: NodeJS.ProcessEnv = { RL_STACK: "atropos-tinker" };
-    expect(await loadDotEnv(cwd, env)).toEqual([]);
+    expect(await loadDotEnv(cwd, env, loadSettingNames)).toEqual([]);
     expect(env).toEqual({ RL_STACK: "atropos-tinker", RL_DIGEST_CRON: "*/5 * * * *" });
-    expect(await loadDotEnv(tempDir(), env)).toEqual([]);
+    expect(await loadDotEnv(tempDir(), env, loadSettingNames)).toEqual([]);
   });
 
   it(".env.example is a shell file too: set -a; . ./.env.example works and the bot takes what it sets", async () => {

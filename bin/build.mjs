@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the bot into dist/ with esbuild: one ESM entry per program (the CLI and the discovery workers), code that is
-// imported lazily or shared in dist/chunks/, npm packages left to node_modules. `npm ci` runs it (prepare), and so do
+// imported lazily or shared in dist/chunks/, npm packages left to node_modules; exec and scan as CommonJS files. `npm ci` runs it (prepare), and so do
 // `npm run build`, the test run (vitest globalSetup) and `npm run bench`, so what runs is always the current sources.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -16,18 +16,28 @@ export const DIST = path.join(ROOT, "dist");
  */
 export const ENTRIES = {
   cli: "src/cli.ts",
+  // What exec's client loads from the command's chunks when it needs them (the settings, the supervisor's starter).
+  "exec-loaders": "src/cli/exec-loaders.ts",
 };
 /**
- * Programs built as one file each, with everything they use and nothing else (no shared chunks): one-shot work whose
- * time goes largely to loading code: `rl-chatops scan` (cli.ts imports it by this name), the bot's discovery process,
- * and the parse helper both of them start. Shared chunks hold what their other users need too: zod's core as the full
+ * Programs built as one file each, with everything they use and nothing else (no shared chunks): work whose time goes
+ * largely to loading code: the bot's discovery process, and the parse helper it and `rl-chatops scan` start. Shared chunks hold what their other users need too: zod's core as the full
  * build uses it was 307 KB of the scan's code, against 64 KB of the mini build alone.
  */
 export const STANDALONE = {
-  "scan-command": "src/scan-command.ts",
-  "exec-command": "src/cli/exec-command.ts",
   "parse-worker": "src/environments/threads/parse-worker.ts",
   "scan-process": "src/environments/discovery-process/scan-process.ts",
+};
+
+/**
+ * One-shot commands built as CommonJS files, dist/<name>.cjs, one file each like STANDALONE's: bin/rl-chatops.js (itself
+ * CommonJS, bin/package.json) requires the one a command line's verb names, and a process that loads only CommonJS
+ * never starts Node's ES module loader, about 10 ms of every command (cli.ts requires them too). What they import
+ * at run time by a URL (exec's settings loader, dist/exec-loaders.js) stays an ES module of the split build.
+ */
+export const COMMONJS = {
+  "scan-command": "src/scan-command.ts",
+  "exec-command": "src/cli/exec-command.ts",
 };
 
 /**
@@ -68,6 +78,8 @@ const englishZodLocales = {
 /** CommonJS code bundled into ES modules still calls require() for Node's own modules. */
 const REQUIRE_SHIM =
   'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);';
+/** The sources' import.meta.url, in a CommonJS file: its own file URL. */
+const IMPORT_META_URL_SHIM = 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;';
 
 /** Writes `contents` to `file` unless it already holds exactly that; whole files only (rename), never half of one. */
 function writeIfChanged(file, contents) {
@@ -107,6 +119,15 @@ export async function buildDist({ quiet = false } = {}) {
     build({ ...common, entryPoints: entryPoints(ENTRIES), chunkNames: "chunks/[name]-[hash]", splitting: true }),
     // execa is loaded only to ask the training Python where atroposlib is, which a one-shot scan never does.
     build({ ...common, entryPoints: entryPoints(STANDALONE), external: [...EXTERNAL, "execa"] }),
+    build({
+      ...common,
+      entryPoints: entryPoints(COMMONJS),
+      format: "cjs",
+      outExtension: { ".js": ".cjs" },
+      banner: { js: IMPORT_META_URL_SHIM },
+      define: { "import.meta.url": "__importMetaUrl" },
+      external: [...EXTERNAL, "execa"],
+    }),
   ]);
   let changed = 0;
   const written = new Set();
@@ -114,11 +135,15 @@ export async function buildDist({ quiet = false } = {}) {
     written.add(file.path);
     if (writeIfChanged(file.path, Buffer.from(file.contents))) changed += 1;
   }
+  // What an earlier build wrote and this one did not (a chunk, or a program since built under another name) goes.
   const chunks = path.join(DIST, "chunks");
-  for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
-    const file = path.join(chunks, name);
-    // Another build's file on its way in is not stale.
-    if (!written.has(file) && !name.endsWith(".tmp")) rmSync(file, { force: true });
+  const built = (dir) =>
+    (existsSync(dir) ? readdirSync(dir) : [])
+      .filter((name) => /\.(c?js|map)$/.test(name))
+      .map((n) => path.join(dir, n));
+  for (const file of [...built(chunks), ...built(DIST)]) {
+    // Another build's file on its way in is not stale (it ends in .tmp until renamed).
+    if (!written.has(file)) rmSync(file, { force: true });
   }
   if (!quiet)
     process.stdout.write(

@@ -1,0 +1,12 @@
+// The usage text every rl-chatops program prints for --help and after a usage error.
+export const USAGE = `Usage:
+  rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
+  rl-chatops exec "<command>" [--channel ID] [--user ID] [--json] [--timeout SECONDS]
+                                                run one /rl command by the bot that owns the data folder (with none,
+                                                a background supervisor is started for it); give up when the owner
+                                                does not take it within SECONDS, default 30
+  rl-chatops stop [--timeout SECONDS]           stop the bot or background supervisor that owns the data folder, in order
+  rl-chatops notices [--follow]                 print the notices kept for console channels (--follow: and new ones)
+  rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)
+  rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
+  rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
