@@ -18,7 +18,10 @@ export interface BenchRow {
   repetitions: number;
   /** The raw numbers behind the row (milliseconds unless the key says otherwise). */
   data: Record<string, unknown>;
-  /** The machine's 1-minute load average when the row's measurement started and ended (set by bench/main.ts). */
+  /**
+   * The machine's 1-minute load average when the row's measurement started and ended, and the CPU time stolen from it
+   * meanwhile (set by bench/main.ts).
+   */
   load?: MeasuredLoad;
 }
 
@@ -26,14 +29,27 @@ export interface MeasuredLoad {
   start: number;
   end: number;
   cpus: number;
-  /** The load was above the number of CPUs at either end: the figure is slower than on a quiet machine. */
+  /** The share of the CPUs' time stolen by the hypervisor during the measurement (0 to 1), where Linux tells it. */
+  steal?: number;
+  /**
+   * The load was above the number of CPUs at either end, or at least STOLEN_BUSY of the CPUs' time was stolen: the
+   * figure is slower than on a quiet machine.
+   */
   busy: boolean;
 }
 
-/** The machine's load now against its CPUs; `start` the load when the measurement began. */
-export function measuredLoad(start: number, end: number, cpus: number): MeasuredLoad {
+/**
+ * A measurement during which the hypervisor ran other machines on our CPUs this much of the time was not taken on a
+ * quiet machine: with the load under the CPUs, 5-14% stolen made the loop's worst stall 24-48 ms against 17-18 ms
+ * with 0-2% (vmstat beside `npm run bench`, 2026-12).
+ */
+export const STOLEN_BUSY = 0.05;
+
+/** The machine's load now against its CPUs; `start` the load when the measurement began, `steal` the stolen share. */
+export function measuredLoad(start: number, end: number, cpus: number, steal?: number): MeasuredLoad {
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { start: round(start), end: round(end), cpus, busy: Math.max(start, end) > cpus };
+  const busy = Math.max(start, end) > cpus || (steal ?? 0) >= STOLEN_BUSY;
+  return { start: round(start), end: round(end), cpus, ...(steal === undefined ? {} : { steal: round(steal) }), busy };
 }
 
 export interface BenchReport {
@@ -42,7 +58,7 @@ export interface BenchReport {
   machine: {
     cpus: number;
     node: string;
-    /** The Node flags the bench ran with: the bot's (bin/bot-node-flags.js). */
+    /** The Node flags the bench ran with: the bot's (bin/bot-node-flags.mjs). */
     nodeFlags?: string[];
     python: string;
     loadAverageAtStart: number[];

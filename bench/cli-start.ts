@@ -62,7 +62,7 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
       goal: `<= ${HELP_GOAL.toFixed(2)}x node -e 0`,
       met: help <= HELP_GOAL * node,
       note:
-        "`node bin/rl-chatops.js --help` (bin/ imports dist/cli.js, which prints the usage with nothing else loaded) vs `node -e 0`, each timed from spawn to exit; " +
+        "`node bin/rl-chatops.js --help` (bin/rl-chatops.js, CommonJS, requires dist/exec-command.cjs, the smallest program of the build, which prints the usage; no ES module is loaded) vs `node -e 0`, each timed from spawn to exit; " +
         `runs rotated, median of ${reps}.`,
       repetitions: reps,
       data: runs,
@@ -78,7 +78,7 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
       met: status <= EXEC_GOAL * node,
       note:
         '`node bin/rl-chatops.js exec "/rl status"` with no bot on the data folder: the first, uncounted, call starts the background supervisor; each measured one reads its pid file, ' +
-        `hands it the command over its socket and prints its answer "No runs in this channel yet" (exit 1), loading none of the services and not the settings parser (the data folder is read from the environment or the settings file's text). Runs rotated with the rest of this section; median of ${reps}.`,
+        `hands it the command over its socket and prints its answer "No runs in this channel yet" (exit 1), loading two files of the package, bin/rl-chatops.js and dist/exec-command.cjs (CommonJS, so Node's ES module loader is never started): none of the services and not the settings parser (the data folder is read from the environment or the settings file's text). Runs rotated with the rest of this section; median of ${reps}.`,
       repetitions: reps,
       data: runs,
     },

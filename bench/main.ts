@@ -10,6 +10,7 @@ import type { BenchContext } from "./bench-context.ts";
 import { readBenchOptions } from "./bench-options.ts";
 import { measuredLoad, type BenchReport, type BenchRow } from "./bench-row.ts";
 import { benchTempDir, cleanupAll } from "./cleanup.ts";
+import { readCpuTimes, stolenShare } from "./cpu-steal.ts";
 import { measureCliStart } from "./cli-start.ts";
 import { measureDigestCycle } from "./digest-cycle.ts";
 import { measureDiscoveryCold } from "./discovery-cold.ts";
@@ -19,7 +20,7 @@ import { measureDiscoveryWarm } from "./discovery-warm.ts";
 import { generateEnvironments } from "./generate-environments.ts";
 import { measureMemory } from "./memory.ts";
 import { measureSamplesMemory } from "./samples-memory.ts";
-import { markdownTable, notes, textTable } from "./print-table.ts";
+import { markdownTable, notes, stolenPercent, textTable } from "./print-table.ts";
 import { measureRecovery } from "./recovery.ts";
 import { measureResponsiveness } from "./responsiveness.ts";
 import { PYTHON } from "./scan-processes.ts";
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
   if (options.markdown) return printMarkdown();
   const started = performance.now();
   const loadAtStart = loadavg();
-  // bin/bench.js starts this process with the bot's flags; tsx's own are left out.
+  // bin/bench.mjs starts this process with the bot's flags; tsx's own are left out.
   const nodeFlags = process.execArgv.filter((flag) => /^--max-/.test(flag));
   const cwd = benchTempDir("config");
   const lockedEnv = loadLockedFields(loadConfig({ RL_LOG_LEVEL: "silent" }, cwd).lockedFieldsPath).env;
@@ -92,6 +93,7 @@ async function main(): Promise<number> {
     console.log(m.title);
     const t = performance.now();
     const loadBefore = loadavg()[0]!;
+    const cpuBefore = readCpuTimes();
     let measured: BenchRow[];
     try {
       measured = await m.run(ctx);
@@ -99,10 +101,10 @@ async function main(): Promise<number> {
       console.error(`${m.title} failed:`, err);
       measured = [failedRow(m.id, m.title, err)];
     }
-    const load = measuredLoad(loadBefore, loadavg()[0]!, cpus().length);
+    const load = measuredLoad(loadBefore, loadavg()[0]!, cpus().length, stolenShare(cpuBefore, readCpuTimes()));
     rows.push(...measured.map((row) => ({ ...row, load })));
     console.log(
-      `  (${((performance.now() - t) / 1000).toFixed(1)} s, load ${load.start.toFixed(2)} -> ${load.end.toFixed(2)} on ${load.cpus} CPUs${load.busy ? ": busy, these figures are slower than on a quiet machine" : ""})`,
+      `  (${((performance.now() - t) / 1000).toFixed(1)} s, load ${load.start.toFixed(2)} -> ${load.end.toFixed(2)} on ${load.cpus} CPUs${load.steal === undefined ? "" : `, ${stolenPercent(load.steal)} of their time stolen`}${load.busy ? ": busy, these figures are slower than on a quiet machine" : ""})`,
     );
   }
 
