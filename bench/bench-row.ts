@@ -40,8 +40,8 @@ export interface MeasuredLoad {
 
 /**
  * A measurement during which the hypervisor ran other machines on our CPUs this much of the time was not taken on a
- * quiet machine: with the load under the CPUs, 5-14% stolen made the loop's worst stall 24-48 ms against 17-18 ms
- * with 0-2% (vmstat beside `npm run bench`, 2026-12).
+ * quiet machine: vmstat beside `npm run bench` showed 5-14% stolen in a run whose loop stall (24-26 ms) was mostly
+ * time the bot's thread spent waiting for a CPU while CPUs were idle (2026-12-03).
  */
 export const STOLEN_BUSY = 0.05;
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the bot into dist/ with esbuild: one ESM entry per program (the CLI and the discovery workers), code that is
-// imported lazily or shared in dist/chunks/, npm packages left to node_modules; exec and scan as CommonJS files. `npm ci` runs it (prepare), and so do
-// `npm run build`, the test run (vitest globalSetup) and `npm run bench`, so what runs is always the current sources.
+// imported lazily or shared in dist/chunks/, npm packages left to node_modules; exec and scan as CommonJS files.
+// `npm ci` runs it (prepare), and so do `npm run build`, the test run (vitest globalSetup) and `npm run bench`, so
+// what runs is always the current sources.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -21,8 +22,9 @@ export const ENTRIES = {
 };
 /**
  * Programs built as one file each, with everything they use and nothing else (no shared chunks): work whose time goes
- * largely to loading code: the bot's discovery process, and the parse helper it and `rl-chatops scan` start. Shared chunks hold what their other users need too: zod's core as the full
- * build uses it was 307 KB of the scan's code, against 64 KB of the mini build alone.
+ * largely to loading code: the bot's discovery process, and the parse helper it and `rl-chatops scan` start. Shared
+ * chunks hold what their other users need too: zod's core as the full build uses it was 307 KB of the scan's code,
+ * against 64 KB of the mini build alone.
  */
 export const STANDALONE = {
   "parse-worker": "src/environments/threads/parse-worker.ts",
@@ -30,10 +32,10 @@ export const STANDALONE = {
 };
 
 /**
- * One-shot commands built as CommonJS files, dist/<name>.cjs, one file each like STANDALONE's: bin/rl-chatops.js (itself
- * CommonJS, bin/package.json) requires the one a command line's verb names, and a process that loads only CommonJS
- * never starts Node's ES module loader, about 10 ms of every command (cli.ts requires them too). What they import
- * at run time by a URL (exec's settings loader, dist/exec-loaders.js) stays an ES module of the split build.
+ * One-shot commands built as CommonJS files, dist/<name>.cjs, one file each like STANDALONE's: bin/rl-chatops.js
+ * (itself CommonJS, bin/package.json) requires the one a command line's verb names, and a process that loads only
+ * CommonJS never starts Node's ES module loader, about 10 ms of every command (cli.ts requires them too). What they
+ * import at run time by a URL (exec's settings loader, dist/exec-loaders.js) stays an ES module of the split build.
  */
 export const COMMONJS = {
   "scan-command": "src/scan-command.ts",
