@@ -26,7 +26,7 @@ const CORE_TIERS = [
     "zod-english.ts",
   ],
 ];
-const ROOT = "^src/((main|cli|scan-command)\\.ts$|cli/)";
+const ROOT = "^src/((main|cli|scan-command|scan-folder)\\.ts$|cli/)";
 /** Leaves every layer may use: typed errors and the neutral reply. */
 const LEAVES = "^src/(errors|reply)\\.ts$";
 

@@ -12,7 +12,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const DIST = path.join(ROOT, "dist");
 
 /**
- * dist/<name>.js for each program; src/environments/threads/spawn-worker.ts and
+ * dist/<name>.js for each program (dist/<name>.cjs for COMMONJS's); src/environments/threads/spawn-worker.ts and
  * src/environments/discovery-process/spawn-scan-process.ts find theirs by these names.
  */
 export const ENTRIES = {
@@ -22,23 +22,26 @@ export const ENTRIES = {
 };
 /**
  * Programs built as one file each, with everything they use and nothing else (no shared chunks): work whose time goes
- * largely to loading code: the bot's discovery process, and the parse helper it and `rl-chatops scan` start. Shared
+ * largely to loading code: the bot's discovery process here, the parse helper and the one-shot commands in COMMONJS. Shared
  * chunks hold what their other users need too: zod's core as the full build uses it was 307 KB of the scan's code,
  * against 64 KB of the mini build alone.
  */
 export const STANDALONE = {
-  "parse-worker": "src/environments/threads/parse-worker.ts",
   "scan-process": "src/environments/discovery-process/scan-process.ts",
 };
 
 /**
- * One-shot commands built as CommonJS files, dist/<name>.cjs, one file each like STANDALONE's: bin/rl-chatops.js
- * (itself CommonJS, bin/package.json) requires the one a command line's verb names, and a process that loads only
- * CommonJS never starts Node's ES module loader, about 10 ms of every command (cli.ts requires them too). What they
- * import at run time by a URL (exec's settings loader, dist/exec-loaders.js) stays an ES module of the split build.
+ * Built as CommonJS files, dist/<name>.cjs, one file each like STANDALONE's: a process or thread that loads only
+ * CommonJS never starts Node's ES module loader, about 10 ms of every command and of every parse helper's start.
+ * bin/rl-chatops.js (itself CommonJS, bin/package.json) requires the command a command line's verb names (cli.ts
+ * requires them too); scan's is in two parts, the second (the settings and the scanners) loaded while its parse
+ * helpers start (src/cli/load-program.ts). What exec imports at run time by a URL (its settings loader,
+ * dist/exec-loaders.js) stays an ES module of the split build.
  */
 export const COMMONJS = {
+  "parse-worker": "src/environments/threads/parse-worker.ts",
   "scan-command": "src/scan-command.ts",
+  "scan-folder": "src/scan-folder.ts",
   "exec-command": "src/cli/exec-command.ts",
 };
 

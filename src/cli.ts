@@ -1,6 +1,5 @@
 // The rl-chatops command line: run the bot, run one command (exec) by the bot or the background supervisor, stop
 // either, print kept notices, or show what discovery finds (scan).
-import { createRequire } from "node:module";
 import { constants } from "node:os";
 import path from "node:path";
 import { isRlError, RlError } from "./errors.ts";
@@ -10,6 +9,7 @@ import type * as ExecCommandModule from "./cli/exec-command.ts";
 import { ackTimeoutOf } from "./cli/ack-timeout.ts";
 import { runCommandMain } from "./cli/command-main.ts";
 import { loadDataConfig } from "./cli/load-data-config.ts";
+import { loadProgram } from "./cli/load-program.ts";
 import { loadSettingNames } from "./cli/setting-names.ts";
 import type { CommandLine } from "./cli/parse-command-line.ts";
 
@@ -23,13 +23,10 @@ import type { CommandLine } from "./cli/parse-command-line.ts";
  * for a command line that starts with their verb; this command loads them for any other. From the sources, the
  * TypeScript file.
  */
-const FROM_SOURCES = import.meta.url.endsWith(".ts");
-async function program<T>(source: string, built: string): Promise<T> {
-  if (FROM_SOURCES) return (await import(source)) as T;
-  return createRequire(import.meta.url)(built) as T;
-}
-const scanCommand = () => program<typeof ScanCommandModule>("./scan-command.ts", "./scan-command.cjs");
-const execCommand = () => program<typeof ExecCommandModule>("./cli/exec-command.ts", "./exec-command.cjs");
+const scanCommand = () =>
+  loadProgram<typeof ScanCommandModule>(import.meta.url, "./scan-command.ts", "./scan-command.cjs");
+const execCommand = () =>
+  loadProgram<typeof ExecCommandModule>(import.meta.url, "./cli/exec-command.ts", "./exec-command.cjs");
 
 /** The bot stopped because its database file was deleted or replaced while it ran (README, Reliability). */
 const DATABASE_GONE_EXIT = 3;

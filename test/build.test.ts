@@ -20,6 +20,7 @@ describe("dist/", () => {
       "exec-loaders",
       "parse-worker",
       "scan-command",
+      "scan-folder",
       "scan-process",
     ]);
     for (const name of [...Object.keys(ENTRIES), ...Object.keys(STANDALONE)])
@@ -38,6 +39,13 @@ describe("dist/", () => {
     const exec = readFileSync(path.join(DIST, "exec-command.cjs"), "utf8");
     expect(exec).not.toContain("node_modules/zod/");
     expect(exec).not.toContain("node_modules/yaml/");
+    // scan's program holds only what starts its parse helpers: the settings and the scanners are scan-folder's, which
+    // it loads while the helpers start.
+    const scan = readFileSync(path.join(DIST, "scan-command.cjs"), "utf8");
+    for (const later of ["node_modules/zod/", "node_modules/yaml/", "src/environments/scanner.ts", "src/config.ts"])
+      expect(scan).not.toContain(later);
+    expect(scan).toContain("src/environments/threads/parse-pool.ts");
+    expect(readFileSync(path.join(DIST, "scan-folder.cjs"), "utf8")).toContain("src/environments/scanner.ts");
   });
 
   it("removes what an earlier build wrote and this one does not, and keeps another build's file on its way in", async () => {
@@ -79,8 +87,9 @@ describe("dist/", () => {
     // zod's code is split between its core, its mini build and its full build: one of them holds the English messages.
     expect(codes.filter((code) => code.includes("node_modules/zod/v4/locales/en.js"))).toHaveLength(1);
     for (const code of codes) expect(code).not.toContain("node_modules/zod/v4/locales/fr.js");
-    // The scan command carries its own copy of the mini build, with the same English messages.
-    const scanCommand = readFileSync(path.join(DIST, "scan-command.cjs"), "utf8");
+    // The scan command carries its own copy of the mini build (in the part it loads once its helpers are starting),
+    // with the same English messages.
+    const scanCommand = readFileSync(path.join(DIST, "scan-folder.cjs"), "utf8");
     expect(scanCommand).toContain("node_modules/zod/v4/locales/en.js");
     expect(scanCommand).not.toContain("node_modules/zod/v4/locales/fr.js");
     // A setting zod checks with its own message: the built command still says it in English.

@@ -50,6 +50,21 @@ describe(".env", () => {
     ]);
   });
 
+  it("scan warns of a misspelt setting too, and takes the settings the file sets", async () => {
+    // scan's program gets the settings' names from its second part (dist/scan-folder.cjs), loaded for this file only.
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, ".env"), "RL_SCAN_RECURSIVEE=true\nRL_STACK=tinker-cookbook\n");
+    const out = await runCli(["scan", path.join(PACKAGE_ROOT, "examples", "tinker-cookbook"), "--json"], { cwd });
+    expect(out.code).toBe(0);
+    expect(out.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /\.env: RL_SCAN_RECURSIVEE is not a setting of rl-chatops; did you mean RL_SCAN_RECURSIVE\?$/,
+      ),
+    ]);
+    // RL_STACK from the file: the folder was read as the cookbook's, its recipes found.
+    expect(out.stdout).toContain("math_rl.train");
+  });
+
   it("reads quotes as the shell does, and sets only what the environment lacks", async () => {
     const cwd = tempDir();
     writeFileSync(path.join(cwd, ".env"), 'RL_DIGEST_CRON="*/5 * * * *"\nRL_STACK=tinker-cookbook\n');

@@ -13,15 +13,15 @@ const FROM_SOURCES = import.meta.url.endsWith(".ts");
 const ownGates = new WeakMap<Worker, SharedArrayBuffer>();
 
 /**
- * Starts dist/<name>.js when running from the build, or the TypeScript entry beside this file when running from the
- * sources (tsx, vitest), through a small bootstrap that registers tsx first. `workerData` is an object: the thread's
+ * Starts dist/<name>.cjs (CommonJS, bin/build.mjs) when running from the build, or the TypeScript entry beside this
+ * file when running from the sources (tsx, vitest), through a small bootstrap that registers tsx first. `workerData` is an object: the thread's
  * parse gates are added to it.
  */
 export function spawnWorker(name: WorkerName, workerData: object = {}): Worker {
   const parseGates = gatesForNewThread();
   const options: WorkerOptions = { workerData: { ...workerData, parseGates } satisfies ParseGates };
   let worker: Worker;
-  if (!FROM_SOURCES) worker = new Worker(path.join(PACKAGE_ROOT, "dist", `${name}.js`), options);
+  if (!FROM_SOURCES) worker = new Worker(path.join(PACKAGE_ROOT, "dist", `${name}.cjs`), options);
   else {
     // A worker does not inherit the parent's loader hooks, and `--import` in its execArgv comes too late for its own entry.
     // register() starts a loader thread that transforms every module the worker loads.
