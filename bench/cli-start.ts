@@ -4,7 +4,7 @@ import path from "node:path";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir } from "./cleanup.ts";
-import { cliArguments, commandLine, measuredEnv, runProcess } from "./scan-processes.ts";
+import { CLI, measuredEnv, runProcess } from "./scan-processes.ts";
 import { median, ms, times } from "./stats.ts";
 
 const HELP_GOAL = 2;
@@ -22,10 +22,10 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
     // The same in the environment the bench was started in, e.g. with NODE_EXTRA_CA_CERTS, which makes Node read
     // its root certificates and that file's before running any code.
     nodeCaller: async () => (await runProcess(process.execPath, ["-e", "0"], { cwd, env: process.env })).wallMs,
-    help: async () => (await runProcess(process.execPath, cliArguments("--help"), { cwd, env })).wallMs,
+    help: async () => (await runProcess(process.execPath, [CLI, "--help"], { cwd, env })).wallMs,
     // No runs in the channel: it answers (exit 1, "No runs in this channel yet") after opening the data folder.
     status: async () =>
-      (await runProcess(process.execPath, cliArguments("exec", "/rl status"), { cwd, env, allowExit: [1] })).wallMs,
+      (await runProcess(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, allowExit: [1] })).wallMs,
   };
   const names = Object.keys(commands);
   const runs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
@@ -42,7 +42,7 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
     );
   }
   // The first exec started a background supervisor on the folder: it goes now, not RL_IDLE_EXIT_MINUTES later.
-  await runProcess(process.execPath, cliArguments("stop"), { cwd, env });
+  await runProcess(process.execPath, [CLI, "stop"], { cwd, env });
   const node = median(runs.node!);
   const help = median(runs.help!);
   const status = median(runs.status!);
@@ -62,7 +62,7 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
       goal: `<= ${HELP_GOAL.toFixed(2)}x node -e 0`,
       met: help <= HELP_GOAL * node,
       note:
-        `\`${commandLine("--help")}\` (bin/rl-chatops.js, CommonJS, requires dist/exec-command.cjs, the smallest program of the build, which prints the usage; no ES module is loaded) vs \`node -e 0\`, each timed from spawn to exit; ` +
+        "`node bin/rl-chatops.js --help` (bin/rl-chatops.js, CommonJS, requires dist/exec-command.cjs, the smallest program of the build, which prints the usage; no ES module is loaded) vs `node -e 0`, each timed from spawn to exit; " +
         `runs rotated, median of ${reps}.`,
       repetitions: reps,
       data: runs,
@@ -77,7 +77,7 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
       goal: `<= ${EXEC_GOAL.toFixed(2)}x node -e 0`,
       met: status <= EXEC_GOAL * node,
       note:
-        `\`${commandLine("exec", '"/rl status"')}\` with no bot on the data folder: the first, uncounted, call starts the background supervisor; each measured one reads its pid file, ` +
+        '`node bin/rl-chatops.js exec "/rl status"` with no bot on the data folder: the first, uncounted, call starts the background supervisor; each measured one reads its pid file, ' +
         `hands it the command over its socket and prints its answer "No runs in this channel yet" (exit 1), loading two files of the package, bin/rl-chatops.js and dist/exec-command.cjs (CommonJS, so Node's ES module loader is never started): none of the services and not the settings parser (the data folder is read from the environment or the settings file's text). Runs rotated with the rest of this section; median of ${reps}.`,
       repetitions: reps,
       data: runs,

@@ -3,7 +3,7 @@ import { createEnvironmentScanner } from "../src/environments/scanner.ts";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir } from "./cleanup.ts";
-import { commandLine, runCliScan, runSeedScan, type SeedScan } from "./scan-processes.ts";
+import { runCliScan, runSeedScan, type SeedScan } from "./scan-processes.ts";
 import { median, ms, times } from "./stats.ts";
 
 interface OurScan {
@@ -95,7 +95,7 @@ export async function measureDiscoveryCold(ctx: BenchContext): Promise<BenchRow[
       goal: "ours/seed <= 1.00x",
       met: cliMs <= seedProcessMs,
       note:
-        `\`${commandLine("scan", "DIR")}\` (Node start-up, the built command, config, discovery on every core, text output) vs \`python3 bench/seed-scan.py DIR\` (the interpreter itself), ` +
+        "`node bin/rl-chatops.js scan DIR` (Node start-up, the built command, config, discovery on every core, text output) vs `python3 bench/seed-scan.py DIR` (the interpreter itself), " +
         `each timed from spawn to exit. Median of ${sizes.processReps}.`,
       repetitions: sizes.processReps,
       data: { cli, seedProcess },

@@ -1,7 +1,6 @@
 // Runs one discovery as a process of its own: the seed's algorithm under python3, or `rl-chatops scan DIR`.
 import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { botNodeFlags } from "../bin/bot-node-flags.mjs";
 
 export interface SeedScan {
   /** python3 start to exit, as seen from here. */
@@ -20,14 +19,6 @@ export interface ProcessRun {
 
 const SEED_SCRIPT = fileURLToPath(new URL("./seed-scan.py", import.meta.url));
 export const CLI = fileURLToPath(new URL("../bin/rl-chatops.js", import.meta.url));
-/**
- * Node's arguments that run `rl-chatops ...` as the command does: with the flags on bin/rl-chatops.js's first line,
- * which are also those the build's code caches are made with (V8 refuses a cache made under other flags).
- */
-export const cliArguments = (...args: string[]): string[] => [...botNodeFlags(), CLI, ...args];
-/** The command line cliArguments runs, for the notes. */
-export const commandLine = (...args: string[]): string =>
-  ["node", ...botNodeFlags(), "bin/rl-chatops.js", ...args].join(" ");
 /** The interpreter itself, not a version manager's shim in front of it (pyenv's adds about 0.2 s to every start). */
 export const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"]).toString().trim();
 
@@ -100,5 +91,5 @@ export async function runCliScan(
     RL_LOG_LEVEL: "silent",
     RL_SCAN_RECURSIVE: options.recursive ? "true" : "false",
   };
-  return runProcess(process.execPath, cliArguments("scan", dir, ...(options.json ? ["--json"] : [])), { cwd, env });
+  return runProcess(process.execPath, [CLI, "scan", dir, ...(options.json ? ["--json"] : [])], { cwd, env });
 }

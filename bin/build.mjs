@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { botNodeFlags } from "./bot-node-flags.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DIST = path.join(ROOT, "dist");
@@ -48,7 +47,8 @@ export const COMMONJS = {
 
 /**
  * Programs the build makes a V8 code cache for (src/cli/code-cache.ts: dist/<name>.cjs.v8-cache), each with the command
- * line that loads it and runs most of its code: the build runs it once, in a process that writes the cache as it exits.
+ * line that loads it and runs most of its code: the build runs `node bin/rl-chatops.js ...` once, in a process that
+ * writes the cache as it exits.
  * scan-folder is 470 KB (zod, yaml, the scanners), most of it compiled by every scan.
  */
 export const CODE_CACHED = {
@@ -118,7 +118,8 @@ async function makeCodeCaches() {
     const cache = `${program}.v8-cache`;
     if (existsSync(cache) && statSync(cache).mtimeMs >= statSync(program).mtimeMs) continue;
     try {
-      await execa(process.execPath, [...botNodeFlags(), path.join(ROOT, "bin", "rl-chatops.js"), ...args], {
+      // With no Node flag, as README runs the one-shot commands: V8 takes a cache only under the flags it was made with.
+      await execa(process.execPath, [path.join(ROOT, "bin", "rl-chatops.js"), ...args], {
         // Not the checkout's root: a .env there (say, RL_STACK=tinker-cookbook) is no setting of this run.
         cwd: DIST,
         // src/cli/code-cache.ts, WRITE_CODE_CACHE.

@@ -35,6 +35,7 @@ export async function scanFolder(folder: string, options: { json: boolean }, thr
           ...(config.atroposlibDir ? { atroposlib: { dir: config.atroposlibDir } } : {}),
           parseThreads: threads.count,
           parsePool: threads.pool,
+          scansOnce: true,
         });
   const result: ScanResult = await scanner.scan(folder);
   const { toScanJson } = await import("./environments/scan-json.ts");

@@ -9,7 +9,8 @@ import vm from "node:vm";
 
 /**
  * The cache beside the program. It holds MAGIC, the program's own bytes, then V8's data: it is used only for those
- * very bytes (V8's own check compares lengths, not contents), and only by the V8 that made it (V8 refuses another's).
+ * very bytes (V8's own check compares lengths, not contents), and only by the V8 that made it, under the same V8 flags
+ * (V8 refuses another's: a cache made by `node bin/rl-chatops.js` is not taken under `--max-semi-space-size`).
  */
 export const codeCacheFileOf = (file: string): string => `${file}.v8-cache`;
 

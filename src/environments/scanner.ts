@@ -41,6 +41,12 @@ export interface EnvironmentScannerOptions {
   atroposlib?: AtroposlibLookup;
   /** tinker-atropos's tinker_atropos/config.py, when the training root may have it: TinkerConfig's fields are read from it. */
   trainerConfigFile?: string;
+  /**
+   * The scanner scans one folder once (`rl-chatops scan`): files are known by their paths instead of by a hash of
+   * their content, which only a rescan uses (a copied or touched file found again), so no file is hashed and Node's
+   * crypto is never loaded.
+   */
+  scansOnce?: boolean;
 }
 
 export interface ScanStats {
@@ -89,6 +95,7 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     concurrency: Math.max(MIN_READ_CONCURRENCY, 2 * threads + 1),
     maybeYield: createTimeSlicer(options.sliceMs ?? SLICE_MS),
     referencedBy: new WeakMap(),
+    scansOnce: options.scansOnce ?? false,
   };
   const outsideClasses = createOutsideConfigClasses(options, pool, read);
   let lastStats: ScanStats = { parsed: 0, cached: 0, unreached: 0 };

@@ -5,21 +5,20 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { botNodeFlags } from "../../bin/bot-node-flags.mjs";
 import { DIST } from "../../bin/build.mjs";
 import { codeCacheFileOf, WRITE_CODE_CACHE } from "../../src/cli/code-cache.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
 const CODE_CACHE = new URL("../../src/cli/code-cache.ts", import.meta.url).href;
 
-/** Loads `file` with requireWithCodeCache in a process of its own, started with the bot's Node flags. */
+/** Loads `file` with requireWithCodeCache in a process of its own, started with no Node flag (as the build's run). */
 async function load(file: string, env: NodeJS.ProcessEnv = {}): Promise<{ value: unknown; fromCache: boolean }> {
   const script = `const { requireWithCodeCache } = await import(${JSON.stringify(CODE_CACHE)});
 const loaded = requireWithCodeCache(${JSON.stringify(file)});
 process.stdout.write(JSON.stringify({ value: loaded.exports.value, fromCache: loaded.fromCache }));`;
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [...botNodeFlags(), "--import", "tsx", "--input-type=module", "-e", script],
+    ["--import", "tsx", "--input-type=module", "-e", script],
     { env: { ...process.env, ...env } },
   );
   return JSON.parse(stdout) as { value: unknown; fromCache: boolean };

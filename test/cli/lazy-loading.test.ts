@@ -124,8 +124,11 @@ describe("what each command loads", () => {
     }
   });
 
-  it("scan loads the parser, and nothing of the bot", async () => {
-    expect([...(await loadedBy(["scan", FIXTURES, "--json"], 0))]).toEqual(["treeSitter"]);
+  it("scan loads the parser, and nothing of the bot, and hashes no file (no crypto: it scans once)", async () => {
+    const { command, others, commandUrls } = await loadedByEach(["scan", FIXTURES, "--json"], 0);
+    expect([...new Set([command, ...others].flatMap((set) => [...set]))]).toEqual(["treeSitter"]);
+    expect(commandUrls).toContain("node:worker_threads");
+    expect(commandUrls.filter((url) => url === "node:crypto" || url === "node:child_process")).toEqual([]);
   });
 
   it("the bot with no platform token loads the chat handler and the scheduler, and neither platform SDK", async () => {

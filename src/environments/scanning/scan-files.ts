@@ -1,5 +1,5 @@
 // What both parse passes of a scan share: the cache, reading a listed file, and parsing it on the scan's threads.
-import { createHash } from "node:crypto";
+import type * as Crypto from "node:crypto";
 import { describeFsError } from "../describe-fs-error.ts";
 import type { FileOutcome } from "../python/python-file-summary.ts";
 import type { ParsePool } from "../threads/parse-pool.ts";
@@ -18,6 +18,8 @@ export interface ScanFiles {
   maybeYield: MaybeYield;
   /** The names each summary reaches, computed once per summary object (warm rescans reuse them). */
   referencedBy: WeakMap<object, Set<string>>;
+  /** Files are known by their paths, not hashed: the scanner scans once (EnvironmentScannerOptions.scansOnce). */
+  scansOnce: boolean;
 }
 
 /** A file's bytes as read by this scan, and the stamp they are cached under. */
@@ -40,10 +42,15 @@ export async function readEntry(scan: ScanFiles, entry: PythonFileEntry): Promis
   }
   // The file may have grown since it was listed.
   if (bytes.byteLength > scan.maxFileBytes) return { outcome: tooLarge(scan, bytes.byteLength) };
-  return {
-    bytes,
-    stamp: { mtimeMs: entry.mtimeMs, size: entry.size, sha1: createHash("sha1").update(bytes).digest("hex") },
-  };
+  const content = scan.scansOnce ? `path:${entry.filePath}` : await contentHash(bytes);
+  return { bytes, stamp: { mtimeMs: entry.mtimeMs, size: entry.size, content } };
+}
+
+let crypto: Promise<typeof Crypto> | undefined;
+/** The content's SHA-1; crypto is loaded with the first file hashed. */
+async function contentHash(bytes: Uint8Array): Promise<string> {
+  crypto ??= import("node:crypto");
+  return `sha1:${(await crypto).createHash("sha1").update(bytes).digest("hex")}`;
 }
 
 /**

@@ -1,4 +1,5 @@
-// Remembers each file's summary so a rescan skips unchanged files: by mtime+size without reading, else by sha1 without parsing.
+// Remembers each file's summary so a rescan skips unchanged files: by mtime+size without reading, else by content
+// (its SHA-1) without parsing.
 import path from "node:path";
 import type { FileOutcome } from "../python/python-file-summary.ts";
 import type { Skimmed } from "../python/skim-python-file.ts";
@@ -9,7 +10,8 @@ export type CachedOutcome = FileOutcome | Skimmed;
 export interface FileStamp {
   mtimeMs: number;
   size: number;
-  sha1: string;
+  /** What the content is known by: its SHA-1 ("sha1:..."), or for a scanner that scans once its path ("path:..."). */
+  content: string;
 }
 
 export interface SummaryCache {
@@ -31,24 +33,24 @@ export function createSummaryCache(): SummaryCache {
     byStamp(filePath, mtimeMs, size) {
       const stamp = stamps.get(filePath);
       if (!stamp || stamp.mtimeMs !== mtimeMs || stamp.size !== size) return undefined;
-      return outcomes.get(stamp.sha1);
+      return outcomes.get(stamp.content);
     },
     byContent(filePath, stamp) {
-      const outcome = outcomes.get(stamp.sha1);
+      const outcome = outcomes.get(stamp.content);
       if (outcome) stamps.set(filePath, stamp);
       return outcome;
     },
     store(filePath, stamp, outcome) {
       stamps.set(filePath, stamp);
-      outcomes.set(stamp.sha1, outcome);
+      outcomes.set(stamp.content, outcome);
     },
     prune(dir, seen) {
       const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
       for (const filePath of stamps.keys()) {
         if (filePath.startsWith(prefix) && !seen.has(filePath)) stamps.delete(filePath);
       }
-      const used = new Set([...stamps.values()].map((stamp) => stamp.sha1));
-      for (const sha1 of outcomes.keys()) if (!used.has(sha1)) outcomes.delete(sha1);
+      const used = new Set([...stamps.values()].map((stamp) => stamp.content));
+      for (const content of outcomes.keys()) if (!used.has(content)) outcomes.delete(content);
     },
   };
 }
