@@ -22,9 +22,9 @@ export const ENTRIES = {
 };
 /**
  * Programs built as one file each, with everything they use and nothing else (no shared chunks): work whose time goes
- * largely to loading code: the bot's discovery process here, the parse helper and the one-shot commands in COMMONJS. Shared
- * chunks hold what their other users need too: zod's core as the full build uses it was 307 KB of the scan's code,
- * against 64 KB of the mini build alone.
+ * largely to loading code: the bot's discovery process here, the parse helper and the one-shot commands in COMMONJS.
+ * Shared chunks hold what their other users need too: zod's core as the full build uses it was 307 KB of the scan's
+ * code, against 64 KB of the mini build alone.
  */
 export const STANDALONE = {
   "scan-process": "src/environments/discovery-process/scan-process.ts",
@@ -118,7 +118,8 @@ async function makeCodeCaches() {
     const cache = `${program}.v8-cache`;
     if (existsSync(cache) && statSync(cache).mtimeMs >= statSync(program).mtimeMs) continue;
     try {
-      // With no Node flag, as README runs the one-shot commands: V8 takes a cache only under the flags it was made with.
+      // With no Node flag, as README runs the one-shot commands: V8 takes a cache only under the flags it was made
+      // with.
       await execa(process.execPath, [path.join(ROOT, "bin", "rl-chatops.js"), ...args], {
         // Not the checkout's root: a .env there (say, RL_STACK=tinker-cookbook) is no setting of this run.
         cwd: DIST,

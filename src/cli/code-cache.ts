@@ -1,7 +1,7 @@
 // Loads a CommonJS program of the build with the V8 code cache the build made for it: compiling a large program, and
 // then each function it runs the first time, is a good part of a one-shot command's time (scan's settings and
-// scanners, dist/scan-folder.cjs: about 20 ms of a 200 ms scan, side by side). The build runs the command once and keeps what V8
-// compiled (bin/build.mjs, makeCodeCaches); a later run starts from it.
+// scanners, dist/scan-folder.cjs: about 20 ms of a 200 ms scan, side by side). The build runs the command once and
+// keeps what V8 compiled (bin/build.mjs, makeCodeCaches); a later run starts from it.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";

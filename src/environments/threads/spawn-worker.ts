@@ -14,8 +14,8 @@ const ownGates = new WeakMap<Worker, SharedArrayBuffer>();
 
 /**
  * Starts dist/<name>.cjs (CommonJS, bin/build.mjs) when running from the build, or the TypeScript entry beside this
- * file when running from the sources (tsx, vitest), through a small bootstrap that registers tsx first. `workerData` is an object: the thread's
- * parse gates are added to it.
+ * file when running from the sources (tsx, vitest), through a small bootstrap that registers tsx first. `workerData`
+ * is an object: the thread's parse gates are added to it.
  */
 export function spawnWorker(name: WorkerName, workerData: object = {}): Worker {
   const parseGates = gatesForNewThread();
