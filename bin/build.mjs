@@ -133,7 +133,7 @@ async function makeCodeCaches() {
     } catch (err) {
       made.push(
         `no code cache for ${name}: ${
-          String(err.stderr ?? err.message)
+          String(err.stderr || err.message)
             .trim()
             .split("\n")[0]
         }`,

@@ -21,8 +21,8 @@ export async function runScan(dir: string, options: { json: boolean }): Promise<
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
     throw new RlError("NOT_FOUND", `There is no folder ${folder} to scan: give the folder holding the environments.`);
   // Nothing else runs in this process: discovery may parse on every core, this thread included. A helper thread takes
-  // about 50 ms to start (Node's bootstrap and its parser), so it starts first: it is ready about when the settings
-  // are read and the folder listed.
+  // about 35 ms to start (Node's bootstrap of a thread, 26 ms here, and its parser), so it starts first: it is ready
+  // about when the settings are read and the folder listed.
   const count = availableParallelism();
   const pool = createParsePool(count, { helperMinBytes: 0 });
   pool.prepare(0);
