@@ -62,6 +62,15 @@ class DemoCrash(BaseException):
     """Injected by demo_fault crash_in_step:K; escapes the per-step error handler on purpose."""
 
 
+def _start_seconds() -> float:
+    """DEMO_TRAINER_START_SECONDS (default 0): how long the trainer takes before its inference server is up, standing
+    in for a trainer loading its model."""
+    try:
+        return max(0.0, float(os.environ.get("DEMO_TRAINER_START_SECONDS", "0")))
+    except ValueError:
+        return 0.0
+
+
 def _unreachable_seconds() -> float:
     try:
         return float(os.environ.get("DEMO_UNREACHABLE_SECONDS", "30"))
@@ -577,6 +586,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"Demo fault {config.fault}: the inference server never starts.", flush=True)
         while True:
             time.sleep(3600)
+    if _start_seconds() > 0:
+        print(f"Loading the model ({_start_seconds()} s, DEMO_TRAINER_START_SECONDS)...", flush=True)
+        time.sleep(_start_seconds())
     try:
         server = ThreadingHTTPServer(
             (config.inference_host, config.inference_port), make_inference_handler(InferenceState(trainer.policy, config))

@@ -66,7 +66,6 @@ export interface EnvironmentScanner {
 }
 
 const DEFAULT_MAX_FILE_BYTES = 1_000_000;
-const MIN_READ_CONCURRENCY = 4;
 /** The longest stretch of synchronous work before the scan gives chat acks and timers a turn. */
 const SLICE_MS = 8;
 
@@ -92,7 +91,6 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     pool,
     read,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-    concurrency: Math.max(MIN_READ_CONCURRENCY, 2 * threads + 1),
     maybeYield: createTimeSlicer(options.sliceMs ?? SLICE_MS),
     referencedBy: new WeakMap(),
     scansOnce: options.scansOnce ?? false,
@@ -116,23 +114,31 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     );
   }
 
-  /** Both parse passes over the listed files, on the pool's helper threads for this scan only. */
+  /**
+   * Both parse passes over the listed files, on the pool's helper threads for this scan only. The helpers are told to
+   * stop as the passes end; `stopped` settles once they have gone, which takes a thread some milliseconds: the scan
+   * resolves meanwhile and waits for it at its end.
+   */
   async function parseFiles(
     root: string,
     files: readonly PythonFileEntry[],
     listingWarnings: readonly ScanWarning[],
     stats: ScanStats,
-  ): Promise<CachedOutcome[]> {
+  ): Promise<{ outcomes: CachedOutcome[]; stopped: Promise<void> }> {
     pool.prepare(bytesToParse(scanFiles, files));
+    let outcomes: CachedOutcome[];
     try {
-      const { outcomes, kept } = await parseListedFiles(scanFiles, files, stats);
+      const listed = await parseListedFiles(scanFiles, files, stats);
+      outcomes = listed.outcomes;
       scanFiles.cache.prune(root, new Set(files.map((entry) => entry.filePath)));
       // Unchanged files give back the very outcomes of the last scan, and with them its resolution.
-      if (!isLastScan(root, outcomes, listingWarnings)) await parseReachedFiles(scanFiles, files, outcomes, kept);
-      return outcomes;
-    } finally {
+      if (!isLastScan(root, outcomes, listingWarnings))
+        await parseReachedFiles(scanFiles, files, outcomes, listed.kept);
+    } catch (err) {
       await pool.release();
+      throw err;
     }
+    return { outcomes, stopped: pool.release() };
   }
 
   async function scanNow(dir: string): Promise<ScanResult> {
@@ -143,16 +149,31 @@ export function createEnvironmentScanner(options: EnvironmentScannerOptions): En
     if ("result" in opened) return opened.result;
     const listing = await listPythonFiles(root, opened.realRoot, options.recursive ?? false);
     const files = listing.files;
-    const outcomes = await parseFiles(root, files, listing.warnings, stats);
+    const { outcomes, stopped } = await parseFiles(root, files, listing.warnings, stats);
+    try {
+      return await resolveFiles(root, files, outcomes, listing.warnings, stats);
+    } finally {
+      await stopped;
+    }
+  }
+
+  /** The parsed files resolved into the scan's result, or the last result when nothing it came from changed. */
+  async function resolveFiles(
+    root: string,
+    files: readonly PythonFileEntry[],
+    outcomes: CachedOutcome[],
+    listingWarnings: readonly ScanWarning[],
+    stats: ScanStats,
+  ): Promise<ScanResult> {
     stats.unreached = outcomes.filter((outcome) => outcome.kind === "unreached").length;
     const [base, trainer] = await Promise.all([outsideClasses.baseConfig(), outsideClasses.trainerConfig()]);
     const sameClasses = lastResolved?.base === base.fields && lastResolved?.trainer === trainer.fields;
-    if (lastResolved && sameClasses && isLastScan(root, outcomes, listing.warnings)) return lastResolved.result;
+    if (lastResolved && sameClasses && isLastScan(root, outcomes, listingWarnings)) return lastResolved.result;
     const { result, memo } = await resolveScan(
       {
         files,
         outcomes,
-        listingWarnings: listing.warnings,
+        listingWarnings,
         lockedEnv: options.lockedEnv,
         base,
         trainer,

@@ -36,22 +36,29 @@ describe("what exec waits for", () => {
 
   it("a real /rl start at a terminal (a pty) says what it waits for; piped, its stderr stays empty", async () => {
     const cwd = tempDir();
-    await runCli(["exec", "/rl select arithmetic"], { cwd });
+    // A trainer that takes 3 s to load its model: the start waits well beyond the 1 s after which exec says so. The
+    // background supervisor, started by this first exec, passes its environment on to the run.
+    const slowTrainer = { DEMO_TRAINER_START_SECONDS: "3" };
+    await runCli(["exec", "/rl select arithmetic"], { cwd, env: slowTrainer });
     const atTerminal = (command: string) =>
       execa("script", ["-qec", `"${process.execPath}" "${CLI}" exec '${command}'`, "/dev/null"], {
         cwd,
-        env: { RL_LOG_LEVEL: "silent" },
+        env: { RL_LOG_LEVEL: "silent", ...slowTrainer },
         reject: false,
         timeout: 120_000,
       });
     const start = await atTerminal("/rl start");
-    expect(start.exitCode).toBe(0);
-    expect(start.stdout).toContain(
-      "rl-chatops: starting: waiting for each process of the run to be ready (up to 180 s each, RL_READY_TIMEOUT_SECONDS)…",
-    );
-    const runs = await runCli(["exec", "/rl runs", "--json"], { cwd });
-    const id = (JSON.parse(runs.stdout) as { runs: Array<{ run_id: string }> }).runs[0]!.run_id;
-    const stop = await runCli(["exec", `/rl stop ${id}`], { cwd });
-    expect({ code: stop.code, stderr: stop.stderr }).toEqual({ code: 0, stderr: "" });
+    try {
+      expect(start.exitCode).toBe(0);
+      expect(start.stdout).toContain(
+        "rl-chatops: starting: waiting for each process of the run to be ready (up to 180 s each, RL_READY_TIMEOUT_SECONDS)…",
+      );
+    } finally {
+      // Also when the start is not as expected: a run left going would hold the demo stack's ports for other tests.
+      const runs = await runCli(["exec", "/rl runs", "--json"], { cwd });
+      const id = (JSON.parse(runs.stdout) as { runs: Array<{ run_id: string }> }).runs[0]?.run_id;
+      const stop = id ? await runCli(["exec", `/rl stop ${id}`], { cwd }) : undefined;
+      expect({ code: stop?.code, stderr: stop?.stderr }).toEqual({ code: 0, stderr: "" });
+    }
   });
 });

@@ -1,5 +1,5 @@
 // Run by stop-helpers.test.ts as a process of its own (`node --import tsx`), in one of two modes:
-// - pool: hands a parse helper four large files and stops the pool while the helper is parsing them;
+// - pool: shares a batch of large files with a parse helper and stops the pool while the helper is parsing them;
 // - scanner: starts the bot's discovery process on a folder of large files and closes it at moments spread over the
 //   scan (its own parse and its helper's in progress);
 // then says what it did on stdout and exits.
@@ -22,13 +22,20 @@ if (process.argv[2] === "pool") {
   const bytes = new TextEncoder().encode(source("large"));
   const pool = createParsePool(2, { helperMinBytes: 0 });
   pool.prepare(0);
-  // The first answer says the helper is up and has its parser; the next four are all handed to it.
-  await pool.parse(bytes);
-  const owed = Array.from({ length: 4 }, () => pool.parse(bytes));
-  await pool.release();
+  // A first batch: by its end the helper is up with its parser, and takes files of the next one at once.
+  await pool.parseAll(Array.from({ length: 4 }, () => bytes));
+  // The pool is released as this thread comes to its second file: the helper is then parsing one of the batch's.
+  let turns = 0;
+  let released: Promise<void> | undefined;
+  const outcomes = await pool.parseAll(
+    Array.from({ length: 8 }, () => bytes),
+    async () => {
+      if (++turns === 2) released = pool.release();
+    },
+  );
+  await released;
   // What the helper still owed is parsed in this thread instead.
-  const outcomes = await Promise.all(owed);
-  process.stdout.write(`released; ${outcomes.filter((outcome) => outcome.kind !== "refused").length} of 4 parsed\n`);
+  process.stdout.write(`released; ${outcomes.filter((outcome) => outcome.kind !== "refused").length} of 8 parsed\n`);
 } else {
   const dir = path.join(tmpdir(), `rl-stop-scan-${process.pid}`);
   mkdirSync(dir, { recursive: true });

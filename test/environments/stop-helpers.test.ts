@@ -32,7 +32,7 @@ async function expectCleanRun(
 
 describe("stopping discovery's helper threads", () => {
   it("stops a helper that is parsing without aborting the process, and parses what it owed here", async () => {
-    for (let attempt = 0; attempt < 2; attempt++) await expectCleanRun("pool", "released; 4 of 4 parsed");
+    for (let attempt = 0; attempt < 2; attempt++) await expectCleanRun("pool", "released; 8 of 8 parsed");
   }, 180_000);
 
   it("closes the bot's discovery process at any moment of a scan without an abort", async () => {
@@ -43,7 +43,7 @@ describe("stopping discovery's helper threads", () => {
     // With no grace at all every stop reaches the terminate path while the helpers are parsing (and discovery's process
     // is killed in the middle of its scan).
     const noGrace = { RL_THREAD_STOP_GRACE_MS: "0" };
-    await expectCleanRun("pool", "released; 4 of 4 parsed", noGrace);
+    await expectCleanRun("pool", "released; 8 of 8 parsed", noGrace);
     await expectCleanRun("scanner", "closed 7 scans", noGrace);
   }, 240_000);
 });

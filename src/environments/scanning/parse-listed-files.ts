@@ -1,9 +1,8 @@
 // A scan's first pass: each listed file's cached outcome, or the file read and, if it may hold an environment of its
-// own, parsed; largest first, a few at a time, giving the event loop a turn between files.
-import { forEachLimited } from "../for-each-limited.ts";
+// own, parsed; largest first, the parses in batches shared with the helper threads, giving the event loop turns.
 import { skimPythonFile } from "../python/skim-python-file.ts";
 import { moduleNameOf, type PythonFileEntry } from "./list-python-files.ts";
-import { parseNext, readEntry, tooLarge, type ReadFile, type ScanFiles } from "./scan-files.ts";
+import { batchParses, readEntry, tooLarge, type ReadFile, type ScanFiles } from "./scan-files.ts";
 import type { CachedOutcome } from "./summary-cache.ts";
 
 /** What the first pass leaves: each file's outcome by its index, and the bytes of those it read but left unparsed. */
@@ -40,44 +39,59 @@ export async function parseListedFiles(
 ): Promise<ListedOutcomes> {
   const outcomes = new Array<CachedOutcome>(files.length);
   const kept = new Map<number, ReadFile>();
+  const parses = batchParses(scan);
   // Largest first, so the threads finish together instead of one parsing the biggest file at the end.
   const order = files.map((_, index) => index).sort((a, b) => files[b]!.size - files[a]!.size);
-  await forEachLimited(order, scan.concurrency, async (index) => {
+  for (const index of order) {
     const entry = files[index]!;
-    outcomes[index] =
-      entry.size > scan.maxFileBytes
-        ? tooLarge(scan, entry.size)
-        : await loadFile(scan, entry, stats, (got) => kept.set(index, got));
-    // Parsing is synchronous: give chat acks and timers a turn whenever a slice is used up.
+    if (entry.size > scan.maxFileBytes) outcomes[index] = tooLarge(scan, entry.size);
+    else
+      await loadFile(
+        scan,
+        entry,
+        stats,
+        parses,
+        (outcome) => (outcomes[index] = outcome),
+        (got) => kept.set(index, got),
+      );
     await scan.maybeYield();
-  });
+  }
+  await parses.flush();
   return { outcomes, kept };
 }
 
-/** One file of the first pass; `keep` receives its bytes when it is left unparsed, for the second pass. */
+/**
+ * One file of the first pass: its outcome goes to `found`, at once or once its batch is parsed; `keep` receives its
+ * bytes when it is left unparsed, for the second pass.
+ */
 async function loadFile(
   scan: ScanFiles,
   entry: PythonFileEntry,
   stats: FileCounts,
+  parses: ReturnType<typeof batchParses>,
+  found: (outcome: CachedOutcome) => void,
   keep: (read: ReadFile) => void,
-): Promise<CachedOutcome> {
+): Promise<void> {
   const known = scan.cache.byStamp(entry.filePath, entry.mtimeMs, entry.size);
   if (known) {
     stats.cached += 1;
-    return known;
+    return found(known);
   }
   const got = await readEntry(scan, entry);
-  if ("outcome" in got) return got.outcome;
+  if ("outcome" in got) return found(got.outcome);
   const sameContent = scan.cache.byContent(entry.filePath, got.stamp);
   if (sameContent) {
     stats.cached += 1;
     if (sameContent.kind === "unreached") keep(got);
-    return sameContent;
+    return found(sameContent);
   }
   stats.parsed += 1;
   const skimmed = isPackageInit(entry) ? "parse" : skimPythonFile(got.bytes);
-  const outcome = skimmed === "parse" ? await parseNext(scan, got.bytes) : skimmed;
-  if (outcome.kind === "unreached") keep(got);
-  scan.cache.store(entry.filePath, got.stamp, outcome);
-  return outcome;
+  const store = (outcome: CachedOutcome): void => {
+    scan.cache.store(entry.filePath, got.stamp, outcome);
+    found(outcome);
+  };
+  if (skimmed === "parse") return parses.add(got.bytes, store);
+  keep(got);
+  store(skimmed);
 }

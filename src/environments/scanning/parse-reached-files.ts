@@ -1,12 +1,11 @@
 // A scan's second pass: an unparsed file is parsed once a parsed file reaches it, by its module name or one of its
 // class names (the names a parsed file uses), or once it mentions a name a parsed file binds (a base it may derive
 // from); then again with what that file adds, until nothing more is reached.
-import { forEachLimited } from "../for-each-limited.ts";
 import { addDefinedNames } from "../python/add-defined-names.ts";
 import { addReferencedNames } from "../python/add-referenced-names.ts";
 import type { FileSummary } from "../python/python-file-summary.ts";
 import { moduleNameOf, type PythonFileEntry } from "./list-python-files.ts";
-import { parseNext, readEntry, type ReadFile, type ScanFiles } from "./scan-files.ts";
+import { batchParses, readEntry, type ReadFile, type ScanFiles } from "./scan-files.ts";
 import type { CachedOutcome } from "./summary-cache.ts";
 
 /** Parses the files the parsed ones reach, replacing their outcomes in `outcomes` (by index, as `files`). */
@@ -47,19 +46,22 @@ export async function parseReachedFiles(
       return isReached ? [index] : [];
     });
     if (reached.length === 0) return;
-    await forEachLimited(reached, scan.concurrency, async (index) => {
+    const parses = batchParses(scan);
+    for (const index of reached) {
       const entry = files[index]!;
+      const found = (outcome: CachedOutcome): void => {
+        outcomes[index] = outcome;
+        learn(outcome);
+      };
       // Read again when the first pass found it in the cache.
       const got = kept.get(index) ?? (await readEntry(scan, entry));
-      let outcome: CachedOutcome;
-      if ("outcome" in got) outcome = got.outcome;
-      else {
-        outcome = await parseNext(scan, got.bytes);
-        scan.cache.store(entry.filePath, got.stamp, outcome);
-      }
-      outcomes[index] = outcome;
-      learn(outcome);
-      await scan.maybeYield();
-    });
+      if ("outcome" in got) found(got.outcome);
+      else
+        await parses.add(got.bytes, (outcome) => {
+          scan.cache.store(entry.filePath, got.stamp, outcome);
+          found(outcome);
+        });
+    }
+    await parses.flush();
   }
 }

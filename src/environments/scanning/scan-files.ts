@@ -13,8 +13,6 @@ export interface ScanFiles {
   pool: ParsePool;
   read: (filePath: string) => Promise<Uint8Array>;
   maxFileBytes: number;
-  /** Files read or parsed at once. */
-  concurrency: number;
   maybeYield: MaybeYield;
   /** The names each summary reaches, computed once per summary object (warm rescans reuse them). */
   referencedBy: WeakMap<object, Set<string>>;
@@ -54,11 +52,34 @@ async function contentHash(bytes: Uint8Array): Promise<string> {
 }
 
 /**
- * A parse in this thread holds it until done, so a used-up slice is given back first: the event loop then also
- * takes in what the helper threads have answered and hands them more, instead of leaving them idle while this
- * thread parses several files back to back.
+ * Collects files to parse and parses them on the scan's threads in batches, so a large folder's bytes are not all held
+ * at once: `add` parses the batch once it holds BATCH_BYTES, `flush` parses what is left. Each file's outcome goes to
+ * the callback it was added with. This thread gives the event loop a turn before each of its own parses when its slice
+ * is used up; the helpers take files from the batch by themselves meanwhile.
  */
-export async function parseNext(scan: ScanFiles, bytes: Uint8Array): Promise<FileOutcome> {
-  await scan.maybeYield();
-  return scan.pool.parse(bytes);
+export function batchParses(scan: ScanFiles): {
+  add(bytes: Uint8Array, parsed: (outcome: FileOutcome) => void): Promise<void>;
+  flush(): Promise<void>;
+} {
+  let files: Uint8Array[] = [];
+  let callbacks: Array<(outcome: FileOutcome) => void> = [];
+  let held = 0;
+  async function flush(): Promise<void> {
+    const [batch, answer] = [files, callbacks];
+    [files, callbacks, held] = [[], [], 0];
+    const outcomes = await scan.pool.parseAll(batch, scan.maybeYield);
+    outcomes.forEach((outcome, index) => answer[index]!(outcome));
+  }
+  return {
+    async add(bytes, parsed) {
+      files.push(bytes);
+      callbacks.push(parsed);
+      held += bytes.byteLength;
+      if (held >= BATCH_BYTES) await flush();
+    },
+    flush,
+  };
 }
+
+/** The most bytes a batch of files shared with the helper threads holds (its last file may go beyond it). */
+const BATCH_BYTES = 16 * 1024 * 1024;

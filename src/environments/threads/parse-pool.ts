@@ -1,22 +1,24 @@
 // Parses a scan's files in this thread and, when a scan has much to parse and more threads are allowed, in helper
 // threads too (parse-worker.ts): tree-sitter's parse and the summary walk are synchronous, so more threads is the only
-// way to use more cores. Helpers live for one scan and keep the process alive only while they owe an answer.
+// way to use more cores. The files of a batch are shared with the helpers, and every thread takes the next file none
+// has taken (parse-batch.ts): a helper never waits for this thread's event loop to hand it work. Helpers live for one
+// scan and keep the process alive only while a batch of theirs is open.
 import type { Worker } from "node:worker_threads";
 import { analysePythonFile } from "../python/analyse-python-file.ts";
-import { pythonParser } from "./load-python-parser.ts";
 import type { FileOutcome } from "../python/python-file-summary.ts";
+import { Claims, HERE, shareBytes, type BatchRequest, type BatchResponse } from "./parse-batch.ts";
+import { pythonParser } from "./load-python-parser.ts";
 import { spawnWorker, stopWorker } from "./spawn-worker.ts";
 
-export interface ParseRequest {
-  id: number;
-  bytes: Uint8Array;
-}
-
-export type ParseResponse = { id: number; outcome: FileOutcome } | { id: number; failed: string } | { ready: true };
+/** Called by this thread before each file it takes: the scan gives the event loop a turn when its slice is used up. */
+export type BeforeEachFile = () => Promise<void>;
 
 export interface ParsePool {
   /** Starts the helpers, if this pool may have any and `bytes` is worth them, for a scan about to parse up to that much. */
   prepare(bytes: number): void;
+  /** Parses `files` on this thread and the helpers; the outcomes in the files' order. */
+  parseAll(files: readonly Uint8Array[], beforeEach?: BeforeEachFile): Promise<FileOutcome[]>;
+  /** One file: `parseAll` of it alone. */
   parse(bytes: Uint8Array): Promise<FileOutcome>;
   /** Stops the helpers; a later large scan starts new ones. */
   release(): Promise<void>;
@@ -31,24 +33,24 @@ export interface ParsePool {
  * worth it for those 18 files too.
  */
 export const HELPER_MIN_BYTES = 1024 * 1024;
-/**
- * Requests a helper holds at once: one being parsed and some waiting, so it does not run dry while this thread parses
- * a large file and cannot hand it more (4 beat 2 and 8 on the Atropos-shaped folder: 1.59 s, 1.65 s, 2.0 s).
- */
-const HELPER_QUEUE = 4;
-
-interface Task {
-  bytes: Uint8Array;
-  resolve: (outcome: FileOutcome) => void;
-  reject: (err: unknown) => void;
-}
 
 interface Helper {
   worker: Worker;
-  /** Until it says its parser is loaded (or answers) a helper is still starting: it gets one request, not a queue. */
-  ready: boolean;
+  /** Its number in the batches' claims tables. */
+  number: number;
   dead: boolean;
-  inFlight: Map<number, Task>;
+  /** The open batches it was sent. */
+  batches: Set<Batch>;
+}
+
+interface Batch {
+  id: number;
+  files: readonly Uint8Array[];
+  claims: Claims;
+  outcomes: Array<FileOutcome | undefined>;
+  left: number;
+  /** Settles the batch's promise once every file has its outcome (or one failed here). */
+  done: { resolve: () => void; reject: (err: unknown) => void };
 }
 
 export interface ParsePoolOptions {
@@ -60,12 +62,16 @@ export interface ParsePoolOptions {
   helperMinBytes?: number;
 }
 
+const noTurn: BeforeEachFile = async () => undefined;
+
 /** `threads`: how many threads may parse, this one included. */
 export function createParsePool(threads: number, options: ParsePoolOptions = {}): ParsePool {
   const helperMinBytes = options.helperMinBytes ?? HELPER_MIN_BYTES;
   let helpers: Helper[] = [];
-  let nextId = 0;
+  let helpersStarted = 0;
+  let nextBatch = 0;
   let closed = false;
+  const open = new Map<number, Batch>();
   /**
    * Every helper asked to stop that has not yet exited, whichever release asked it: a release that finds no helpers of
    * its own (a scan's end raced a stop) still waits for these. The thread that started them may exit, which would
@@ -73,42 +79,107 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
    */
   const leaving = new Set<Promise<void>>();
 
-  const parseHere = async (bytes: Uint8Array): Promise<FileOutcome> => analysePythonFile(pythonParser(), bytes);
+  /** File `index` of `batch` parsed in this thread, unless another thread's outcome is in already. */
+  function parseHere(batch: Batch, index: number): void {
+    if (batch.outcomes[index] === undefined)
+      deliver(batch, index, analysePythonFile(pythonParser(), batch.files[index]!));
+  }
+
+  /** parseHere for a file a helper leaves: a failure fails the batch's parseAll. */
+  function takeOver(batch: Batch, index: number): void {
+    try {
+      parseHere(batch, index);
+    } catch (err) {
+      batch.done.reject(err);
+    }
+  }
+
+  function deliver(batch: Batch, index: number, outcome: FileOutcome): void {
+    if (batch.outcomes[index] !== undefined) return;
+    batch.outcomes[index] = outcome;
+    batch.left -= 1;
+    if (batch.left === 0) batch.done.resolve();
+  }
 
   function startHelper(): Helper {
-    const helper: Helper = { worker: spawnWorker("parse-worker"), ready: false, dead: false, inFlight: new Map() };
+    helpersStarted += 1;
+    const helper: Helper = {
+      worker: spawnWorker("parse-worker"),
+      number: helpersStarted,
+      dead: false,
+      batches: new Set(),
+    };
     helper.worker.unref();
-    helper.worker.on("message", (response: ParseResponse) => {
-      helper.ready = true;
-      if ("ready" in response) return;
-      const task = helper.inFlight.get(response.id);
-      if (!task) return;
-      helper.inFlight.delete(response.id);
-      if (helper.inFlight.size === 0) helper.worker.unref();
-      if ("outcome" in response) task.resolve(response.outcome);
-      else parseHere(task.bytes).then(task.resolve, task.reject);
+    helper.worker.on("message", (response: BatchResponse) => {
+      const batch = open.get(response.batch);
+      if (!batch) return;
+      if ("outcome" in response) deliver(batch, response.index, response.outcome);
+      else takeOver(batch, response.index);
     });
-    helper.worker.on("error", () => retire(helper));
-    helper.worker.on("exit", () => retire(helper));
+    helper.worker.on("error", () => retire(helper, true));
+    helper.worker.on("exit", () => retire(helper, true));
     return helper;
   }
 
-  /** A helper that failed or is being stopped hands back what it still owes: those files are parsed here instead. */
-  function retire(helper: Helper): void {
-    if (helper.dead) return;
+  /**
+   * A helper that is being stopped (`gone` false) or has failed or exited takes no more files, and what it took and
+   * has not answered is parsed here instead (its answer, should it still come, is then ignored). Once gone, it is
+   * looked at again: a helper being stopped may have taken one more file as it was told to stop.
+   */
+  function retire(helper: Helper, gone: boolean): void {
+    if (helper.dead && !gone) return;
     helper.dead = true;
-    const owed = [...helper.inFlight.values()];
-    helper.inFlight.clear();
-    for (const task of owed) parseHere(task.bytes).then(task.resolve, task.reject);
+    for (const batch of helper.batches) {
+      batch.claims.stopHelpers();
+      for (const index of batch.claims.takenBy(helper.number)) takeOver(batch, index);
+    }
+    if (gone) helper.batches.clear();
   }
 
-  function freeHelper(): Helper | undefined {
-    let best: Helper | undefined;
-    for (const helper of helpers) {
-      if (helper.dead || helper.inFlight.size >= (helper.ready ? HELPER_QUEUE : 1)) continue;
-      if (!best || helper.inFlight.size < best.inFlight.size) best = helper;
+  async function parseAll(files: readonly Uint8Array[], beforeEach: BeforeEachFile = noTurn): Promise<FileOutcome[]> {
+    if (files.length === 0) return [];
+    let settle!: Batch["done"];
+    const finished = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    const batch: Batch = {
+      id: nextBatch++,
+      files,
+      claims: Claims.create(files.length),
+      outcomes: new Array(files.length),
+      left: files.length,
+      done: settle,
+    };
+    const sharing = helpers.filter((helper) => !helper.dead);
+    if (sharing.length > 0) {
+      open.set(batch.id, batch);
+      const shared = shareBytes(files);
+      for (const helper of sharing) {
+        helper.batches.add(batch);
+        helper.worker.ref();
+        helper.worker.postMessage({
+          batch: batch.id,
+          ...shared,
+          claims: batch.claims.table.buffer as SharedArrayBuffer,
+          helper: helper.number,
+        } satisfies BatchRequest);
+      }
     }
-    return best;
+    try {
+      for (;;) {
+        await beforeEach();
+        const index = batch.claims.take(HERE);
+        if (index === undefined) break;
+        parseHere(batch, index);
+      }
+      await finished;
+      return batch.outcomes as FileOutcome[];
+    } finally {
+      batch.claims.stopHelpers();
+      open.delete(batch.id);
+      for (const helper of sharing) {
+        helper.batches.delete(batch);
+        if (helper.batches.size === 0) helper.worker.unref();
+      }
+    }
   }
 
   return {
@@ -117,16 +188,8 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
       helpers = helpers.filter((helper) => !helper.dead);
       while (helpers.length < threads - 1) helpers.push(startHelper());
     },
-    parse(bytes) {
-      const helper = freeHelper();
-      if (!helper) return parseHere(bytes);
-      return new Promise<FileOutcome>((resolve, reject) => {
-        const id = nextId++;
-        helper.inFlight.set(id, { bytes, resolve, reject });
-        helper.worker.ref();
-        helper.worker.postMessage({ id, bytes } satisfies ParseRequest);
-      });
-    },
+    parseAll,
+    parse: async (bytes) => (await parseAll([bytes]))[0]!,
     release,
     close() {
       closed = true;
@@ -137,7 +200,7 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
   async function release(): Promise<void> {
     const stopping = helpers;
     helpers = [];
-    for (const helper of stopping) retire(helper);
+    for (const helper of stopping) retire(helper, false);
     for (const helper of stopping) {
       const stopped = stopWorker(helper.worker).finally(() => leaving.delete(stopped));
       leaving.add(stopped);

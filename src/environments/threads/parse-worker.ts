@@ -1,29 +1,47 @@
-// A helper thread of discovery: parses the files a scanner hands it, so a large folder is parsed on several cores.
+// A helper thread of discovery: takes files from the batches a scanner shares with it (parse-batch.ts) and parses
+// them, so a large folder is parsed on several cores.
 import { parentPort } from "node:worker_threads";
 import { analysePythonFile } from "../python/analyse-python-file.ts";
+import { Claims, fileOf, type BatchRequest, type BatchResponse } from "./parse-batch.ts";
 import { pythonParser } from "./load-python-parser.ts";
-import type { ParseRequest, ParseResponse } from "./parse-pool.ts";
 import { isStopRequest, type StopRequest } from "./spawn-worker.ts";
 
 const port = parentPort;
 if (!port) throw new Error("parse-worker.ts runs as a worker thread");
-port.on("message", (request: ParseRequest | StopRequest) => {
-  // Between two parses: with its port closed, nothing keeps this thread and it ends.
-  if (isStopRequest(request)) return port.close();
-  let response: ParseResponse;
+
+/**
+ * The parser loads while the scanner is still listing and reading, not when the first batch arrives. A helper that
+ * cannot load it takes no files: the scanner's thread parses them all.
+ */
+const hasParser = ((): boolean => {
   try {
-    response = { id: request.id, outcome: analysePythonFile(pythonParser(), request.bytes) };
-  } catch (err) {
-    // The scanner parses this file in its own thread instead, where the same failure is reported as the scan's.
-    response = { id: request.id, failed: err instanceof Error ? err.message : String(err) };
+    pythonParser();
+    return true;
+  } catch {
+    return false;
   }
-  port.postMessage(response);
-});
-// The parser loads while the scanner is still listing and reading, not when the first file arrives; once it has, this
-// helper can be handed a full queue. If it cannot load, each request above answers so.
-try {
-  pythonParser();
-  port.postMessage({ ready: true } satisfies ParseResponse);
-} catch {
-  // answered per request
+})();
+
+/** Takes and parses the batch's files until none is left or helpers are told to stop, answering each. */
+function parseBatch(request: BatchRequest): void {
+  if (!hasParser) return;
+  const claims = new Claims(request.claims, request.ends.length);
+  while (!claims.helpersStopped) {
+    const index = claims.take(request.helper);
+    if (index === undefined) return;
+    let response: BatchResponse;
+    try {
+      response = { batch: request.batch, index, outcome: analysePythonFile(pythonParser(), fileOf(request, index)) };
+    } catch (err) {
+      // The scanner parses this file in its own thread instead, where the same failure is reported as the scan's.
+      response = { batch: request.batch, index, failed: err instanceof Error ? err.message : String(err) };
+    }
+    port!.postMessage(response);
+  }
 }
+
+port.on("message", (request: BatchRequest | StopRequest) => {
+  // Between two batches: with its port closed, nothing keeps this thread and it ends.
+  if (isStopRequest(request)) return port.close();
+  parseBatch(request);
+});
