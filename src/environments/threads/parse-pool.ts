@@ -140,6 +140,8 @@ export function createParsePool(threads: number, options: ParsePoolOptions = {})
     if (files.length === 0) return [];
     let settle!: Batch["done"];
     const finished = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    // Failed by a file taken over from a helper while this thread is still taking files: awaited below, not before.
+    finished.catch(() => undefined);
     const batch: Batch = {
       id: nextBatch++,
       files,
