@@ -48,6 +48,7 @@ describe("what exec waits for", () => {
         timeout: 120_000,
       });
     const start = await atTerminal("/rl start");
+    let stop: Awaited<ReturnType<typeof runCli>> | undefined;
     try {
       expect(start.exitCode).toBe(0);
       expect(start.stdout).toContain(
@@ -55,10 +56,11 @@ describe("what exec waits for", () => {
       );
     } finally {
       // Also when the start is not as expected: a run left going would hold the demo stack's ports for other tests.
+      // Its stop is checked after, so a failed start is what the test reports.
       const runs = await runCli(["exec", "/rl runs", "--json"], { cwd });
       const id = (JSON.parse(runs.stdout) as { runs: Array<{ run_id: string }> }).runs[0]?.run_id;
-      const stop = id ? await runCli(["exec", `/rl stop ${id}`], { cwd }) : undefined;
-      expect({ code: stop?.code, stderr: stop?.stderr }).toEqual({ code: 0, stderr: "" });
+      if (id) stop = await runCli(["exec", `/rl stop ${id}`], { cwd });
     }
+    expect({ code: stop?.code, stderr: stop?.stderr }).toEqual({ code: 0, stderr: "" });
   });
 });
