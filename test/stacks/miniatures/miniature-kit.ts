@@ -20,16 +20,18 @@ export interface MiniatureRun {
   logs: () => string;
 }
 
-/** A fresh process pool and temp folder per test, every process killed when the test ends. Site packages off (-S):
- * the miniature needs nothing but the standard library. Steps take no time unless a test says otherwise. */
+/** A fresh process pool and temp folder per test, every process killed when the test ends. The process runs in the
+ * temp folder (whatever a trainer writes relative to its working directory stays there) with the miniature on
+ * PYTHONPATH; site packages off (-S): it needs nothing but the standard library. Steps take no time unless a test
+ * says otherwise. */
 export function useMiniature(folder: string): MiniatureRun {
   const { pool, dir, logs } = usePoolPerTest();
-  const cwd = path.join(EXAMPLES_DIR, folder);
+  const root = path.join(EXAMPLES_DIR, folder);
   const start = (name: string, args: string[], env: Record<string, string | undefined> = {}) =>
     pool().start(name, ["-S", ...args], {
-      cwd,
+      cwd: dir(),
       env: {
-        PYTHONPATH: cwd,
+        PYTHONPATH: root,
         RL_DEMO_STEP_SECONDS: "0",
         RL_DEMO_FAULT: undefined,
         WANDB_API_KEY: undefined,

@@ -17,7 +17,8 @@ import {
 } from "./miniature-kit.ts";
 
 const TRL_DIR = path.join(EXAMPLES_DIR, "trl-grpo");
-const RECIPE = "recipes/toy_arithmetic.yaml";
+const RECIPE = path.join(TRL_DIR, "recipes/toy_arithmetic.yaml");
+const TRAIN = path.join(TRL_DIR, "train_grpo.py");
 
 // transformers' TrainerState fields (src/transformers/trainer_callback.py), which save_to_json writes with sort_keys.
 const TRAINER_STATE_KEYS = [
@@ -63,7 +64,7 @@ const checkpointSteps = (out: string) =>
 describe("TRL GRPO miniature", () => {
   it("learns, and writes checkpoint-N/trainer_state.json in transformers' shape with one log per step", async () => {
     const out = path.join(mini.dir(), "out");
-    const proc = await mini.run("train", ["train_grpo.py", "--config", RECIPE, "--output_dir", out]);
+    const proc = await mini.run("train", [TRAIN, "--config", RECIPE, "--output_dir", out]);
     expectExit(proc, 0, mini.logs);
     // save_steps 10 with save_total_limit 3: checkpoint-10 was rotated out.
     expect(checkpointSteps(out)).toEqual([20, 30, 40]);
@@ -90,7 +91,7 @@ describe("TRL GRPO miniature", () => {
 
   it("stopped with SIGTERM (no handler, as in TRL) and run again into the same output_dir, logs every step once", async () => {
     const out = path.join(mini.dir(), "out");
-    const args = ["train_grpo.py", "--config", RECIPE, "--output_dir", out, "--save_steps", "5"];
+    const args = [TRAIN, "--config", RECIPE, "--output_dir", out, "--save_steps", "5"];
     const first = mini.start("first", args, { RL_DEMO_STEP_SECONDS: "0.1" });
     await waitFor(() => checkpointSteps(out).includes(15), "checkpoint-15", mini.logs);
     expect(await signalAndWait(first, "SIGTERM", mini.logs)).toEqual({ code: null, signal: "SIGTERM" });
@@ -109,13 +110,13 @@ describe("TRL GRPO miniature", () => {
   it("forks from a checkpoint path into another output_dir, continuing its step count", async () => {
     const parent = path.join(mini.dir(), "parent");
     expectExit(
-      await mini.run("parent", ["train_grpo.py", "--config", RECIPE, "--output_dir", parent, "--max_steps", "20"]),
+      await mini.run("parent", [TRAIN, "--config", RECIPE, "--output_dir", parent, "--max_steps", "20"]),
       0,
       mini.logs,
     );
     const fork = path.join(mini.dir(), "fork");
     const forked = await mini.run("fork", [
-      "train_grpo.py",
+      TRAIN,
       "--config",
       RECIPE,
       "--output_dir",
@@ -141,21 +142,21 @@ describe("TRL GRPO miniature", () => {
   });
 
   it("fails a bad override the way TRL's parser does", async () => {
-    const unknown = await mini.run("unknown", ["train_grpo.py", "--config", RECIPE, "--bogus", "1"]);
+    const unknown = await mini.run("unknown", [TRAIN, "--config", RECIPE, "--bogus", "1"]);
     expectExit(unknown, 1, mini.logs);
     expect(unknown.stderr()).toContain(
       "ValueError: Some specified arguments are not used by the HfArgumentParser: ['--bogus', '1']",
     );
-    const bad = await mini.run("bad", ["train_grpo.py", "--config", RECIPE, "--num_generations", "abc"]);
+    const bad = await mini.run("bad", [TRAIN, "--config", RECIPE, "--num_generations", "abc"]);
     expectExit(bad, 2, mini.logs);
     expect(bad.stderr()).toContain("error: argument --num_generations/--num-generations: invalid int value: 'abc'");
-    const indivisible = await mini.run("indivisible", ["train_grpo.py", "--config", RECIPE, "--num_generations", "3"]);
+    const indivisible = await mini.run("indivisible", [TRAIN, "--config", RECIPE, "--num_generations", "3"]);
     expectExit(indivisible, 1, mini.logs);
     expect(indivisible.stderr()).toContain(
       "ValueError: generation_batch_size (16) must be divisible by num_generations (3).",
     );
     const noCheckpoint = await mini.run("none", [
-      "train_grpo.py",
+      TRAIN,
       "--config",
       RECIPE,
       "--output_dir",
@@ -170,7 +171,7 @@ describe("TRL GRPO miniature", () => {
   it("collapses its reward with RL_DEMO_FAULT=collapse", async () => {
     const out = path.join(mini.dir(), "out");
     expectExit(
-      await mini.run("collapse", ["train_grpo.py", "--config", RECIPE, "--output_dir", out], {
+      await mini.run("collapse", [TRAIN, "--config", RECIPE, "--output_dir", out], {
         RL_DEMO_FAULT: "collapse",
       }),
       0,
