@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "../../demo-stack/demo-stack-harness.ts";
+import { processesMentioning } from "../../helpers/cookbook.ts";
 import {
   EXAMPLES_DIR,
   expectExit,
@@ -85,6 +86,8 @@ describe("prime-rl miniature", () => {
     await waitFor(() => ckptSteps("r").includes(20), "checkpoints/step_20", mini.logs);
     expect(await signalAndWait(first, "SIGTERM", mini.logs)).toEqual({ code: 1, signal: null });
     expect(first.stdout()).toContain("Received SIGTERM, terminating all processes...");
+    // The handler terminated the training process before exiting (the test's own cleanup would kill the group).
+    expect(processesMentioning(path.join(runDir("r"), "configs"))).toEqual([]);
     const latest = ckptSteps("r").at(-1) ?? 0;
     const logged = rewardRecords("r").length;
 

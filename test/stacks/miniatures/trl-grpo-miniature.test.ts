@@ -1,6 +1,6 @@
 // The TRL GRPO miniature as real python3 processes: checkpoint-N/trainer_state.json in the real shape, resume with each
 // step once, TRL's parser failures, and its recipes read alike by its YAML stand-in and the real PyYAML.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "../../demo-stack/demo-stack-harness.ts";
@@ -155,6 +155,23 @@ describe("TRL GRPO miniature", () => {
     expect(indivisible.stderr()).toContain(
       "ValueError: generation_batch_size (16) must be divisible by num_generations (3).",
     );
+    const recipe = path.join(mini.dir(), "typo.yaml");
+    writeFileSync(recipe, readFileSync(RECIPE, "utf8") + "num_generation: 4\n");
+    const typo = await mini.run("typo", [TRAIN, "--config", recipe]);
+    expectExit(typo, 1, mini.logs);
+    expect(typo.stderr()).toContain("ValueError: Unknown arguments from config file: ['--num_generation', '4'].");
+    // TRL's own script drops the unknown recipe key and trains.
+    const dropped = await mini.run("dropped", [
+      "-m",
+      "trl.scripts.grpo",
+      "--config",
+      recipe,
+      "--output_dir",
+      path.join(mini.dir(), "d"),
+      "--max_steps",
+      "2",
+    ]);
+    expectExit(dropped, 0, mini.logs);
     const noCheckpoint = await mini.run("none", [
       TRAIN,
       "--config",

@@ -162,6 +162,12 @@ describe("verl miniature", () => {
     expectExit(noRollout, 1, mini.logs);
     expect(noRollout.stderr()).toContain("Missing mandatory value: actor_rollout_ref.rollout.name");
     expect(noRollout.stderr()).toContain("Error executing job with overrides:");
+    // VERL_FILE_LOGGER_PATH's folder is not created: the run fails when the logger opens its file.
+    const noFolder = await mini.run("no-folder", mainPpo([...GRPO, ...folders(mini.dir())]), {
+      VERL_FILE_LOGGER_PATH: path.join(mini.dir(), "missing/metrics.jsonl"),
+    });
+    expectExit(noFolder, 1, mini.logs);
+    expect(noFolder.stderr()).toContain("FileNotFoundError: [Errno 2] No such file or directory:");
   });
 
   it("collapses its reward with RL_DEMO_FAULT=collapse", async () => {
@@ -239,6 +245,26 @@ describe("verl miniature", () => {
           "ok",
           "Key 'bogus' is not in struct",
         ]);
+      });
+
+      it("records the composed config in Hydra's .hydra/config.yaml, as OmegaConf reads it", async () => {
+        const dir = mini.dir();
+        const overrides = [...GRPO, "trainer.total_training_steps=1", ...folders(dir)];
+        expectExit(await mini.run("one-step", mainPpo(overrides)), 0, mini.logs);
+        const load =
+          "import json, sys\nfrom omegaconf import OmegaConf\n" +
+          "print(json.dumps([OmegaConf.to_container(OmegaConf.load(p)) for p in json.load(sys.stdin)]))";
+        const hydraDir = path.join(dir, "hydra/.hydra");
+        const [config, recorded] = pythonJson<unknown[]>(
+          OMEGACONF_PYTHON,
+          load,
+          JSON.stringify([path.join(hydraDir, "config.yaml"), path.join(hydraDir, "overrides.yaml")]),
+        );
+        const compose =
+          "import json, sys\nsys.path.insert(0, '.')\nfrom hydra import compose\n" +
+          "print(json.dumps(compose('verl/trainer/config', 'ppo_trainer', json.load(sys.stdin))[0]))";
+        expect(config).toEqual(pythonJson("python3", compose, JSON.stringify(overrides), VERL_DIR));
+        expect(recorded).toEqual(overrides.filter((o) => !o.startsWith("hydra.")));
       });
 
       it("keeps _generated_ppo_trainer.yaml equal to the composition, as read by OmegaConf", () => {
