@@ -26,6 +26,8 @@ export interface DispatchResult {
   ok: boolean;
   /** The reply is a confirmation prompt; nothing ran yet. */
   needsConfirmation?: boolean;
+  /** The answer recorded for an earlier request with the same id (commands/answer-request-once.ts): nothing ran now. */
+  replayed?: boolean;
   /** Set for an answer to a confirmation prompt. */
   answer?: { outcome: AnswerOutcome; confirmation?: ConfirmationRow };
 }

@@ -1,5 +1,6 @@
 // The one way in: a command to run (parse, authorise, validate, confirm, run, audit) or an answer to a prompt. Never
 // throws at an adapter: failures become replies.
+import { answerRequestOnce } from "./answer-request-once.ts";
 import { answerAndRun } from "./confirmation/run-as-answerer.ts";
 import { isConfirmationAnswer, type CommandInput, type DispatchResult } from "./dispatch-result.ts";
 import { COMMANDS } from "./index.ts";
@@ -22,6 +23,11 @@ export interface DispatchOptions {
    */
   confirmed?: boolean;
   commands?: readonly AnyCommand[];
+  /**
+   * The client's id for this request (exec, MCP): a command that changes something runs once for it, and a retry
+   * with the same id hears the first answer (commands/answer-request-once.ts).
+   */
+  requestId?: string;
 }
 
 /** Whoever types here runs the bot on its own machine (the policy makes them admin too). */
@@ -44,5 +50,6 @@ export async function dispatch(
   // Not redacted here: each place a reply leaves the bot redacts it once, where it is sent (the Slack, Discord and
   // console adapters as they render, the LLM's tool results, the command line's output).
   if (isConfirmationAnswer(input)) return answerAndRun(input, ctx, commands);
-  return runCommand(input, ctx, options.confirmed === true && isTrustedLocal(ctx), commands);
+  const run = () => runCommand(input, ctx, options.confirmed === true && isTrustedLocal(ctx), commands);
+  return options.requestId === undefined ? run() : answerRequestOnce(options.requestId, input, ctx, commands, run);
 }

@@ -387,4 +387,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_by_channel_kind ON outbox (platform, workspace, channel, kind, created_at);
     `,
   },
+  {
+    version: 21,
+    name: "requests answered once: a client's request id, taken before the command runs, with the answer it got",
+    sql: `
+      CREATE TABLE requests (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        command_text TEXT NOT NULL,
+        owner_pid INTEGER NOT NULL,
+        state TEXT NOT NULL DEFAULT 'running',
+        ok INTEGER,
+        reply_json TEXT,
+        created_at INTEGER NOT NULL,
+        answered_at INTEGER
+      );
+      CREATE INDEX requests_by_age ON requests (created_at);
+      ALTER TABLE runs ADD COLUMN request_id TEXT;
+      CREATE INDEX runs_by_request ON runs (request_id) WHERE request_id IS NOT NULL;
+    `,
+  },
 ];

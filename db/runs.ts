@@ -2,6 +2,7 @@
 import type { ChannelKey } from "./channel-key.ts";
 import type { Db } from "./open-database.ts";
 import { parseConfigJson, stringifyConfigJson } from "./config-json.ts";
+import { currentRequest } from "./request-scope.ts";
 
 export const RUN_STATUSES = [
   "queued",
@@ -145,6 +146,8 @@ export interface RunsRepo {
   idsLike(prefix: string, limit: number): string[];
   /** A sweep's runs, in the order they were created. */
   listBySweep(sweepId: string): RunRow[];
+  /** The runs a client's request created (db/request-scope.ts), in the order they were created. */
+  listByRequest(requestId: string): RunRow[];
 }
 
 function toRow(r: RawRun): RunRow {
@@ -205,8 +208,8 @@ const COLUMNS: Record<keyof RunPatch, string> = {
 
 export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
   const insert = db.prepare(
-    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, stack, sweep_id, parent_id, fork_step)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, stack, sweep_id, parent_id, fork_step, request_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const get = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE id = ?");
   const byChannel = db.prepare<[string, string, string, number, number], RawRun>(
@@ -220,6 +223,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
   );
   const countAll = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM runs");
   const bySweep = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE sweep_id = ? ORDER BY created_at, rowid");
+  const byRequest = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE request_id = ? ORDER BY created_at, rowid");
   // A sweep's runs share one thread: the message that becomes the thread of one becomes it for those still without one.
   const shareThread = db.prepare(
     "UPDATE runs SET thread = ? WHERE sweep_id = (SELECT sweep_id FROM runs WHERE id = ?) AND thread IS NULL",
@@ -248,6 +252,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
         run.sweepId ?? null,
         run.parentId ?? null,
         run.forkStep ?? null,
+        currentRequest() ?? null,
       );
       return repo.get(run.id)!;
     },
@@ -294,6 +299,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
         .all(...statuses)
         .map(toRow),
     listBySweep: (sweepId) => bySweep.all(sweepId).map(toRow),
+    listByRequest: (requestId) => byRequest.all(requestId).map(toRow),
     idsLike: (prefix, limit) => like.all(`${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`, limit).map((r) => r.id),
   };
   return repo;

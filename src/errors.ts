@@ -13,6 +13,7 @@ export type ErrorCode =
   | "OVER_BUDGET"
   | "PROCESS_FAILED"
   | "TIMEOUT"
+  | "INTERRUPTED"
   | "PORT_IN_USE"
   | "UPSTREAM"
   | "CONFIG"

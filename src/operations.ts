@@ -8,6 +8,7 @@ import type { InferenceTestsRepo } from "../db/inference-tests.ts";
 import type { NotifySettingsRepo } from "../db/notify-settings.ts";
 import type { RateLimitsRepo } from "../db/rate-limits.ts";
 import type { ReplyPagesRepo } from "../db/reply-pages.ts";
+import type { RequestsRepo } from "../db/requests.ts";
 import type { RunsRepo } from "../db/runs.ts";
 import type { SweepsRepo } from "../db/sweeps.ts";
 import type { BudgetGate } from "./budgets/budget-gate.ts";
@@ -49,4 +50,6 @@ export interface Operations {
   approvals: ApprovalsRepo;
   /** Pages of replies too long for one message (Next / Previous). */
   pages: ReplyPagesRepo;
+  /** Clients' requests that change something, each run once for its id (commands/answer-request-once.ts). */
+  requests: RequestsRepo;
 }

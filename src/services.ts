@@ -5,6 +5,7 @@ import { createAuditRepo } from "../db/audit.ts";
 import { createChannelsRepo } from "../db/channels.ts";
 import { createApprovalsRepo } from "../db/approvals.ts";
 import { createConfirmationsRepo } from "../db/confirmations.ts";
+import { createRequestsRepo } from "../db/requests.ts";
 import { createReplyPagesRepo } from "../db/reply-pages.ts";
 import { createDigestStateRepo } from "../db/digest-state.ts";
 import { createInferenceTestsRepo } from "../db/inference-tests.ts";
@@ -280,6 +281,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     approvals,
     approvalExpiry,
     pages: createReplyPagesRepo(db, now),
+    requests: createRequestsRepo(db, now),
     now,
     close: () => (closing ??= closeInOrder()),
   };

@@ -10,10 +10,10 @@ import { renderText } from "../render-text.ts";
 export async function runCliCommand(services: Services, request: BotRequest): Promise<BotResponse> {
   const channel = request.channel ? { ...CONSOLE_CHANNEL, channel: request.channel } : CONSOLE_CHANNEL;
   const user = request.user ?? "local";
-  const { reply, ok } = await dispatch(
+  const { reply, ok, replayed } = await dispatch(
     { text: request.text },
     { channel, user: { id: user, name: user }, via: "cli", services },
-    { confirmed: true },
+    { confirmed: true, ...(request.id !== undefined ? { requestId: request.id } : {}) },
   );
   const rendered = request.json
     ? stringifyReplyJson(ok ? (reply.data ?? { title: reply.title, text: reply.text }) : { error: reply.error }, 2)
@@ -22,6 +22,7 @@ export async function runCliCommand(services: Services, request: BotRequest): Pr
   return {
     ok,
     ...(reply.error ? { code: reply.error.code } : {}),
+    ...(replayed ? { replayed } : {}),
     reply: redactDeep(reply, services.redact),
     rendered: services.redact(rendered),
   };

@@ -13,6 +13,8 @@ const requestSchema = z.union([
     channel: z.string().max(200).optional(),
     user: z.string().max(200).optional(),
     json: z.boolean().optional(),
+    // Its shape is checked by the dispatcher, which says what one looks like.
+    id: z.string().max(200).optional(),
   }),
 ]);
 

@@ -5,12 +5,26 @@ import type { Config } from "../config.ts";
 import { isRlError, RlError } from "../errors.ts";
 import { askBot, type BotRequest, type BotResponse } from "../lease/ask-bot.ts";
 import { describeHolder, readLeaseHolder, type LeaseHolder } from "../lease/lease-holder.ts";
+import { newRequestId } from "../lease/request-id.ts";
 import { socketPathFor } from "../lease/socket-path.ts";
 import { stateOf, waitUntilGone } from "../lease/stop-holder.ts";
 import type * as StartSupervisorModule from "./start-supervisor.ts";
 
 /** How long exec keeps starting a supervisor that loses the folder to one nobody can then be found for. */
 const FIND_OWNER_MS = 30_000;
+
+/** How long a connection closed without an answer may precede its owner's end (the kernel closes files first). */
+const DYING_MS = 2000;
+
+/** Whether the holder's process ends within `ms` (an owner SIGKILLed mid-command: its request goes to the next). */
+async function goneWithin(holder: LeaseHolder, ms: number): Promise<boolean> {
+  try {
+    await waitUntilGone(holder, ms);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Exec gives up on a bot that does not take its command, or stays stopped while working on it: what to do. */
 export function botSilent(config: Config, holder: LeaseHolder, err: RlError, ackTimeoutMs: number): RlError {
@@ -64,8 +78,12 @@ async function askOwner(
       botState: () => stateOf(holder),
     });
   } catch (err) {
-    if (stateOf(holder) === "gone") return undefined;
-    if (isRlError(err) && err.code === "TIMEOUT") throw botSilent(await search.settings(), holder, err, ackTimeoutMs);
+    if (isRlError(err) && err.code === "TIMEOUT") {
+      if (stateOf(holder) === "gone") return undefined;
+      throw botSilent(await search.settings(), holder, err, ackTimeoutMs);
+    }
+    // A dying owner's connection closes as the kernel closes its files, a moment before the process is gone.
+    if (await goneWithin(holder, DYING_MS)) return undefined;
     throw new RlError(
       "UPSTREAM",
       `${describeHolder(holder)} owns the data folder ${search.dataDir} but does not answer on ${socketPath}: ${(err as Error).message}`,
@@ -85,9 +103,11 @@ async function askOwner(
  */
 export async function askSupervisor(
   search: OwnerSearch,
-  request: BotRequest,
+  asked: BotRequest,
   ackTimeoutMs: number,
 ): Promise<BotResponse> {
+  // One id for every owner it is sent to: one that finds it taken by an owner that died answers, and runs nothing.
+  const request: BotRequest = { ...asked, id: asked.id ?? newRequestId() };
   let lostSince: number | undefined;
   for (;;) {
     const holder = liveHolder(search.dataDir);

@@ -43,6 +43,8 @@ export function runExecLine(line: CommandLine, loaders: ExecLoadersModule.ExecLo
     channel: line.options.channel,
     user: line.options.user ?? process.env.USER ?? "local",
     json: line.options.json === true,
+    // A script retrying a command gives the same id each time: the command runs once.
+    ...(line.options["request-id"] !== undefined ? { id: line.options["request-id"] } : {}),
   };
   return runExec(request, ackTimeoutMs, loaders);
 }

@@ -15,6 +15,7 @@ export interface CommandLine {
     channel?: string;
     user?: string;
     timeout?: string;
+    "request-id"?: string;
     follow?: boolean;
     /** supervise: the pipe exec reads the supervisor's start-up report from. */
     "report-fd"?: string;
@@ -41,6 +42,7 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
       channel: { type: "string" },
       user: { type: "string" },
       timeout: { type: "string" },
+      "request-id": { type: "string" },
     },
     most: 1,
     example: 'rl-chatops exec "/rl envs" --channel C1',

@@ -1,10 +1,11 @@
 // The usage text every rl-chatops program prints for --help and after a usage error.
 export const USAGE = `Usage:
   rl-chatops [--console]                        run the bot (the terminal console when no platform token is set)
-  rl-chatops exec "<command>" [--channel ID] [--user ID] [--json] [--timeout SECONDS]
+  rl-chatops exec "<command>" [--channel ID] [--user ID] [--json] [--timeout SECONDS] [--request-id ID]
                                                 run one /rl command by the bot that owns the data folder (with none,
                                                 a background supervisor is started for it); give up when the owner
-                                                does not take it within SECONDS, default 30
+                                                does not take it within SECONDS, default 30; a command that changes
+                                                something runs once per request ID (default: a new one)
   rl-chatops stop [--timeout SECONDS]           stop the bot or background supervisor that owns the data folder, in order
   rl-chatops notices [--follow]                 print the notices kept for console channels (--follow: and new ones)
   rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)

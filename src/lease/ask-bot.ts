@@ -7,6 +7,11 @@ export interface BotRequest {
   channel?: string;
   user?: string;
   json?: boolean;
+  /**
+   * The client's id for this request: a command that changes something runs once for it, and the same request sent
+   * again (after its owner died, or by a client retrying) hears the first answer. askSupervisor makes one when absent.
+   */
+  id?: string;
 }
 
 /** Not a command: `stop` asks the bot to shut down in order (rl-chatops stop, a bot taking the folder over). */
@@ -23,6 +28,8 @@ export interface BotResponse {
   rendered: string;
   /** The bot took no new command: it is shutting down (exec asks the next owner of the folder instead). */
   shuttingDown?: boolean;
+  /** The answer recorded for an earlier request with the same id: nothing ran again. */
+  replayed?: boolean;
 }
 
 /** README's exit codes: 0 done, 1 refused or failed, 2 usage. */
