@@ -24,6 +24,7 @@ const CORE_TIERS = [
     "retry-transient.ts",
     "package-root.ts",
     "zod-english.ts",
+    "feature-slice.ts",
   ],
 ];
 const ROOT = "^src/((main|cli|scan-command|scan-folder)\\.ts$|cli/)";

@@ -1,5 +1,6 @@
 // Lint rules: typescript-eslint's recommended set, with type information for the promise rules (a promise neither
-// awaited nor handled, or handed where a plain function is expected), and no console outside the CLI and console.
+// awaited nor handled, or handed where a plain function is expected), no console outside the CLI and console, and
+// the size limits: 150 lines a function, 500 a file.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -35,6 +36,18 @@ export default tseslint.config(
       "no-console": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  {
+    // Sizes count every line, blank and comment lines too: a reader reads them all (and the figures in issues are
+    // counted the same way). A function over 150 lines is split into named steps; a file over 500 into the pieces of
+    // its concern. Test files' describe blocks are lists of cases, not functions a reader follows: only the file limit
+    // holds there.
+    files: ["**/*.ts", "**/*.js", "**/*.mjs", "**/*.cjs"],
+    ignores: ["test/**"],
+    rules: {
+      "max-lines-per-function": ["error", { max: 150, skipBlankLines: false, skipComments: false }],
+      "max-lines": ["error", { max: 500, skipBlankLines: false, skipComments: false }],
     },
   },
   {

@@ -148,6 +148,12 @@ export async function measureResponsiveness(ctx: BenchContext): Promise<BenchRow
   await closeBot();
   await stopChild();
 
+  return responsivenessRows(ctx, reps, intervals, waves);
+}
+
+/** The two rows of the table: the event loop's stall during a cold scan, and the acks sent alongside. */
+function responsivenessRows(ctx: BenchContext, reps: Rep[], intervals: number[], waves: number): BenchRow[] {
+  const { sizes } = ctx;
   const stall = median(reps.map((r) => r.stallMs));
   const alone = median(reps.map((r) => r.aloneLoop.maxMs));
   const burstStall = median(reps.map((r) => r.burstLoop.maxMs));

@@ -66,6 +66,47 @@ const toSummary = (e: EnvironmentInfo): EnvironmentSummary => ({
   ...(e.notRunnableReason !== undefined ? { reason: e.notRunnableReason } : {}),
 });
 
+interface ApplyContext {
+  catalog: EnvironmentCatalog;
+  parseFor: ReturnType<typeof createFieldInputParser>;
+  fromBefore(environment: string, before: ConfigValues, field: ConfigField): { value: unknown; expr?: string };
+  checkCombination(env: EnvironmentInfo, values: ConfigValues, changed: readonly string[]): Promise<unknown>;
+}
+
+async function applyChanges(
+  ctx: ApplyContext,
+  environment: string,
+  base: ConfigValues,
+  changes: ReadonlyArray<{ field: string; value: unknown }>,
+): Promise<AppliedChanges> {
+  const env = requireRunnable(
+    await ctx.catalog.get(environment).catch((err: unknown) => {
+      throw new RlError("NOT_FOUND", `The environment "${environment}" is no longer in the environments folder.`, {
+        cause: err,
+      });
+    }),
+  );
+  const values: ConfigValues = { ...base };
+  const diff: FieldChange[] = [];
+  for (const change of changes) {
+    const { field, value } = await ctx.parseFor(env, change.field, change.value);
+    const from = ctx.fromBefore(env.name, values, field);
+    diff.push({
+      field: field.name,
+      from: from.value,
+      ...(from.expr !== undefined ? { from_expr: from.expr } : {}),
+      to: value,
+    });
+    values[field.name] = value;
+  }
+  await ctx.checkCombination(
+    env,
+    values,
+    diff.map((c) => c.field),
+  );
+  return { environment: env.name, values, changes: diff };
+}
+
 export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   const { catalog, channels } = deps;
   const environments = createEnvironmentFinder({ catalog, channels });
@@ -168,38 +209,11 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
      * nothing is stored; refused if the environment cannot start. Used by rerun and sweep, whose values belong to the
      * runs, not to the channel.
      */
-    async applyChanges(
+    applyChanges: (
       environment: string,
       base: ConfigValues,
       changes: ReadonlyArray<{ field: string; value: unknown }>,
-    ): Promise<AppliedChanges> {
-      const env = requireRunnable(
-        await catalog.get(environment).catch((err: unknown) => {
-          throw new RlError("NOT_FOUND", `The environment "${environment}" is no longer in the environments folder.`, {
-            cause: err,
-          });
-        }),
-      );
-      const values: ConfigValues = { ...base };
-      const diff: FieldChange[] = [];
-      for (const change of changes) {
-        const { field, value } = await parseFor(env, change.field, change.value);
-        const from = fromBefore(env.name, values, field);
-        diff.push({
-          field: field.name,
-          from: from.value,
-          ...(from.expr !== undefined ? { from_expr: from.expr } : {}),
-          to: value,
-        });
-        values[field.name] = value;
-      }
-      await checkCombination(
-        env,
-        values,
-        diff.map((c) => c.field),
-      );
-      return { environment: env.name, values, changes: diff };
-    },
+    ) => applyChanges({ catalog, parseFor, fromBefore, checkCombination }, environment, base, changes),
 
     async resetConfig(key: ChannelKey, fieldName?: string) {
       const env = await selected(key);

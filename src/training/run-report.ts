@@ -125,6 +125,24 @@ export interface RunReportDeps {
   redact: (text: string) => string;
 }
 
+function stallOf(deps: RunReportDeps, run: RunRow): Pick<RunStatusView, "stalled"> {
+  if (run.status !== "running") return {};
+  const { lastStep, lastStepAt } = deps.digestStates.get(run.id);
+  if (lastStepAt === undefined || deps.now() - lastStepAt < deps.stallMs) return {};
+  return { stalled: { minutes: Math.round((deps.now() - lastStepAt) / 60_000), last_step: lastStep ?? 0 } };
+}
+
+function undeliveredOf(deps: RunReportDeps, run: RunRow): Pick<RunStatusView, "undelivered"> {
+  const groups = new Map<string, { kind: OutboxKind; why: string; count: number }>();
+  for (const m of deps.outbox.undelivered(run.id)) {
+    const key = `${m.kind}\n${m.why}`;
+    const group = groups.get(key) ?? { kind: m.kind, why: m.why, count: 0 };
+    group.count++;
+    groups.set(key, group);
+  }
+  return groups.size ? { undelivered: [...groups.values()] } : {};
+}
+
 export function createRunReport(deps: RunReportDeps) {
   const { runs, manager } = deps;
 
@@ -144,24 +162,6 @@ export function createRunReport(deps: RunReportDeps) {
     const run = runs.listByChannel(channel, 1)[0];
     if (!run) throw new RlError("NOT_FOUND", "No runs in this channel yet. Start one with /rl start.");
     return run;
-  }
-
-  function stallOf(run: RunRow): Pick<RunStatusView, "stalled"> {
-    if (run.status !== "running") return {};
-    const { lastStep, lastStepAt } = deps.digestStates.get(run.id);
-    if (lastStepAt === undefined || deps.now() - lastStepAt < deps.stallMs) return {};
-    return { stalled: { minutes: Math.round((deps.now() - lastStepAt) / 60_000), last_step: lastStep ?? 0 } };
-  }
-
-  function undeliveredOf(run: RunRow): Pick<RunStatusView, "undelivered"> {
-    const groups = new Map<string, { kind: OutboxKind; why: string; count: number }>();
-    for (const m of deps.outbox.undelivered(run.id)) {
-      const key = `${m.kind}\n${m.why}`;
-      const group = groups.get(key) ?? { kind: m.kind, why: m.why, count: 0 };
-      group.count++;
-      groups.set(key, group);
-    }
-    return groups.size ? { undelivered: [...groups.values()] } : {};
   }
 
   async function status(input: RunRow): Promise<RunStatusView> {
@@ -202,8 +202,8 @@ export function createRunReport(deps: RunReportDeps) {
       wandb_run_name: run.wandbRunName,
       logs: Object.fromEntries(components.map((c) => [c, manager.logPath(run.id, c)])),
       ...(slurm?.job ? { slurm: slurm.job } : {}),
-      ...stallOf(run),
-      ...undeliveredOf(run),
+      ...stallOf(deps, run),
+      ...undeliveredOf(deps, run),
     };
   }
 

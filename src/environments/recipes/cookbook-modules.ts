@@ -49,7 +49,8 @@ export interface CookbookModules {
   resolve(file: LoadedFile, name: string[], before?: number): Promise<Resolved>;
 }
 
-export function createCookbookModules(options: CookbookModulesOptions): CookbookModules {
+/** Reading the checkout's files (each parsed once per scan) and finding the module an import names. */
+function createModuleFinder(options: CookbookModulesOptions) {
   const loaded = new Map<string, Promise<LoadedFile | undefined>>();
   const folders = new Map<string, Promise<boolean>>();
 
@@ -139,6 +140,12 @@ export function createCookbookModules(options: CookbookModulesOptions): Cookbook
     }
     return current;
   }
+
+  return { load, moduleAt, findModule };
+}
+
+export function createCookbookModules(options: CookbookModulesOptions): CookbookModules {
+  const { load, moduleAt, findModule } = createModuleFinder(options);
 
   /** `module.name`: a name the module binds, else its submodule `name` (what `from pkg import name` does). */
   async function member(module: ModuleRef, name: string, hops: number): Promise<Resolved> {

@@ -34,30 +34,28 @@ const UNRESOLVED: Resolved = { kind: "unresolved" };
 // Re-export chains are short; the bound stops import cycles between folder files.
 const MAX_HOPS = 16;
 
-export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolResolver {
-  const byKey = new Map(files.map((file) => [file.key, file]));
-  let reached: Set<SummarizedFile> | "every" | undefined;
-
-  // `try: from atroposlib... import BaseEnv / except ImportError: BaseEnv = object` means Atropos's class
-  // wherever it is installed, so bindings made in except clauses count second: when nothing else binds the
-  // name, or when the first binding leads to no class of the folder (`try: from .cfg import C / except
-  // ImportError: from cfg import C` names the same sibling file both ways, as a package and as a script).
-  function lookupBinding(
-    file: SummarizedFile,
-    name: string,
-    before: number,
-  ): { primary?: BoundName; fallback?: BoundName } {
-    let primary: BoundName | undefined;
-    let fallback: BoundName | undefined;
-    for (const entry of file.summary.bindings) {
-      if (entry.order >= before) break;
-      if (entry.name !== name) continue;
-      if (entry.fallback) fallback = entry;
-      else primary = entry;
-    }
-    return { ...(primary ? { primary } : {}), ...(fallback ? { fallback } : {}) };
+// `try: from atroposlib... import BaseEnv / except ImportError: BaseEnv = object` means Atropos's class
+// wherever it is installed, so bindings made in except clauses count second: when nothing else binds the
+// name, or when the first binding leads to no class of the folder (`try: from .cfg import C / except
+// ImportError: from cfg import C` names the same sibling file both ways, as a package and as a script).
+function lookupBinding(
+  file: SummarizedFile,
+  name: string,
+  before: number,
+): { primary?: BoundName; fallback?: BoundName } {
+  let primary: BoundName | undefined;
+  let fallback: BoundName | undefined;
+  for (const entry of file.summary.bindings) {
+    if (entry.order >= before) break;
+    if (entry.name !== name) continue;
+    if (entry.fallback) fallback = entry;
+    else primary = entry;
   }
+  return { ...(primary ? { primary } : {}), ...(fallback ? { fallback } : {}) };
+}
 
+/** The folder's module a dotted import names from a file (leading dots: relative to it); undefined when outside. */
+function moduleFinder(byKey: ReadonlyMap<string, SummarizedFile>) {
   function lookupPath(baseDir: string, parts: string[]): SummarizedFile | undefined {
     const joined = path.posix.join(baseDir, ...parts);
     return byKey.get(`${joined}.py`) ?? byKey.get(path.posix.join(joined, "__init__.py"));
@@ -86,6 +84,12 @@ export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolRe
     }
     return undefined;
   }
+  return findModule;
+}
+
+export function createSymbolResolver(files: readonly SummarizedFile[]): SymbolResolver {
+  const findModule = moduleFinder(new Map(files.map((file) => [file.key, file])));
+  let reached: Set<SummarizedFile> | "every" | undefined;
 
   function findClassByName(file: SummarizedFile, name: string): Resolved {
     const own = file.summary.classes.find((cls) => cls.name === name);
