@@ -15,6 +15,7 @@ const CORE_TIERS = [
   [
     "process",
     "config.ts",
+    "stack-manifest-path.ts",
     "approval-settings.ts",
     "load-node-cron.ts",
     "errors.ts",

@@ -15,17 +15,17 @@ export default defineCommand({
     const result = await ctx.services.env.listEnvironments(ctx.channel);
     const lines = result.environments.map(
       (e) =>
-        `${e.name === result.selected ? "▶ " : "• "}${e.name} (${e.class_name}): ${e.description}${e.runnable ? "" : ` [cannot be started: ${e.reason ?? "no entry point"}]`}`,
+        `${e.name === result.selected ? "▶ " : "• "}${e.name}${e.class_name ? ` (${e.class_name})` : ""}: ${e.description || e.file_path}${e.runnable ? "" : ` [cannot be started: ${e.reason ?? "no entry point"}]`}`,
     );
     const stack = ctx.services.manager.currentStack;
-    const units = stack.unitName === "environment" ? "Environments" : "Recipes";
+    const units = `${stack.unitName[0]!.toUpperCase()}${stack.unitName.slice(1)}s`;
     const where = ctx.services.config.environmentsDir;
     return {
       title: `${units} (${result.environments.length})`,
       text: [
         lines.join("\n") ||
           `No ${units.toLowerCase()} found in ${where}. Check RL_TRAINING_ROOT and RL_ENVIRONMENTS_DIR.`,
-        `Training stack: ${stack.title} (RL_STACK=${stack.id}).`,
+        `Training stack: ${stack.title} (RL_STACK=${ctx.services.config.stack}).`,
       ].join("\n"),
       blocks: result.warnings.length
         ? [

@@ -133,6 +133,7 @@ runCommandMain(process.argv.slice(2), {
     if (line.verb === "exec") return exec(line);
     if (line.verb === "scan") return scan(line);
     if (line.verb === "backup") return backup(line);
+    if (line.verb === "stack") return (await import("./stacks/manifest/stack-check-command.ts")).runStackLine(line);
     if (line.verb === "stop") return stop(line);
     if (line.verb === "notices") return notices(line);
     return runBot(line);

@@ -6,6 +6,7 @@ import { loadNodeCron } from "./load-node-cron.ts";
 import { checkApprovers, parseApproveWhen, type ApprovalRule } from "./approval-settings.ts";
 import { RlError } from "./errors.ts";
 import { PACKAGE_ROOT } from "./package-root.ts";
+import { BUILTIN_MANIFESTS_DIR, STACKS, stackManifestOf } from "./stack-manifest-path.ts";
 import * as z from "zod/mini";
 import "./zod-english.ts";
 
@@ -13,10 +14,9 @@ export { PACKAGE_ROOT };
 export const DEMO_STACK_ROOT = path.join(PACKAGE_ROOT, "examples", "demo-stack");
 /** The bundled miniature of tinker-cookbook: RL_STACK=tinker-cookbook runs it when no RL_TRAINING_ROOT is set. */
 export const COOKBOOK_DEMO_ROOT = path.join(PACKAGE_ROOT, "examples", "tinker-cookbook");
-/** The training stacks the bot can drive (src/stacks/). */
-export const STACKS = ["atropos-tinker", "tinker-cookbook"] as const;
-export type StackName = (typeof STACKS)[number];
-
+export { STACKS, BUILTIN_MANIFESTS_DIR };
+/** The stack a bot drives: a code stack's name, or a manifest's `name`. */
+export type StackName = string;
 const TRUE_WORDS = ["1", "true", "yes", "on"];
 const BOOL_WORDS = [...TRUE_WORDS, "0", "false", "no", "off"];
 const trimmed = (...checks: Array<z.core.CheckFn<string> | z.core.$ZodCheck<string>>) =>
@@ -70,7 +70,7 @@ const minutes = (max: number) => {
 
 /** Variable name -> schema and default. The names are the documented settings (see .env.example). */
 const settings = {
-  RL_STACK: z._default(z.enum(STACKS), "atropos-tinker"),
+  RL_STACK: z._default(text, "atropos-tinker"),
   RL_TRAINING_ROOT: z.optional(text),
   RL_ENVIRONMENTS_DIR: z.optional(text),
   RL_SCAN_RECURSIVE: z._default(bool, false),
@@ -195,8 +195,10 @@ export interface SlurmSettings {
 }
 
 export interface Config {
-  /** The training stack new runs are started on (RL_STACK). */
+  /** The training stack new runs are started on (RL_STACK as given: a code stack's name, a built-in name, a path). */
   stack: StackName;
+  /** The stack manifest RL_STACK names (absolute), when the stack is not one written as code. */
+  stackManifest?: string;
   trainingRoot: string;
   isDemoStack: boolean;
   environmentsDir: string;
@@ -366,16 +368,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   checkSlurmSignal(r);
   const approveWhen = parseApproveWhen(r.RL_APPROVE_WHEN);
   const cookbook = r.RL_STACK === "tinker-cookbook";
-  const demoRoot = cookbook ? COOKBOOK_DEMO_ROOT : DEMO_STACK_ROOT;
+  const stackManifest = stackManifestOf(r.RL_STACK, cwd);
+  // A built-in manifest's miniature is examples/<name>; a team's manifest runs in its own folder unless told.
+  const demoRoot = stackManifest
+    ? stackManifest.startsWith(BUILTIN_MANIFESTS_DIR + path.sep)
+      ? path.join(PACKAGE_ROOT, "examples", r.RL_STACK)
+      : path.dirname(stackManifest)
+    : cookbook
+      ? COOKBOOK_DEMO_ROOT
+      : DEMO_STACK_ROOT;
   const trainingRoot = path.resolve(cwd, r.RL_TRAINING_ROOT ?? demoRoot);
   const isDemoStack = trainingRoot === demoRoot;
   const dataDir = path.resolve(cwd, r.RL_DATA_DIR);
-  const python = r.RL_PYTHON ?? (isDemoStack ? "python3" : "python");
-  const lockedDefault = isDemoStack && !cookbook ? path.join(DEMO_STACK_ROOT, "locked-fields.yaml") : undefined;
-  const unitsDir = cookbook ? path.join("tinker_cookbook", "recipes") : path.join("tinker_atropos", "environments");
+  // A manifest's {python}: Debian and macOS have python3, not always python.
+  const python = r.RL_PYTHON ?? (isDemoStack || stackManifest ? "python3" : "python");
+  const lockedDefault =
+    isDemoStack && !cookbook && !stackManifest ? path.join(DEMO_STACK_ROOT, "locked-fields.yaml") : undefined;
+  const unitsDir = stackManifest
+    ? "."
+    : cookbook
+      ? path.join("tinker_cookbook", "recipes")
+      : path.join("tinker_atropos", "environments");
   const secrets = SECRET_SETTINGS.map((n) => r[n]).filter((v): v is string => typeof v === "string" && v.length > 0);
   return {
     stack: r.RL_STACK,
+    ...(stackManifest ? { stackManifest } : {}),
     trainingRoot,
     isDemoStack,
     environmentsDir: path.resolve(trainingRoot, r.RL_ENVIRONMENTS_DIR ?? unitsDir),

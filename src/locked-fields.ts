@@ -11,6 +11,8 @@ const lockedFieldsSchema = z.object({
   tinker: z._default(z.record(z.string(), z.unknown()), {}),
   /** tinker-cookbook: recipe fields no channel may change, with their values. */
   recipe: z._default(z.record(z.string(), z.unknown()), {}),
+  /** A stack manifest's fields no channel may change, with their values. */
+  stack: z._default(z.record(z.string(), z.unknown()), {}),
   slurm: z._default(z.boolean(), false),
   testing: z._default(z.boolean(), false),
 });
@@ -50,6 +52,7 @@ export const SEED_LOCKED_FIELDS: LockedFields = {
     save_checkpoint_interval: 25,
   },
   recipe: {},
+  stack: {},
   slurm: false,
   testing: false,
 };

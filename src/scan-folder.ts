@@ -22,8 +22,12 @@ export async function scanFolder(folder: string, options: { json: boolean }, thr
   const locked = loadLockedFields(config.lockedFieldsPath);
   // On the cookbook stack the folder holds recipes (a few files, read on this thread). Only the stack's own scanner is
   // set up: the recipe scanner's modules bring the run supervision's (child_process) with them.
-  const scanner =
-    config.stack === "tinker-cookbook"
+  const scanner = config.stackManifest
+    ? (await import("./stacks/manifest/manifest-scanner.ts")).createManifestScanner(
+        (await import("./stacks/manifest/load-manifest.ts")).loadManifest(config.stackManifest),
+        { locked: locked.stack, maxFileBytes: config.scanMaxFileBytes },
+      )
+    : config.stack === "tinker-cookbook"
       ? (await import("./stacks/tinker-cookbook/recipe-catalog-scanner.ts")).createRecipeCatalogScanner(locked, {
           maxFileBytes: config.scanMaxFileBytes,
         })

@@ -35,8 +35,8 @@ describe("loadConfig", () => {
     expect(config.wandb.project).toBe("tinker-cookbook");
     expect(config.lockedFieldsPath).toBeUndefined();
     expect(loadConfig({}, tmp()).stack).toBe("atropos-tinker");
-    expect(() => loadConfig({ RL_STACK: "verl" }, tmp())).toThrow(
-      /^RL_STACK has a bad value: .*"atropos-tinker"\|"tinker-cookbook"/,
+    expect(() => loadConfig({ RL_STACK: "vrl" }, tmp())).toThrow(
+      /^RL_STACK has a bad value: "vrl" is neither a built-in stack \(atropos-tinker, tinker-cookbook[^)]*\) nor a stack manifest file/,
     );
   });
 

@@ -2,7 +2,7 @@
 // arguments, and anything else is a usage error that names the option and what the verb takes.
 import { parseArgs } from "node:util";
 
-export type Verb = "run" | "exec" | "supervise" | "stop" | "notices" | "scan" | "backup" | "help";
+export type Verb = "run" | "exec" | "supervise" | "stop" | "notices" | "scan" | "backup" | "stack" | "help";
 
 export interface CommandLine {
   verb: Verb;
@@ -17,6 +17,8 @@ export interface CommandLine {
     timeout?: string;
     "request-id"?: string;
     follow?: boolean;
+    /** stack check: the entry to show a run of. */
+    entry?: string;
     /** supervise: the pipe exec reads the supervisor's start-up report from. */
     "report-fd"?: string;
   };
@@ -52,6 +54,11 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
   notices: { options: { ...HELP, follow: { type: "boolean" } }, most: 0, example: "rl-chatops notices --follow" },
   scan: { options: { ...HELP, ...JSON_OUTPUT }, most: 1, example: "rl-chatops scan ./environments --json" },
   backup: { options: HELP, most: 1, example: "rl-chatops backup data/backups/today.db" },
+  stack: {
+    options: { ...HELP, ...JSON_OUTPUT, entry: { type: "string" } },
+    most: 2,
+    example: "rl-chatops stack check ./stack.yaml --entry toy",
+  },
   help: { options: HELP, most: 0, example: "rl-chatops --help" },
 };
 
@@ -88,7 +95,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   const word = first.positionals[0];
   if (word !== undefined && !isVerb(word))
     throw new UsageError(
-      `Unknown command "${word}": the commands are exec, stop, notices, supervise, scan, backup and help.`,
+      `Unknown command "${word}": the commands are exec, stop, notices, supervise, scan, backup, stack and help.`,
     );
   const verb: Verb = word ?? "run";
   let parsed;
@@ -102,7 +109,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (!parsed.values.help && args.length > most) {
     const got = args.map((a) => JSON.stringify(a)).join(" ");
     throw new UsageError(
-      `"${verb}" takes ${most === 0 ? "no arguments" : `one argument`}, got ${args.length}: ${got}. Quote one with spaces, e.g. ${example}.`,
+      `"${verb}" takes ${most === 0 ? "no arguments" : most === 1 ? "one argument" : `${most} arguments`}, got ${args.length}: ${got}. Quote one with spaces, e.g. ${example}.`,
     );
   }
   return { verb, args, options: parsed.values as CommandLine["options"] };

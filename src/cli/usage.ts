@@ -10,4 +10,5 @@ export const USAGE = `Usage:
   rl-chatops notices [--follow]                 print the notices kept for console channels (--follow: and new ones)
   rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
+  rl-chatops stack check FILE [--entry NAME]    validate a stack manifest and show what a run of it would start
   rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;

@@ -1,4 +1,5 @@
 // Answering confirmation prompts in tests the way a click does: through the prompt's record, by its id.
+import { expect } from "vitest";
 import { dispatch, type CommandInput, type DispatchOptions, type DispatchResult } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import { confirmButtons, type Reply, type ReplyButton } from "../../src/reply.ts";
@@ -38,4 +39,13 @@ export async function dispatchConfirmed(
   const first = await dispatch(input, ctx, options);
   if (!first.needsConfirmation) return first;
   return answer(first.reply, ctx, "confirm", options);
+}
+
+/** A command that must ask first, confirmed as the person would: the prompt and the confirmed reply. */
+export async function confirmed(ctx: CommandContext, text: string): Promise<{ prompt: Reply; reply: Reply }> {
+  const prompt = await dispatch({ text }, ctx);
+  expect(prompt.needsConfirmation, prompt.reply.text).toBe(true);
+  const done = await answer(prompt.reply, ctx);
+  expect(done.ok, done.reply.text).toBe(true);
+  return { prompt: prompt.reply, reply: done.reply };
 }

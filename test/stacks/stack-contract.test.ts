@@ -37,7 +37,7 @@ function runOf(services: Services, stack: TrainingStack, unit: string, values: R
   return services.runs.update(id, patch);
 }
 
-const UNITS: Record<StackId, { unit: string; values: Record<string, unknown> }> = {
+const UNITS: Record<"atropos-tinker" | "tinker-cookbook", { unit: string; values: Record<string, unknown> }> = {
   "atropos-tinker": { unit: "arithmetic", values: { seed: 7 } },
   "tinker-cookbook": { unit: "math_rl.train", values: { seed: 7, demo_step_seconds: 0.05 } },
 };

@@ -11,7 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { personRef, type Reply } from "../../src/reply.ts";
 import { formatDuration } from "../../src/values/format-value.ts";
 import { createServices, type Services } from "../../src/services.ts";
-import { answer } from "../helpers/confirm.ts";
+import { answer, confirmed } from "../helpers/confirm.ts";
 import { environOf } from "../helpers/cookbook.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
@@ -30,15 +30,6 @@ async function cookbook(settings: Record<string, string>): Promise<{ services: S
   await services.env.selectEnvironment(CONSOLE, "math_rl.train");
   for (const [field, value] of Object.entries(settings)) await services.env.editConfig(CONSOLE, field, value);
   return { services, ctx: { channel: CONSOLE, user: { id: "alice", name: "alice" }, via: "console", services } };
-}
-
-/** Asks, then confirms as the person would; the confirmed answer's reply. */
-async function confirmed(ctx: CommandContext, text: string) {
-  const prompt = await dispatch({ text }, ctx);
-  expect(prompt.needsConfirmation, prompt.reply.text).toBe(true);
-  const done = await answer(prompt.reply, ctx);
-  expect(done.ok, done.reply.text).toBe(true);
-  return { prompt: prompt.reply, reply: done.reply };
 }
 
 async function waitFor(what: string, check: () => boolean, ms = 60_000): Promise<void> {

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { createLogFollower, type LineFold } from "../../metrics/follow-log.ts";
 import type { TrainerProgress } from "../../metrics/trainer-log.ts";
+import { jsonRecord } from "../json-record.ts";
 import type { Checkpoint } from "../training-stack.ts";
 
 /** The mean total reward the RL loop logs for each step's batch (tinker_cookbook/rl/metric_util.py). */
@@ -18,19 +19,6 @@ export interface CheckpointRecord {
   final?: boolean;
   state_path?: string;
   sampler_path?: string;
-}
-
-/** One JSON object per line; a line that is not one (damaged, or cut by a crash) is skipped. */
-function jsonRecord(line: string): Record<string, unknown> | undefined {
-  if (!line.trim()) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(line);
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const numberAt = (record: Record<string, unknown>, key: string): number | undefined =>

@@ -2,14 +2,11 @@
 // (<log_path>/iteration_NNNNNN/train_rollout_summaries.jsonl, schema 1), read one step's file at a time.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { readLineRange } from "../../metrics/read-line-range.ts";
-import { createSamplePicker, cutTexts, scoreOf, type SampleTexts } from "../pick-samples.ts";
+import { cutTexts, readStepSamples, scoreOf, type SampleTexts } from "../pick-samples.ts";
 import type { SampleQuery, StepSamples } from "../training-stack.ts";
 
 const ITERATION_DIR = /^iteration_(\d+)$/;
 const ROLLOUTS_FILE = "train_rollout_summaries.jsonl";
-/** A record longer than this is passed over (a rollout's logs are a few KB). */
-const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 /** Log keys an Env uses for what it asked and what the model answered, looked for in this order. */
 const PROMPT_KEYS = ["prompt", "question", "problem", "observation", "input"];
 const COMPLETION_KEYS = ["response", "completion", "answer", "output", "guess", "transcript", "text"];
@@ -65,52 +62,21 @@ const iterationFile = (logDir: string, step: number) =>
   path.join(logDir, `iteration_${String(step).padStart(6, "0")}`, ROLLOUTS_FILE);
 
 export async function readRolloutSummaries(logDir: string, query: SampleQuery): Promise<StepSamples | undefined> {
-  const steps = await listIterations(logDir);
-  if (steps.length === 0) return undefined;
-  const step = query.step ?? steps.at(-1)!;
-  const result: StepSamples = {
-    step,
-    firstStep: steps[0]!,
-    lastStep: steps.at(-1)!,
-    groups: 0,
-    rollouts: 0,
-    samples: [],
-    skipped: 0,
-  };
-  const picker = createSamplePicker(query);
-  // A group's records are written one after another: held until the group ends, then offered with its scores.
-  let group: Array<{ index: number; score: number; texts: SampleTexts }> = [];
-  let groupId: unknown;
-  const offerGroup = () => {
-    if (group.length === 0) return;
-    const scores = group.map((r) => r.score);
-    for (const r of group) picker.offer(result.groups, r.index, r.score, scores, () => r.texts);
-    result.groups += 1;
-    group = [];
-  };
-  await readLineRange(iterationFile(logDir, step), { start: 0, maxLineBytes: MAX_RECORD_BYTES }, (line) => {
-    if (line !== undefined && line.trim() === "") return;
-    let record: RolloutRecord | undefined;
-    try {
-      record = line === undefined ? undefined : (JSON.parse(line) as RolloutRecord);
-    } catch {
-      record = undefined;
-    }
-    const score = scoreOf(record?.total_reward);
-    if (!record || score === undefined) {
-      result.skipped += 1;
-      return;
-    }
-    if (record.group_idx !== groupId) offerGroup();
-    groupId = record.group_idx;
-    result.rollouts += 1;
-    group.push({
-      index: typeof record.traj_idx === "number" ? record.traj_idx : group.length,
-      score,
-      texts: cutTexts(recordTexts(record)),
-    });
-  });
-  offerGroup();
-  result.samples = picker.picked();
-  return result;
+  return readStepSamples(
+    await listIterations(logDir),
+    query,
+    (step) => [iterationFile(logDir, step)],
+    (line) => {
+      let record: RolloutRecord | undefined;
+      try {
+        record = line === undefined ? undefined : (JSON.parse(line) as RolloutRecord);
+      } catch {
+        record = undefined;
+      }
+      const score = scoreOf(record?.total_reward);
+      if (!record || score === undefined) return undefined;
+      const index = typeof record.traj_idx === "number" ? record.traj_idx : undefined;
+      return { group: record.group_idx, score, texts: cutTexts(recordTexts(record)), index };
+    },
+  );
 }

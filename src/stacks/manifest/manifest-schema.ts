@@ -1,0 +1,98 @@
+// What a stack manifest may say: a trainer described as data (its entries, command, files, resume and fork), checked
+// with zod so every refusal names the key and what it accepts.
+import { z } from "zod";
+
+/** The placeholders a manifest's strings may use, and what each stands for (README's "Bring your own trainer"). */
+export const PLACEHOLDERS = {
+  python: "the Python of RL_PYTHON",
+  entry: "the entry's file, absolute",
+  entry_name: "the entry's name",
+  overrides: "one argv element per changed or set field (only as a whole element of run.command)",
+  run_dir: "the run's own folder in the data folder",
+  run_id: "the run's id",
+  attempt: "the run's attempt: 0, then 1 for its first resume",
+  checkpoint: "the checkpoint's path (fork.set, resume.set)",
+  step: "a step number (samples.path, resume.set)",
+  port: "a free TCP port on 127.0.0.1, found when the run starts",
+} as const;
+export type Placeholder = keyof typeof PLACEHOLDERS;
+
+/** The built-in readers of an entry's config fields. */
+export const FIELD_READERS = ["yaml", "hydra", "dataclass", "pydantic", "chz"] as const;
+/** How a changed field is written into the command line. */
+export const OVERRIDE_FORMS = ["{key}={value}", "--{key}={value}", "--{key} {value}", "+{key}={value}"] as const;
+
+const text = z.string().min(1, "must not be empty");
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const keyPath = text.describe("a dotted key path into a record, e.g. reward.mean");
+const fieldValues = z.record(text, scalar);
+
+const entries = z.strictObject({
+  glob: text,
+  fields: z.enum(FIELD_READERS),
+  /** The Python class an entry's fields are read from (dataclass, pydantic readers). */
+  class: text.optional(),
+});
+
+const run = z.strictObject({
+  command: z.array(text).min(1, "must name at least the program"),
+  override: z.enum(OVERRIDE_FORMS).default("{key}={value}"),
+  set: fieldValues.default({}),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"), z.string())
+    .default({}),
+  /** How long the process must stay alive to count as started (default 2 s). */
+  ready_seconds: z.number().positive().max(600).optional(),
+});
+
+const progress = z.strictObject({
+  metrics: text,
+  step: keyPath,
+  reward: keyPath.optional(),
+  loss: keyPath.optional(),
+  total_steps: text.optional(),
+  /** The step number the first step's record carries: 1 (it counts steps done) or 0 (numbered from 0). */
+  first_step: z.union([z.literal(0), z.literal(1)]).default(1),
+});
+
+const checkpoints = z.strictObject({
+  glob: text,
+  step: text,
+  /** A file that must exist inside a checkpoint folder for it to count as whole (a half-written one is not offered). */
+  complete_when: text.optional(),
+});
+
+const withSet = z.strictObject({
+  set: fieldValues.refine((v) => Object.keys(v).length > 0, "must set at least one field"),
+  /** Why or how, for people (shown where a resume is refused or confirmed). */
+  note: text.optional(),
+});
+
+const samples = z.strictObject({
+  path: text,
+  prompt: keyPath,
+  completion: keyPath,
+  score: keyPath,
+  group: keyPath.optional(),
+});
+
+export const manifestSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be lower-case letters, digits and dashes (at most 40), e.g. my-trainer"),
+  title: text.optional(),
+  /** What an entry is called for people: "config", "recipe" (default "entry"). */
+  unit: z
+    .string()
+    .regex(/^[a-z][a-z ]{0,19}$/, "must be a lower-case word, e.g. config")
+    .default("entry"),
+  entries,
+  run,
+  progress,
+  checkpoints: checkpoints.optional(),
+  resume: withSet.optional(),
+  fork: withSet.optional(),
+  samples: samples.optional(),
+});
+
+export type StackManifest = z.output<typeof manifestSchema>;

@@ -1,0 +1,26 @@
+// A manifest run's checkpoints: the paths its checkpoints glob matches, each with its step from the manifest's regex,
+// oldest first. A folder without the file that marks a whole checkpoint (complete_when) is passed over: a trainer
+// killed while saving leaves a half-written one, which must never be offered to resume or fork from.
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Checkpoint } from "../training-stack.ts";
+import { globPaths } from "./glob-paths.ts";
+import type { StackManifest } from "./manifest-schema.ts";
+
+export async function readManifestCheckpoints(
+  spec: NonNullable<StackManifest["checkpoints"]>,
+  pattern: string,
+): Promise<Checkpoint[]> {
+  const stepRe = new RegExp(spec.step);
+  const out: Checkpoint[] = [];
+  for (const found of await globPaths("/", pattern)) {
+    const m = stepRe.exec(found);
+    const step = m?.[1] === undefined ? NaN : Number(m[1]);
+    if (!Number.isInteger(step)) continue;
+    const marker = spec.complete_when ? path.join(found, spec.complete_when) : found;
+    const written = await stat(marker).catch(() => undefined);
+    if (!written) continue;
+    out.push({ name: path.basename(found), step, path: found, time: written.mtime.toISOString() });
+  }
+  return out.sort((a, b) => a.step - b.step);
+}

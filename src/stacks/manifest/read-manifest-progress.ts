@@ -1,0 +1,46 @@
+// A manifest run's progress from its metrics file (JSON lines followed from an offset): the step and reward at the
+// manifest's key paths. A metrics path with {attempt} gives each attempt its own file (a trainer that truncates its
+// log on every start): all of them are read, and a step logged again by a later attempt counts once, as written last.
+import { createLogFollower } from "../../metrics/follow-log.ts";
+import type { TrainerProgress } from "../../metrics/trainer-log.ts";
+import { jsonRecord } from "../json-record.ts";
+import { numberAt } from "./key-path.ts";
+import type { StackManifest } from "./manifest-schema.ts";
+
+interface StepRecord {
+  reward?: number;
+  loss?: number;
+}
+
+export function createProgressReader(progress: StackManifest["progress"]) {
+  const follow = createLogFollower<Map<number, StepRecord>>({
+    initial: () => new Map(),
+    add(steps, line) {
+      const record = jsonRecord(line);
+      const step = record && numberAt(record, progress.step);
+      if (step === undefined) return;
+      const reward = progress.reward === undefined ? undefined : numberAt(record, progress.reward);
+      const loss = progress.loss === undefined ? undefined : numberAt(record, progress.loss);
+      steps.set(step, { reward, loss });
+    },
+  });
+  const offset = 1 - progress.first_step;
+
+  /** `files` oldest attempt first; totalSteps from the run's config. */
+  return async function readProgress(files: readonly string[], totalSteps?: number): Promise<TrainerProgress> {
+    const merged = new Map<number, StepRecord>();
+    for (const file of files) for (const [step, record] of await follow(file)) merged.set(step, record);
+    const out: TrainerProgress = { rewardHistory: [], stepErrors: [], completed: false, totalSteps };
+    for (const [step, record] of [...merged].sort(([a], [b]) => a - b)) {
+      const done = step + offset;
+      out.step = done;
+      if (record.reward !== undefined) {
+        out.rewardMean = record.reward;
+        out.rewardHistory.push({ step: done, value: record.reward });
+      }
+      out.loss = record.loss ?? out.loss;
+    }
+    out.completed = totalSteps !== undefined && out.step !== undefined && out.step >= totalSteps;
+    return out;
+  };
+}
