@@ -6,6 +6,7 @@ import { readJobStatus } from "../../src/training/backends/slurm/job-status.ts";
 import {
   TERMINAL_STATES,
   createSlurmCommands,
+  restartsOf,
   type SlurmJob,
 } from "../../src/training/backends/slurm/slurm-commands.ts";
 import { delay } from "../../src/training/wait-until.ts";
@@ -74,3 +75,21 @@ export async function componentPids(stack: DemoStack, runId: string): Promise<nu
 /** Wait for a run's job to end (or be forgotten by Slurm). */
 export const jobEnded = (run: RunRow) =>
   untilJob(run.jobId!, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
+
+export function scontrol(...args: string[]): void {
+  const r = spawnSync("scontrol", args, { encoding: "utf8", timeout: 30_000 });
+  if (r.status !== 0) throw new Error(`scontrol ${args.join(" ")}: ${r.stderr || r.stdout}`);
+}
+
+/**
+ * Slurm holds a requeued job about two minutes (Reason=BeginTime) before it may run again; the tests do not wait that
+ * out: once the job is back in the queue, it may start now.
+ */
+export async function releaseRequeued(jobId: string, restarts: number): Promise<void> {
+  await untilJob(
+    jobId,
+    (j) => j !== "unknown" && restartsOf(j) >= restarts && j.state === "PENDING",
+    `job ${jobId} pending after requeue ${restarts}`,
+  );
+  scontrol("update", `jobid=${jobId}`, "StartTime=now");
+}

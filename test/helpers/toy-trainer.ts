@@ -14,6 +14,9 @@ export const TOY_MANIFEST = path.join(TOY_ROOT, "stack.yaml");
 /** Settings that put a bot on the toy trainer's manifest. */
 export const TOY_ENV: Readonly<Record<string, string>> = {
   RL_STACK: TOY_MANIFEST,
+  // The trainer's own folder, whatever a harness sets; empty means unset.
+  RL_TRAINING_ROOT: TOY_ROOT,
+  RL_ENVIRONMENTS_DIR: "",
   RL_STOP_GRACE_SECONDS: "3",
   RL_READY_TIMEOUT_SECONDS: "30",
   WANDB_BASE_URL: "http://127.0.0.1:9",

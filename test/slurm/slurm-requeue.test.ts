@@ -3,7 +3,6 @@
 // checkpoints; the cap on requeues ends a run that keeps being requeued; an atropos-tinker run cannot resume and fails.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Services } from "../../src/services.ts";
 import { recipeLogDir } from "../../src/stacks/tinker-cookbook/cookbook-stack.ts";
@@ -13,7 +12,7 @@ import type { RunEvent } from "../../src/training/run-events.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { selectRecipe, startCookbook, type RecipePace } from "../helpers/cookbook.ts";
 import { CONSOLE, nextEvent, startDemo, stopLiveRuns, type DemoStack } from "../helpers/demo-stack.ts";
-import { SLURM_ENV, slurmMissing, untilJob } from "../helpers/slurm.ts";
+import { SLURM_ENV, releaseRequeued, scontrol, slurmMissing, untilJob } from "../helpers/slurm.ts";
 
 const missing = slurmMissing();
 // CI starts Slurm in .ci/run: there a missing Slurm is a failure, never a skip.
@@ -35,24 +34,6 @@ async function cookbook(env: Record<string, string>, pace: RecipePace): Promise<
   stacks.push(stack);
   await selectRecipe(stack.services, CONSOLE, pace);
   return stack;
-}
-
-function scontrol(...args: string[]): void {
-  const r = spawnSync("scontrol", args, { encoding: "utf8", timeout: 30_000 });
-  if (r.status !== 0) throw new Error(`scontrol ${args.join(" ")}: ${r.stderr || r.stdout}`);
-}
-
-/**
- * Slurm holds a requeued job about two minutes (Reason=BeginTime) before it may run again; the tests do not wait that
- * out: once the job is back in the queue, it may start now.
- */
-async function releaseRequeued(jobId: string, restarts: number): Promise<void> {
-  await untilJob(
-    jobId,
-    (j) => j !== "unknown" && restartsOf(j) >= restarts && j.state === "PENDING",
-    `job ${jobId} pending after requeue ${restarts}`,
-  );
-  scontrol("update", `jobid=${jobId}`, "StartTime=now");
 }
 
 /** The run's notices in its thread, in order: each kind with the attempt it belongs to. */

@@ -154,7 +154,12 @@ export function createManifestStack(deps: ManifestStackDeps): TrainingStack {
         logPath: logPathOf(config.logsDir, run.id, component),
       };
     },
-    readProgress: (run) => readProgress(metricsFiles(run), run.totalSteps),
+    async readProgress(run) {
+      const progress = await readProgress(metricsFiles(run), run.totalSteps);
+      // A finished run's weights are its last checkpoint, where the stack keeps them.
+      if (progress.completed) progress.finalWeights = (await readCheckpoints(run)).at(-1)?.path;
+      return progress;
+    },
     readCheckpoints,
     lastWrite: (run) => newestWrite([logPathOf(config.logsDir, run.id, "trainer"), ...metricsFiles(run)]),
     async readSamples(run, query) {

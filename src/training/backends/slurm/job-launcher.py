@@ -94,7 +94,11 @@ def file_state(path: str) -> Optional[Any]:
 class Component:
     def __init__(self, spec: Dict[str, Any]):
         self.name: str = spec["name"]
-        self.argv: List[str] = [str(a) for a in spec["argv"]]
+        # A requeued job starts its processes as the run's next attempt (the stack's resume fields), where the spec
+        # says how; else the same argv again.
+        restarted = slurm_restart_count(os.environ) > 0 and bool(spec.get("restart_argv"))
+        self.argv: List[str] = [str(a) for a in spec["restart_argv" if restarted else "argv"]]
+        self.restart_env: Dict[str, str] = dict(spec.get("restart_env") or {}) if restarted else {}
         self.cwd: str = spec["cwd"]
         self.log: str = spec["log"]
         self.env_unset: List[str] = list(spec.get("env_unset") or [])
@@ -112,6 +116,7 @@ class Component:
         env = dict(os.environ)
         for key in self.env_unset:
             env.pop(key, None)
+        env.update(self.restart_env)
         os.makedirs(os.path.dirname(self.log), exist_ok=True)
         self.started_at = time.monotonic()
         if self.ready_check.get("kind") == "written":

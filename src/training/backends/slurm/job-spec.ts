@@ -25,6 +25,12 @@ export interface JobSpecComponent {
   env_unset: string[];
   ready: JobReadyCheck;
   may_finish_first: boolean;
+  /**
+   * How it starts when Slurm restarts the job (a requeue): the plan of the run's next attempt, with the stack's resume
+   * fields, and the variables of its environment that differ. Absent: the same argv again.
+   */
+  restart_argv?: string[];
+  restart_env?: Record<string, string>;
 }
 
 export interface JobSpec {
@@ -78,12 +84,27 @@ export interface JobSpecInput {
   stack: Pick<TrainingStack, "components" | "main" | "stopOrder" | "stepErrorPattern">;
   /** One plan per component of the stack, in its order. */
   plans: SpawnPlan[];
+  /** The plans of the run's next attempt, when the job may be requeued and they differ. */
+  restartPlans?: SpawnPlan[];
   files: JobFiles;
   stopGraceMs: number;
   readyTimeoutMs: number;
   secrets: readonly string[];
   /** The job may be requeued: its launcher hands a stop signal to the main process first. */
   forwardSignalToMain?: boolean;
+}
+
+/** What a component's restart changes: its argv and the variables whose values differ, when anything does. */
+function restartOf(
+  plan: SpawnPlan,
+  next: SpawnPlan | undefined,
+): Pick<JobSpecComponent, "restart_argv" | "restart_env"> {
+  if (!next) return {};
+  const argv = [next.command, ...next.args];
+  const env = Object.fromEntries(Object.entries(next.env).filter(([k, v]) => plan.env[k] !== v));
+  const sameArgv = argv.length === plan.args.length + 1 && argv.every((a, i) => a === [plan.command, ...plan.args][i]);
+  if (sameArgv && Object.keys(env).length === 0) return {};
+  return { restart_argv: argv, ...(Object.keys(env).length ? { restart_env: env } : {}) };
 }
 
 /**
@@ -108,6 +129,7 @@ export function buildJobSpec(input: JobSpecInput): { spec: JobSpec; env: Record<
     env_unset: Object.keys(env).filter((k) => !(k in plan.env)),
     ready: jobReadyCheck(input.stack.components[i]!.ready, input.runFolder),
     may_finish_first: input.stack.components[i]!.mayFinishFirst ?? false,
+    ...restartOf(plan, input.restartPlans?.[i]),
   }));
   const spec: JobSpec = {
     run_id: input.runId,

@@ -31,11 +31,29 @@ export interface JobSubmitterDeps {
 export function createJobSubmitter(deps: JobSubmitterDeps) {
   const { config, runs, log, commands, files, busy, watcher } = deps;
 
+  /**
+   * How the job's processes start again when Slurm requeues it: as the run's next attempt (a stack resumes with its own
+   * fields). Undefined when the job is not requeued by the bot's settings, the stack cannot resume, or the next
+   * attempt's plan needs what only that attempt knows (the checkpoint it resumes from): the same argv runs again.
+   */
+  async function restartPlans(run: RunRow) {
+    const stack = deps.stacks.of(run);
+    if (!config.slurm.requeue || !stack.canResume) return undefined;
+    const next = { ...run, attempt: run.attempt + 1 };
+    try {
+      return await Promise.all(stack.components.map((c) => stack.plan(next, c.name)));
+    } catch (err) {
+      log.warn("a requeued job will start its processes as the first time", { runId: run.id, err });
+      return undefined;
+    }
+  }
+
   /** The run's launcher spec written to its file; the job's environment (keys included) goes to sbatch, never to disk. */
   async function writeSpec(run: RunRow): Promise<Record<string, string>> {
     const stack = deps.stacks.of(run);
     const plans = await Promise.all(stack.components.map((c) => stack.plan(run, c.name)));
     const { spec, env } = buildJobSpec({
+      restartPlans: await restartPlans(run),
       runId: run.id,
       runFolder: runFolderOf(config.dataDir, run.id),
       configPath: run.configPath ?? "",
