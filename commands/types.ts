@@ -17,6 +17,11 @@ export interface Caller {
   /** The same roles kept apart, so a role merely named like another's id matches nothing. */
   roleIds?: string[];
   roleNames?: string[];
+  /**
+   * Reached the bot from outside this machine's terminal (an MCP client over HTTP, by a bearer token): on a console
+   * channel their listed role applies, not the terminal's admin (src/policy.ts).
+   */
+  remote?: boolean;
 }
 
 export type ServiceName = keyof CommandServices;
@@ -27,8 +32,8 @@ export interface CommandContext<U extends ServiceName = ServiceName> {
   /** The thread the command came from (Slack thread ts, Discord thread id), where later notices go. */
   thread?: string;
   user: Caller;
-  /** How the command arrived: typed, a button click, the LLM in chat mode, or the command line. */
-  via: "slash" | "button" | "chat" | "cli" | "console";
+  /** How the command arrived: typed, a button click, the LLM in chat mode, the command line, or a person's own agent (MCP). */
+  via: "slash" | "button" | "chat" | "cli" | "console" | "mcp";
   services: Pick<CommandServices, U>;
   /** In chat mode, the person's message the model is answering: limits on the model's own polling last one turn. */
   turn?: string;

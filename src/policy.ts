@@ -19,6 +19,8 @@ export interface PolicySubject {
   /** Role ids alone, when the adapter tells them apart from names: then an id entry never matches a role merely named like it. */
   roleIds?: readonly string[];
   roleNames?: readonly string[];
+  /** Not at this machine's terminal (an MCP client over HTTP): a console channel makes them no admin. */
+  remote?: boolean;
 }
 
 /** Why a person has the role they have; refusals word themselves after it. */
@@ -98,7 +100,7 @@ const higher = (a: Role, b: Role): Role => (RANK[a] >= RANK[b] ? a : b);
  * listed never lowers a person below the default role.
  */
 export function accessOf(policy: Policy, channel: ChannelKey, subject: PolicySubject): Access {
-  if (LOCAL_PLATFORMS.has(channel.platform)) return { role: "admin", reason: "local" };
+  if (LOCAL_PLATFORMS.has(channel.platform) && subject.remote !== true) return { role: "admin", reason: "local" };
   if (matchesEntry(policy.admins, channel.platform, subject)) return { role: "admin", reason: "admin" };
   if (!channelAllowed(policy, channel)) return { role: "none", reason: "channel" };
   if (matchesEntry(policy.operators, channel.platform, subject)) {

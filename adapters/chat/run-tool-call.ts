@@ -1,7 +1,8 @@
 // Runs one model-requested tool call through the same dispatcher as /rl commands, and words the result for the model.
 import { argSpecs } from "../../commands/arg-specs.ts";
-import { dispatch } from "../../commands/dispatch.ts";
+import { dispatch, type DispatchResult } from "../../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
+import type { Redactor } from "../../src/redact.ts";
 import { confirmButtons, type Reply } from "../../src/reply.ts";
 import type { ToolCall } from "./chat-messages.ts";
 import { errorContent, toolResultContent, type ToolError } from "./tool-result-content.ts";
@@ -80,6 +81,23 @@ function awaitingConfirmation(prompt: Reply): Record<string, unknown> {
   };
 }
 
+/** A command's result as a tool's: its typed data, or its error (with any data it carries), as bounded JSON. */
+export function resultContent(
+  result: Pick<DispatchResult, "ok" | "reply">,
+  redact: Redactor,
+  maxResultChars: number,
+): { ok: boolean; code?: string; content: string } {
+  const { reply } = result;
+  if (!result.ok || reply.error) {
+    const error = reply.error ?? { code: "INTERNAL", message: reply.text ?? "The command failed." };
+    const body = reply.data === undefined ? errorContent(error) : { ...errorContent(error), data: reply.data };
+    return { ok: false, code: error.code, content: toolResultContent(body, redact, maxResultChars) };
+  }
+  // Commands put their typed result in data; a few (help for one command) answer in prose only.
+  const data = reply.data !== undefined ? reply.data : { title: reply.title, text: reply.text, fields: reply.fields };
+  return { ok: true, content: toolResultContent(data, redact, maxResultChars) };
+}
+
 export async function runToolCall(
   call: ToolCall,
   { ctx, commands, maxResultChars }: ToolRunOptions,
@@ -114,15 +132,7 @@ export async function runToolCall(
         confirmation: result.reply,
       };
     }
-    const { reply } = result;
-    if (!result.ok || reply.error) {
-      const error = reply.error ?? { code: "INTERNAL", message: reply.text ?? "The command failed." };
-      const body = reply.data === undefined ? errorContent(error) : { ...errorContent(error), data: reply.data };
-      return { name, ok: false, code: error.code, content: toolResultContent(body, redact, maxResultChars) };
-    }
-    // Commands put their typed result in data; a few (help for one command) answer in prose only.
-    const data = reply.data !== undefined ? reply.data : { title: reply.title, text: reply.text, fields: reply.fields };
-    return { name, ok: true, content: toolResultContent(data, redact, maxResultChars) };
+    return { name, ...resultContent(result, redact, maxResultChars) };
   } catch (err) {
     // dispatch promises never to throw; if it ever does, the model still gets an answer for this call.
     ctx.services.log.error("chat tool call failed", { tool: name, err });

@@ -4,10 +4,21 @@ import { createServer, type Socket } from "node:net";
 import { z } from "zod";
 import { ACK_LINE, type BotResponse } from "../../src/lease/ask-bot.ts";
 import type { Services } from "../../src/services.ts";
+import { runAgentRequest } from "../mcp/run-agent-request.ts";
 import { runCliCommand } from "./cli-command.ts";
+
+/** Where an agent acts and as whom (rl-chatops mcp): the server authenticated the person before asking. */
+const agentFields = {
+  via: z.literal("mcp"),
+  channel: z.string().max(200).optional(),
+  user: z.string().max(200).optional(),
+  remote: z.boolean().optional(),
+};
 
 const requestSchema = z.union([
   z.object({ control: z.literal("stop") }),
+  z.object({ tool: z.string().max(100), args: z.record(z.string(), z.unknown()), ...agentFields }),
+  z.object({ confirmation: z.string().max(100), answer: z.enum(["confirm", "cancel"]), ...agentFields }),
   z.object({
     text: z.string().max(20_000),
     channel: z.string().max(200).optional(),
@@ -63,7 +74,9 @@ export async function serveCliSocket(
             rendered: "The bot is shutting down; run the command again when it is back (or with no bot running).",
             shuttingDown: true,
           }
-        : await runCliCommand(services, request);
+        : "via" in request
+          ? await runAgentRequest(services, request)
+          : await runCliCommand(services, request);
     } catch (err) {
       services.log.warn("bad exec request", { err: (err as Error).message });
       response = { ok: false, code: "USAGE", reply: {}, rendered: "The request was not a valid exec request." };

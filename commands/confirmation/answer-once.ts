@@ -2,6 +2,7 @@
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ConfirmationRow } from "../../db/confirmations.ts";
 import { asRlError, RlError } from "../../src/errors.ts";
+import { crashPoint } from "../../src/process/crash-point.ts";
 import { accessOf } from "../../src/policy.ts";
 import { checkPermission } from "../check-permission.ts";
 import type { AnswerOutcome, ConfirmationAnswerInput, DispatchResult } from "../dispatch-result.ts";
@@ -151,6 +152,7 @@ function claimAnswer(input: ConfirmationAnswerInput, ctx: CommandContext, comman
   }
   const answered = services.confirmations.get(record.id) ?? record;
   auditAnswer(ctx, asked.verb, asked.id, answered, "ok");
+  if (asked.verb === "confirm") crashPoint("confirmation-claimed");
   if (asked.verb === "confirm") return { kind: "won", won: { confirmation: answered, command } };
   return {
     kind: "done",

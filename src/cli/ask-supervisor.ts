@@ -3,7 +3,7 @@
 // (to start a supervisor, or to say what went wrong).
 import type { Config } from "../config.ts";
 import { isRlError, RlError } from "../errors.ts";
-import { askBot, type BotRequest, type BotResponse } from "../lease/ask-bot.ts";
+import { askBot, type AgentRequest, type BotRequest, type BotResponse } from "../lease/ask-bot.ts";
 import { describeHolder, readLeaseHolder, type LeaseHolder } from "../lease/lease-holder.ts";
 import { newRequestId } from "../lease/request-id.ts";
 import { socketPathFor } from "../lease/socket-path.ts";
@@ -66,7 +66,7 @@ export interface OwnerSearch {
 async function askOwner(
   search: OwnerSearch,
   holder: LeaseHolder,
-  request: BotRequest,
+  request: BotRequest | AgentRequest,
   ackTimeoutMs: number,
 ): Promise<BotResponse | undefined> {
   const socketPath = holder.socket ?? socketPathFor(search.dataDir);
@@ -103,11 +103,11 @@ async function askOwner(
  */
 export async function askSupervisor(
   search: OwnerSearch,
-  asked: BotRequest,
+  asked: BotRequest | AgentRequest,
   ackTimeoutMs: number,
 ): Promise<BotResponse> {
   // One id for every owner it is sent to: one that finds it taken by an owner that died answers, and runs nothing.
-  const request: BotRequest = { ...asked, id: asked.id ?? newRequestId() };
+  const request = { ...asked, id: asked.id ?? newRequestId() };
   let lostSince: number | undefined;
   for (;;) {
     const holder = liveHolder(search.dataDir);

@@ -14,6 +14,22 @@ export interface BotRequest {
   id?: string;
 }
 
+/**
+ * A person's own agent (rl-chatops mcp): one of the registry's tools by name with its arguments, or the answer to a
+ * confirmation prompt a tool call made (the person accepted or declined it through the agent's client).
+ */
+export type AgentRequest = (
+  { tool: string; args: Record<string, unknown> } | { confirmation: string; answer: "confirm" | "cancel" }
+) & {
+  via: "mcp";
+  channel?: string;
+  user?: string;
+  /** The person came in over HTTP with a bearer token, not from this machine's terminal. */
+  remote?: boolean;
+  /** As a BotRequest's: a call that changes something runs once for it. */
+  id?: string;
+};
+
 /** Not a command: `stop` asks the bot to shut down in order (rl-chatops stop, a bot taking the folder over). */
 export interface BotControl {
   control: "stop";
@@ -30,6 +46,8 @@ export interface BotResponse {
   shuttingDown?: boolean;
   /** The answer recorded for an earlier request with the same id: nothing ran again. */
   replayed?: boolean;
+  /** An agent's tool call that needs the person's confirmation: `reply` is the prompt, nothing ran. */
+  needsConfirmation?: boolean;
 }
 
 /** README's exit codes: 0 done, 1 refused or failed, 2 usage. */
@@ -61,7 +79,11 @@ export interface AskOptions {
 /** Connect errors that mean "nobody is listening yet": the bot may be between winning the lease and serving. */
 const NOT_LISTENING = new Set(["ENOENT", "ECONNREFUSED"]);
 
-function askOnce(socketPath: string, request: BotRequest | BotControl, options: AskOptions): Promise<BotResponse> {
+function askOnce(
+  socketPath: string,
+  request: BotRequest | AgentRequest | BotControl,
+  options: AskOptions,
+): Promise<BotResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let buffer = "";
@@ -130,7 +152,7 @@ function askOnce(socketPath: string, request: BotRequest | BotControl, options: 
  */
 export async function askBot(
   socketPath: string,
-  request: BotRequest | BotControl,
+  request: BotRequest | AgentRequest | BotControl,
   options: AskOptions,
 ): Promise<BotResponse> {
   const deadline = Date.now() + options.connectWaitMs;

@@ -35,8 +35,13 @@ export const REQUEST_CRASH_POINTS = [
   // Its answer is recorded; the client has not heard it.
   "request:answered",
 ] as const;
+/** A Confirm answered through an agent's client (rl-chatops mcp): the prompt's answer is claimed, nothing run yet. */
+export const CONFIRM_CRASH_POINTS = ["confirmation-claimed"] as const;
 export type CrashPoint =
-  (typeof CRASH_POINTS)[number] | (typeof RESUME_CRASH_POINTS)[number] | (typeof REQUEST_CRASH_POINTS)[number];
+  | (typeof CRASH_POINTS)[number]
+  | (typeof RESUME_CRASH_POINTS)[number]
+  | (typeof REQUEST_CRASH_POINTS)[number]
+  | (typeof CONFIRM_CRASH_POINTS)[number];
 
 /**
  * SIGKILL this process here when RL_CRASH_AT names this point: the test of what a restart repairs. With RL_CRASH_ONCE
