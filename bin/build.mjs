@@ -68,6 +68,8 @@ export const EXTERNAL = [
   "@slack/bolt",
   "discord.js",
   "node-cron",
+  // The MCP SDK, only for `rl-chatops mcp` (ajv, hono and the transports: loaded from node_modules when it runs).
+  "@modelcontextprotocol/sdk",
   "esbuild",
   "tsx",
 ];

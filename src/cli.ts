@@ -54,6 +54,14 @@ async function exec(line: CommandLine): Promise<number> {
   return runExecLine(line, execLoaders);
 }
 
+async function mcp(line: CommandLine): Promise<number> {
+  const [{ runMcp }, { execLoaders }] = await Promise.all([
+    import("./cli/mcp-command.ts"),
+    import("./cli/exec-loaders.ts"),
+  ]);
+  return runMcp(line, execLoaders);
+}
+
 async function stop(line: CommandLine): Promise<number> {
   const ackTimeoutMs = ackTimeoutOf(line);
   const [config, { runStop }] = await Promise.all([loadDataConfig(), import("./cli/stop-command.ts")]);
@@ -131,6 +139,7 @@ async function backup(line: CommandLine): Promise<number> {
 runCommandMain(process.argv.slice(2), {
   run: async (line) => {
     if (line.verb === "exec") return exec(line);
+    if (line.verb === "mcp") return mcp(line);
     if (line.verb === "scan") return scan(line);
     if (line.verb === "backup") return backup(line);
     if (line.verb === "stack") return (await import("./stacks/manifest/stack-check-command.ts")).runStackLine(line);

@@ -2,7 +2,7 @@
 // arguments, and anything else is a usage error that names the option and what the verb takes.
 import { parseArgs } from "node:util";
 
-export type Verb = "run" | "exec" | "supervise" | "stop" | "notices" | "scan" | "backup" | "stack" | "help";
+export type Verb = "run" | "exec" | "mcp" | "supervise" | "stop" | "notices" | "scan" | "backup" | "stack" | "help";
 
 export interface CommandLine {
   verb: Verb;
@@ -19,6 +19,12 @@ export interface CommandLine {
     follow?: boolean;
     /** stack check: the entry to show a run of. */
     entry?: string;
+    /** mcp: serve Streamable HTTP instead of stdio, on --host (default 127.0.0.1) and --port. */
+    http?: boolean;
+    host?: string;
+    port?: string;
+    /** mcp --http: the file of bearer tokens' hashes and the people they stand for. */
+    tokens?: string;
     /** supervise: the pipe exec reads the supervisor's start-up report from. */
     "report-fd"?: string;
   };
@@ -48,6 +54,20 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
     },
     most: 1,
     example: 'rl-chatops exec "/rl envs" --channel C1',
+  },
+  mcp: {
+    options: {
+      ...HELP,
+      channel: { type: "string" },
+      user: { type: "string" },
+      timeout: { type: "string" },
+      http: { type: "boolean" },
+      host: { type: "string" },
+      port: { type: "string" },
+      tokens: { type: "string" },
+    },
+    most: 0,
+    example: "rl-chatops mcp --channel lab",
   },
   supervise: { options: { ...HELP, "report-fd": { type: "string" } }, most: 0, example: "rl-chatops supervise" },
   stop: { options: { ...HELP, timeout: { type: "string" } }, most: 0, example: "rl-chatops stop --timeout 10" },
@@ -95,7 +115,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   const word = first.positionals[0];
   if (word !== undefined && !isVerb(word))
     throw new UsageError(
-      `Unknown command "${word}": the commands are exec, stop, notices, supervise, scan, backup, stack and help.`,
+      `Unknown command "${word}": the commands are exec, mcp, stop, notices, supervise, scan, backup, stack and help.`,
     );
   const verb: Verb = word ?? "run";
   let parsed;

@@ -6,6 +6,9 @@ export const USAGE = `Usage:
                                                 a background supervisor is started for it); give up when the owner
                                                 does not take it within SECONDS, default 30; a command that changes
                                                 something runs once per request ID (default: a new one)
+  rl-chatops mcp [--channel ID] [--user ID] [--http [--host H] [--port N] [--tokens FILE]] [--timeout SECONDS]
+                                                serve the /rl tools to your coding agent over MCP (stdio, or Streamable
+                                                HTTP with bearer tokens), as a client of the owner like exec
   rl-chatops stop [--timeout SECONDS]           stop the bot or background supervisor that owns the data folder, in order
   rl-chatops notices [--follow]                 print the notices kept for console channels (--follow: and new ones)
   rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)

@@ -1,7 +1,7 @@
 // exec with no bot running, on real processes: the background supervisor it starts trains runs to their end, is
 // shared by racing execs, exits once idle, is stopped by rl-chatops stop, gives the folder up to a bot a person starts,
 // keeps Slack and Discord posts for a bot with platforms and writes console notices to the notices file.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOutboxRepo } from "../../db/outbox.ts";
@@ -15,6 +15,7 @@ import {
   killRunProcesses,
   readDb,
   spawnBot,
+  supervisorsIn,
   waitFor,
   waitForBot,
 } from "../helpers/bot-process.ts";
@@ -25,21 +26,6 @@ import { tempDir } from "../helpers/test-services.ts";
 const bots: BotProcess[] = [];
 const folders: string[] = [];
 let fake: FakeDiscord | undefined;
-
-/** Pids of the background supervisors working in `cwd` (the exec's folder, which they inherit). */
-function supervisorsIn(cwd: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      if (argv.includes("supervise") && readlinkSync(`/proc/${entry}/cwd`) === cwd) pids.push(Number(entry));
-    } catch {
-      // It ended while we looked.
-    }
-  }
-  return pids;
-}
 
 /** A fresh folder for a test; afterEach makes sure nothing of it is left running. */
 function folder(): string {

@@ -1,5 +1,5 @@
 // A real rl-chatops bot in a child process with its stdin held open, plus waiting for what it writes or records.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -277,4 +277,19 @@ export function readDb<T>(cwd: string, env: Record<string, string>, read: (db: D
   } finally {
     db.close();
   }
+}
+
+/** Pids of the background supervisors working in `cwd` (the exec's or mcp's folder, which they inherit). */
+export function supervisorsIn(cwd: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (argv.includes("supervise") && readlinkSync(`/proc/${entry}/cwd`) === cwd) pids.push(Number(entry));
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return pids;
 }

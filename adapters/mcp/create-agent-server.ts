@@ -1,0 +1,34 @@
+// The MCP server a person's own agent talks to: the registry's tools, each call handed to the bot that owns the data
+// folder as that person, with confirmations asked through the client. One server per client connection.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { AnyCommand } from "../../commands/types.ts";
+import { agentTools } from "./agent-tools.ts";
+import { callAgentTool, errorResult, type AgentToolDeps } from "./call-agent-tool.ts";
+import { canElicit, elicitConfirmation } from "./elicit-confirmation.ts";
+
+export interface AgentServerOptions extends Pick<AgentToolDeps, "ask" | "confirmElsewhere"> {
+  commands: readonly AnyCommand[];
+  version: string;
+}
+
+const INSTRUCTIONS =
+  "Operates reinforcement-learning training runs for the person, under their team's rules (roles, confirmations, approvals, budgets). Check status before acting; never start, stop, resume or rerun a run unless the person asked; starts and stops ask the person to confirm.";
+
+export function createAgentServer(options: AgentServerOptions): Server {
+  const server = new Server(
+    { name: "rl-chatops", title: "rl-chatops training runs", version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const tools = agentTools(options.commands);
+  const names = new Set(tools.map((t) => t.name));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args = {} } = request.params;
+    if (!names.has(name))
+      return errorResult("UNKNOWN_TOOL", `There is no tool named "${name.slice(0, 100)}". See tools/list.`);
+    const elicit = canElicit(server) ? elicitConfirmation.bind(undefined, server) : undefined;
+    return callAgentTool({ ask: options.ask, confirmElsewhere: options.confirmElsewhere, elicit }, name, args);
+  });
+  return server;
+}
