@@ -15,13 +15,14 @@ const whereOf = (row: AuditRow) => `${row.platform}:${row.channel}`;
 
 function line(row: AuditRow): string {
   const detail = row.detail ? `  ${clip(row.detail.replace(/\s+/g, " "), DETAIL_IN_TEXT)}` : "";
-  return `${timeOf(row.at)}  ${whereOf(row)}  ${row.userId}  ${row.command}  ${row.outcome}${detail}`;
+  const who = row.via === "mcp" ? `${row.userId} (agent)` : row.userId;
+  return `${timeOf(row.at)}  ${whereOf(row)}  ${who}  ${row.command}  ${row.outcome}${detail}`;
 }
 
 export default defineCommand({
   name: "audit",
   summary: "Show the audit log (admins)",
-  description: `List the latest audit log rows, newest first: time, platform:channel, user, command, outcome (ok, refused, failed) and detail. Every state-changing command and every refusal is there. Default ${DEFAULT_AUDIT_ROWS} rows, at most ${MAX_AUDIT_ROWS}.`,
+  description: `List the latest audit log rows, newest first: time, platform:channel, user (marked "(agent)" when their own agent acted through rl-chatops mcp), command, outcome (ok, refused, failed) and detail. Every state-changing command and every refusal is there. Default ${DEFAULT_AUDIT_ROWS} rows, at most ${MAX_AUDIT_ROWS}.`,
   args: z.object({
     n: z
       .number()
@@ -44,6 +45,7 @@ export default defineCommand({
       workspace: r.workspace,
       channel: r.channel,
       user: r.userId,
+      via: r.via ?? null,
       command: r.command,
       args: r.args,
       outcome: r.outcome,

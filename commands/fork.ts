@@ -124,6 +124,7 @@ const fork: AnyCommand = defineCommand({
       channel: ctx.channel,
       thread: ctx.thread,
       userId: ctx.user.id,
+      via: ctx.via,
       progress: ctx.progress,
       from: { environment: applied.environment, values: { ...applied.values, [forkField]: checkpoint.path } },
       parent: { id: parent.id, step: checkpoint.step },

@@ -21,6 +21,8 @@ export function recordAudit(
       args: redactDeep(args, redact),
       outcome,
       detail: detail === undefined ? undefined : redact(detail).slice(0, MAX_AUDIT_DETAIL),
+      // Only an agent's surface is kept: every other command came from a person's own hand.
+      ...(ctx.via === "mcp" ? { via: ctx.via } : {}),
     });
   } catch (err) {
     ctx.services.log.error("audit write failed", { command, err });

@@ -76,6 +76,7 @@ const rerun: AnyCommand = defineCommand({
       channel: ctx.channel,
       thread: ctx.thread,
       userId: ctx.user.id,
+      via: ctx.via,
       progress: ctx.progress,
       from: { environment: applied.environment, values: applied.values },
       overBudget,

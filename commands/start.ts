@@ -58,6 +58,7 @@ export default defineCommand({
       channel: ctx.channel,
       thread: ctx.thread,
       userId: ctx.user.id,
+      via: ctx.via,
       progress: ctx.progress,
       overBudget: checkOverBudgetFlag(ctx, args.over_budget),
     });

@@ -144,6 +144,7 @@ const sweep: AnyCommand = defineCommand({
       channel: ctx.channel,
       thread: ctx.thread,
       userId: ctx.user.id,
+      via: ctx.via,
       environment: plan.environment,
       grid: plan.axes,
       combinations: plan.combinations.map((combo) => ({ ...plan.base, ...combo })),

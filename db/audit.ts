@@ -8,6 +8,8 @@ export interface AuditEntry extends ChannelKey {
   args: Record<string, unknown>;
   outcome: "ok" | "refused" | "failed";
   detail?: string;
+  /** The surface the command came through, when a person's own agent gave it: "mcp". */
+  via?: string;
 }
 
 export interface AuditRow extends AuditEntry {
@@ -31,12 +33,13 @@ interface RawAuditRow {
   args_json: string;
   outcome: AuditEntry["outcome"];
   detail: string | null;
+  via: string | null;
 }
 
 export function createAuditRepo(db: Db, now: () => number = Date.now): AuditRepo {
   const insert = db.prepare(
-    `INSERT INTO audit (at, platform, workspace, channel, user_id, command, args_json, outcome, detail)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit (at, platform, workspace, channel, user_id, command, args_json, outcome, detail, via)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const select = db.prepare<[number], RawAuditRow>("SELECT * FROM audit ORDER BY id DESC LIMIT ?");
   return {
@@ -51,6 +54,7 @@ export function createAuditRepo(db: Db, now: () => number = Date.now): AuditRepo
         JSON.stringify(e.args),
         e.outcome,
         e.detail ?? null,
+        e.via ?? null,
       );
     },
     latest: (limit) =>
@@ -65,6 +69,7 @@ export function createAuditRepo(db: Db, now: () => number = Date.now): AuditRepo
         args: JSON.parse(r.args_json) as Record<string, unknown>,
         outcome: r.outcome,
         detail: r.detail ?? undefined,
+        ...(r.via ? { via: r.via } : {}),
       })),
   };
 }

@@ -410,4 +410,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_request ON runs (request_id) WHERE request_id IS NOT NULL;
     `,
   },
+  {
+    version: 22,
+    name: "the surface a command and a run came through (a person's own agent, through rl-chatops mcp)",
+    sql: `
+      ALTER TABLE audit ADD COLUMN via TEXT;
+      ALTER TABLE runs ADD COLUMN created_via TEXT;
+    `,
+  },
 ];

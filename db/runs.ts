@@ -26,6 +26,8 @@ export interface RunRow {
   status: RunStatus;
   error?: string;
   createdBy: string;
+  /** The surface it was started through when not a person's own hand: "mcp" (their agent). */
+  createdVia?: string;
   createdAt: number;
   startedAt?: number;
   endedAt?: number;
@@ -66,6 +68,7 @@ export interface NewRun {
   config: Record<string, unknown>;
   status: RunStatus;
   createdBy: string;
+  createdVia?: string;
   backend?: "local" | "slurm";
   stack?: string;
   sweepId?: string;
@@ -105,6 +108,7 @@ interface RawRun {
   status: RunStatus;
   error: string | null;
   created_by: string;
+  created_via: string | null;
   created_at: number;
   started_at: number | null;
   ended_at: number | null;
@@ -160,6 +164,7 @@ function toRow(r: RawRun): RunRow {
     status: r.status,
     error: r.error ?? undefined,
     createdBy: r.created_by,
+    createdVia: r.created_via ?? undefined,
     createdAt: r.created_at,
     startedAt: r.started_at ?? undefined,
     endedAt: r.ended_at ?? undefined,
@@ -208,8 +213,8 @@ const COLUMNS: Record<keyof RunPatch, string> = {
 
 export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
   const insert = db.prepare(
-    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, stack, sweep_id, parent_id, fork_step, request_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (id, platform, workspace, channel, thread, environment, config_json, status, created_by, created_at, updated_at, backend, stack, sweep_id, parent_id, fork_step, request_id, created_via)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const get = db.prepare<[string], RawRun>("SELECT * FROM runs WHERE id = ?");
   const byChannel = db.prepare<[string, string, string, number, number], RawRun>(
@@ -253,6 +258,7 @@ export function createRunsRepo(db: Db, now: () => number = Date.now): RunsRepo {
         run.parentId ?? null,
         run.forkStep ?? null,
         currentRequest() ?? null,
+        run.createdVia ?? null,
       );
       return repo.get(run.id)!;
     },

@@ -44,14 +44,19 @@ function packageVersion(): string {
   return pkg.version ?? "0";
 }
 
-/** Serves one agent on stdin/stdout until the client closes stdin. */
-async function serveStdio(ask: AskOwner, seat: AgentSeat): Promise<number> {
-  const server = createAgentServer({
+/** The MCP server for one client, its calls made as `seat`. */
+function agentServerFor(ask: AskOwner, seat: AgentSeat) {
+  return createAgentServer({
     ask: (call) => ask(call, seat),
     confirmElsewhere: confirmElsewhere(seat.channel),
     commands: COMMANDS,
     version: packageVersion(),
   });
+}
+
+/** Serves one agent on stdin/stdout until the client closes stdin. */
+async function serveStdio(ask: AskOwner, seat: AgentSeat): Promise<number> {
+  const server = agentServerFor(ask, seat);
   const closed = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
@@ -67,8 +72,17 @@ export async function runMcp(line: CommandLine, loaders: ExecLoaders): Promise<n
   let loaded: Promise<Config> | undefined;
   const settings = () => (loaded ??= loaders.settings());
   const dataDir = readClientDataDir() ?? (await settings()).dataDir;
-  const ask = askOwnerWith({ dataDir, settings, starter: loaders.starter }, ackTimeoutMs);
   const channel = line.options.channel ?? DEFAULT_CHANNEL;
-  if (line.options.http) throw new UsageError("--http is not served yet.");
+  const ask = askOwnerWith({ dataDir, settings, starter: loaders.starter }, ackTimeoutMs);
+  if (line.options["new-token"] !== undefined || line.options.http) {
+    const http = await import("./mcp-http-command.ts");
+    const file = http.tokensFileOf(line, dataDir);
+    const person = line.options["new-token"];
+    if (person !== undefined) return http.newToken(file, person);
+    if (line.options.user)
+      throw new UsageError("--user is for stdio: over --http each person is known by their token.");
+    // Over HTTP the person is whoever the token stands for, with their own role (not the terminal's admin).
+    return http.serveHttp(line, file, (user) => agentServerFor(ask, { channel, user, remote: true }), channel);
+  }
   return serveStdio(ask, { channel, user: localAgentPerson(line.options.user) });
 }

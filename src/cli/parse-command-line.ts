@@ -25,6 +25,8 @@ export interface CommandLine {
     port?: string;
     /** mcp --http: the file of bearer tokens' hashes and the people they stand for. */
     tokens?: string;
+    /** mcp: make a bearer token for this person, store its hash, print it once. */
+    "new-token"?: string;
     /** supervise: the pipe exec reads the supervisor's start-up report from. */
     "report-fd"?: string;
   };
@@ -65,6 +67,7 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
       host: { type: "string" },
       port: { type: "string" },
       tokens: { type: "string" },
+      "new-token": { type: "string" },
     },
     most: 0,
     example: "rl-chatops mcp --channel lab",

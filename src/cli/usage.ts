@@ -9,6 +9,9 @@ export const USAGE = `Usage:
   rl-chatops mcp [--channel ID] [--user ID] [--http [--host H] [--port N] [--tokens FILE]] [--timeout SECONDS]
                                                 serve the /rl tools to your coding agent over MCP (stdio, or Streamable
                                                 HTTP with bearer tokens), as a client of the owner like exec
+  rl-chatops mcp --new-token NAME [--tokens FILE]
+                                                make a bearer token for NAME (printed once; its hash kept in FILE,
+                                                default data/mcp-tokens)
   rl-chatops stop [--timeout SECONDS]           stop the bot or background supervisor that owns the data folder, in order
   rl-chatops notices [--follow]                 print the notices kept for console channels (--follow: and new ones)
   rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)

@@ -3,9 +3,10 @@
 // around them (title, WandB links, the reward chart, the Status
 // button), or that the hour's digests are used up.
 import { wandbGroupLink, type WandbPages } from "../metrics/wandb-group-link.ts";
-import { personRef, type Reply, type ReplyField } from "../reply.ts";
+import type { Reply, ReplyField } from "../reply.ts";
 import { sampleGist } from "../stacks/describe-samples.ts";
 import { trainingMs } from "../values/training-time.ts";
+import { startedBy } from "../training/started-by.ts";
 import type { RunProgress } from "./run-progress.ts";
 
 const f3 = (v: number) => Number(v.toFixed(3)).toString();
@@ -26,7 +27,7 @@ export function runLine(p: RunProgress, now: number): ReplyField {
   if (p.percentCorrect !== undefined)
     parts.push(`correct ${f3(p.percentCorrect)}${change(p.percentCorrect, p.state.lastPercentCorrect)}`);
   if (p.evalPercentCorrect !== undefined) parts.push(`eval ${f3(p.evalPercentCorrect)}`);
-  parts.push(`started by ${personRef(p.run.createdBy)}`, `logs: /rl logs ${p.run.id}`);
+  parts.push(`started by ${startedBy(p.run)}`, `logs: /rl logs ${p.run.id}`);
   return { label: `Run ${p.run.id} (${p.run.environment})`, value: parts.join(" · ") };
 }
 

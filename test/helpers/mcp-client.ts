@@ -3,9 +3,10 @@
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach } from "vitest";
-import { killRunProcesses, supervisorsIn } from "./bot-process.ts";
+import { killBots, killRunProcesses, spawnBot, supervisorsIn, waitFor, type BotProcess } from "./bot-process.ts";
 import { CLI } from "./run-cli.ts";
 
 /** How the test's person answers a prompt; absent: the client declares no elicitation. */
@@ -37,6 +38,12 @@ export function newClient(elicit: Elicit | undefined): Client {
 export interface McpPerTest {
   /** `rl-chatops mcp` over stdio in `cwd`, as a local agent's client starts it. */
   stdio(cwd: string, options?: McpClientOptions): Promise<StdioAgent>;
+  /**
+   * `rl-chatops mcp --http --port 0 ARGS` in `cwd` (ended after the test): its URL once it serves, and the process.
+   */
+  http(cwd: string, args: string[], env?: Record<string, string>): Promise<{ url: URL; server: BotProcess }>;
+  /** The SDK's client over Streamable HTTP with this bearer token. */
+  httpClient(url: URL, token: string, elicit?: Elicit): Promise<Client>;
   /** Folders whose supervisors and runs are ended after the test (stdio adds its own). */
   folders: string[];
   /** Clients closed after the test. */
@@ -47,7 +54,9 @@ export interface McpPerTest {
 export function mcpPerTest(): McpPerTest {
   const clients: Client[] = [];
   const folders: string[] = [];
+  const servers: BotProcess[] = [];
   afterEach(async () => {
+    await killBots(servers);
     // Closing a stdio client ends its mcp process (stdin closed, then SIGTERM, then SIGKILL).
     for (const client of clients.splice(0)) await client.close().catch(() => undefined);
     for (const cwd of folders.splice(0)) {
@@ -84,6 +93,24 @@ export function mcpPerTest(): McpPerTest {
       clients.push(client);
       await client.connect(transport);
       return { client, stderr: () => err };
+    },
+    async http(cwd, args, env = {}) {
+      if (!folders.includes(cwd)) folders.push(cwd);
+      const server = spawnBot(
+        cwd,
+        { RL_IDLE_EXIT_MINUTES: "10", ...env },
+        { args: ["mcp", "--http", "--port", "0", ...args] },
+      );
+      servers.push(server);
+      const url = await waitFor(() => /serving (http:\S+)/.exec(server.stderr())?.[1], "mcp --http to serve");
+      return { url: new URL(url), server };
+    },
+    async httpClient(url, token, elicit) {
+      const client = newClient(elicit);
+      clients.push(client);
+      const headers = { Authorization: `Bearer ${token}` };
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      return client;
     },
   };
 }

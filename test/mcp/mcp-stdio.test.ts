@@ -1,6 +1,8 @@
 // rl-chatops mcp over stdio, on real processes with the SDK's own client: the registry's tools listed with their
 // schemas, every tool called through the background supervisor, confirmations through elicitation (accepted, declined,
 // or impossible), bad arguments as tool errors, and no second run when the owner dies after the person's accept.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentTools } from "../../adapters/mcp/agent-tools.ts";
 import { toolCommands, toolParameters } from "../../adapters/chat/build-tools.ts";
@@ -59,7 +61,7 @@ describe("rl-chatops mcp over stdio", () => {
   });
 
   it("calls every tool; a start accepted through elicitation runs, declined ones start nothing", async () => {
-    const { cwd, env } = await bots.demoFolder();
+    const { cwd, dataDir, env } = await bots.demoFolder();
     const shown: string[] = [];
     let answer: "accept" | "decline" = "accept";
     const { client } = await mcp.stdio(cwd, {
@@ -91,6 +93,20 @@ describe("rl-chatops mcp over stdio", () => {
     expect(shown[0]).toContain("/rl start");
     expect(shown[0]).toContain("Environment: arithmetic");
     expect(runsIn(cwd, env)).toEqual([{ id: runId, status: "running", created_by: "alice" }]);
+    // The team sees the agent: the run's notice in its channel, and the audit log, name the person and the surface.
+    const notices = path.join(dataDir, "notices.log");
+    const notice = await waitFor(
+      () => existsSync(notices) && readFileSync(notices, "utf8").includes(runId) && readFileSync(notices, "utf8"),
+      "the run's started notice",
+    );
+    expect(notice).toContain("Started by: alice through their agent");
+    const audit = readDb(cwd, env, (db) => db.prepare("SELECT user_id, command, outcome, via FROM audit").all());
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        { user_id: "alice", command: "confirm", outcome: "ok", via: "mcp" },
+        { user_id: "alice", command: "start", outcome: "ok", via: "mcp" },
+      ]),
+    );
 
     expect((await call("rl_check_status", { run: runId })).data).toMatchObject({ run_id: runId });
     expect((await call("rl_list_runs")).text).toContain(runId);

@@ -31,6 +31,15 @@ describe("roleOf", () => {
     expect(roleOf(p, { platform: "cli", workspace: "local", channel: "console" }, { id: "anyone" })).toBe("admin");
   });
 
+  it("gives a remote person on a console channel (an agent over HTTP) their listed role, not the terminal's admin", () => {
+    const mcpChannel = { platform: "console", workspace: "local", channel: "mcp" };
+    const p = policy({ operators: ["console:alice"], admins: ["console:carol"] });
+    expect(roleOf(p, mcpChannel, { id: "bob", remote: true })).toBe("read");
+    expect(roleOf(p, mcpChannel, { id: "alice", remote: true })).toBe("operate");
+    expect(roleOf(p, mcpChannel, { id: "carol", remote: true })).toBe("admin");
+    expect(roleOf(policy({ defaultRole: "none" }), mcpChannel, { id: "bob", remote: true })).toBe("none");
+  });
+
   it.each([
     ["slack:U1", slack, "U1", "admin"],
     ["U1", slack, "U1", "admin"],

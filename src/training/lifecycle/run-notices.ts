@@ -4,6 +4,7 @@ import { prepareChartPoints } from "../../metrics/render-chart-points.ts";
 import { wandbGroupLink, type WandbPages } from "../../metrics/wandb-group-link.ts";
 import { personRef, type Reply, type ReplyButton, type ReplyChart } from "../../reply.ts";
 import type { RunEvent } from "../run-events.ts";
+import { startedBy } from "../started-by.ts";
 
 const TITLES: Record<RunEvent["kind"], string> = {
   queued: "⏳ Run queued",
@@ -41,7 +42,7 @@ export function noticeReply(event: RunEvent, redact: (text: string) => string, w
   if (event.kind === "started" || event.kind === "queued" || event.kind === "resumed")
     fields.push({ label: "Steps", value: String(run.totalSteps ?? "?") });
   if (event.kind === "resumed" && run.resumedBy) fields.push({ label: "Resumed by", value: personRef(run.resumedBy) });
-  fields.push({ label: "Started by", value: personRef(run.createdBy) });
+  fields.push({ label: "Started by", value: startedBy(run) });
   const ended =
     event.kind === "completed" || event.kind === "failed" || event.kind === "stopped" || event.kind === "lost";
   if (ended && (run.startedAt !== undefined || run.trainedMs > 0))

@@ -13,6 +13,8 @@ export interface StartRequest {
   channel: ChannelKey;
   thread?: string;
   userId: string;
+  /** The surface the start came through ("mcp": the person's own agent), kept with the run for its notices. */
+  via?: string;
   progress?: (text: string) => Promise<void>;
   /** A rerun's environment and values instead of the channel's selection and config (already checked by applyChanges). */
   from?: { environment: string; values: ConfigValues };
@@ -65,6 +67,7 @@ export function createRunStarter(deps: RunStarterDeps) {
         config: values,
         status: queued ? "queued" : "starting",
         createdBy: request.userId,
+        ...(request.via === "mcp" ? { createdVia: request.via } : {}),
         backend: config.backend,
         stack: prepared.stack,
         parentId: request.parent?.id,

@@ -18,6 +18,8 @@ export interface SweepRequest {
   channel: ChannelKey;
   thread?: string;
   userId: string;
+  /** As a start's: "mcp" when the person's own agent asked. */
+  via?: string;
   environment: string;
   grid: SweepRow["grid"];
   /** Each run's values (the channel's config with one combination applied), already checked by applyChanges. */
@@ -90,6 +92,7 @@ export function createSweeps(deps: SweepsDeps) {
               config: p.values,
               status,
               createdBy: request.userId,
+              ...(request.via === "mcp" ? { createdVia: request.via } : {}),
               backend: config.backend,
               stack: p.stack,
               sweepId,
