@@ -14,8 +14,11 @@ export interface ApprovalRow extends AskedCommand<ApprovalState> {
   id: string;
   /** Where the asker was (a thread), so the run's answer goes back there. */
   thread?: string;
-  /** The asker's platform roles at the time, so the approved command is authorised as they were. */
-  askerRoles: { roles?: string[]; roleIds?: string[]; roleNames?: string[] };
+  /**
+   * The asker's platform roles at the time, so the approved command is authorised as they were; and whether their own
+   * agent asked (remote over HTTP: their listed role, not the terminal's; via "mcp": the run says "through their agent").
+   */
+  askerRoles: { roles?: string[]; roleIds?: string[]; roleNames?: string[]; remote?: boolean; via?: "mcp" };
   /** Which part of RL_APPROVE_WHEN this start matched ("steps>=1000"). */
   reason: string;
   /** The posted request (the platform's message id, and the thread channel it is in), once the adapter posted it. */

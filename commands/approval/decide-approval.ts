@@ -55,11 +55,14 @@ function checkDecider(id: string, ctx: CommandContext): ApprovalRow {
 
 /** The approved start, run with the arguments the asker gave, as the asker (the run is theirs), in the request's channel. */
 async function runApproved(row: ApprovalRow, ctx: CommandContext, commands: readonly AnyCommand[]): Promise<Reply> {
+  const { via, ...roles } = row.askerRoles;
   const asker: CommandContext = {
     ...ctx,
     channel: row.channel,
     ...(row.thread ? { thread: row.thread } : { thread: ctx.thread }),
-    user: { id: row.askerId, name: row.askerName, ...row.askerRoles },
+    user: { id: row.askerId, name: row.askerName, ...roles },
+    // An agent's start stays its: the run's notices and the audit say so.
+    ...(via ? { via } : {}),
     approval: row.id,
   };
   const result = await runCommand({ name: row.command, args: row.args }, asker, true, commands);

@@ -10,6 +10,7 @@ import { COMMANDS } from "../../commands/index.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { botsPerTest, readDb, waitFor } from "../helpers/bot-process.ts";
 import { answerAll, mcpPerTest, textOf } from "../helpers/mcp-client.ts";
+import { runCli } from "../helpers/run-cli.ts";
 
 const bots = botsPerTest();
 const mcp = mcpPerTest();
@@ -180,4 +181,22 @@ describe("rl-chatops mcp over stdio", () => {
       expect(runsIn(cwd, env).map((r) => r.status)).toEqual(statuses);
     },
   );
+
+  it("holds an agent's accepted start for an approver in the team's channel, and /rl audit marks the agent", async () => {
+    const { cwd, env } = await bots.demoFolder({ RL_APPROVE_WHEN: "always", RL_APPROVERS: "console:bob" });
+    const { client } = await mcp.stdio(cwd, { env, args: ["--user", "alice"], elicit: answerAll("accept") });
+    await client.callTool({ name: "rl_select_environment", arguments: { name: "arithmetic" } });
+    const held = await client.callTool({ name: "rl_start_training", arguments: {} });
+    expect(held.structuredContent, textOf(held)).toMatchObject({ state: "pending", asked_by: "alice" });
+    expect(runsIn(cwd, env)).toEqual([]);
+    const id = String((held.structuredContent as { approval_id: string }).approval_id);
+    const approved = await runCli(["exec", `/rl approve ${id}`, "--channel", "mcp", "--user", "bob"], { cwd, env });
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(runsIn(cwd, env)).toEqual([expect.objectContaining({ status: "running", created_by: "alice" })]);
+    const created = readDb(cwd, env, (db) => db.prepare("SELECT created_via FROM runs").get());
+    expect(created).toEqual({ created_via: "mcp" });
+    const audit = await runCli(["exec", "/rl audit"], { cwd, env });
+    expect(audit.stdout).toMatch(/console:mcp {2}alice \(agent\) {2}start {2}ok/);
+    expect(audit.stdout).toMatch(/console:mcp {2}bob {2}approve {2}ok/);
+  });
 });
