@@ -104,5 +104,19 @@ describe("rl-chatops mcp --http", () => {
       arguments: { run: (started.structuredContent as { run_id: string }).run_id },
     });
     expect(bobStop.isError).toBe(true);
+
+    // Ctrl-C ends the server in order.
+    server.kill("SIGINT");
+    expect(await server.ended).toEqual({ code: 0, signal: undefined });
+  });
+
+  it("keeps tokens in data/mcp-tokens unless --tokens names a file", async () => {
+    const { cwd, dataDir } = await bots.demoFolder();
+    const token = await newToken(cwd, "carol", path.join(dataDir, "mcp-tokens"));
+    const made = await runCli(["mcp", "--new-token", "dave"], { cwd });
+    expect(made.code).toBe(0);
+    const stored = readFileSync(path.join(dataDir, "mcp-tokens"), "utf8");
+    expect(stored).toMatch(/^carol sha256:[0-9a-f]{64}\ndave sha256:[0-9a-f]{64}\n$/);
+    expect(stored).not.toContain(token);
   });
 });

@@ -11,6 +11,7 @@ import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { botsPerTest, readDb, waitFor } from "../helpers/bot-process.ts";
 import { answerAll, mcpPerTest, textOf } from "../helpers/mcp-client.ts";
 import { runCli } from "../helpers/run-cli.ts";
+import { tempDir } from "../helpers/test-services.ts";
 
 const bots = botsPerTest();
 const mcp = mcpPerTest();
@@ -147,8 +148,13 @@ describe("rl-chatops mcp over stdio", () => {
   });
 
   it("starts nothing for a client without elicitation, and says how to confirm", async () => {
-    const { cwd, env } = await bots.demoFolder();
-    const { client } = await mcp.stdio(cwd, { env, args: ["--channel", "lab"] });
+    // Run from another folder, as an agent's client does, finding the data folder by RL_DATA_DIR; the local person
+    // is $USER with the terminal's admin role, whatever RL_DEFAULT_ROLE says.
+    const { cwd, dataDir, env } = await bots.demoFolder({ RL_DEFAULT_ROLE: "none" });
+    const { client } = await mcp.stdio(tempDir(), {
+      env: { ...env, RL_DATA_DIR: dataDir, USER: "carol" },
+      args: ["--channel", "lab"],
+    });
     await client.callTool({ name: "rl_select_environment", arguments: { name: "parity" } });
     const result = await client.callTool({ name: "rl_start_training", arguments: {} });
     expect(result.isError).toBe(true);
@@ -160,6 +166,8 @@ describe("rl-chatops mcp over stdio", () => {
     expect(message).toContain("Nothing was started");
     expect(message).toContain('rl-chatops exec "/rl start" --channel lab');
     expect(runsIn(cwd, env)).toEqual([]);
+    const audit = readDb(cwd, env, (db) => db.prepare("SELECT user_id, command, channel FROM audit").all());
+    expect(audit).toEqual([{ user_id: "carol", command: "select", channel: "lab" }]);
   });
 
   it.each([
