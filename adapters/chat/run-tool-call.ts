@@ -23,6 +23,8 @@ export interface ToolRunOptions {
   ctx: CommandContext;
   commands: readonly AnyCommand[];
   maxResultChars: number;
+  /** The client's id for the call (an agent's, through rl-chatops mcp): a changing command runs once for it. */
+  requestId?: string;
 }
 
 type Parsed = { args: Record<string, unknown> } | { error: ToolError };
@@ -100,7 +102,7 @@ export function resultContent(
 
 export async function runToolCall(
   call: ToolCall,
-  { ctx, commands, maxResultChars }: ToolRunOptions,
+  { ctx, commands, maxResultChars, requestId }: ToolRunOptions,
 ): Promise<ToolOutcome> {
   const { redact } = ctx.services;
   const name = call.function.name;
@@ -123,7 +125,10 @@ export async function runToolCall(
   if ("error" in parsed) return fail(parsed.error);
 
   try {
-    const result = await dispatch({ name, args: valuesAsText(command, parsed.args) }, ctx, { commands });
+    const result = await dispatch({ name, args: valuesAsText(command, parsed.args) }, ctx, {
+      commands,
+      ...(requestId !== undefined ? { requestId } : {}),
+    });
     if (result.needsConfirmation) {
       return {
         name,

@@ -13,6 +13,8 @@ const agentFields = {
   channel: z.string().max(200).optional(),
   user: z.string().max(200).optional(),
   remote: z.boolean().optional(),
+  // As a text request's: its shape is checked by the dispatcher.
+  id: z.string().max(200).optional(),
 };
 
 const requestSchema = z.union([

@@ -33,7 +33,12 @@ export async function runAgentRequest(services: Services, request: AgentRequest)
     // Only the registry's chat tools, by their tool names: an admin command that is no tool is not reachable here.
     const call = { id: "mcp", type: "function" as const, function: { name: request.tool, arguments: "" } };
     call.function.arguments = JSON.stringify(request.args);
-    const outcome = await runToolCall(call, { ctx, commands: COMMANDS, maxResultChars: AGENT_RESULT_CHARS });
+    const outcome = await runToolCall(call, {
+      ctx,
+      commands: COMMANDS,
+      maxResultChars: AGENT_RESULT_CHARS,
+      ...(request.id !== undefined ? { requestId: request.id } : {}),
+    });
     if (outcome.confirmation)
       return { ok: true, reply: redactDeep(outcome.confirmation, redact), rendered: "", needsConfirmation: true };
     return { ok: outcome.ok, ...(outcome.code ? { code: outcome.code } : {}), reply: {}, rendered: outcome.content };
