@@ -41,6 +41,12 @@ interface OptionSpec {
 
 const HELP: Record<string, OptionSpec> = { help: { type: "boolean" } };
 const JSON_OUTPUT: Record<string, OptionSpec> = { json: { type: "boolean" } };
+/** A client of the owner of the data folder (exec, mcp): where it acts, as whom, and how long the owner has. */
+const CLIENT: Record<string, OptionSpec> = {
+  channel: { type: "string" },
+  user: { type: "string" },
+  timeout: { type: "string" },
+};
 
 /** What each verb accepts: its options and at most how many arguments (cli.ts says what a missing one is). */
 const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; example: string }> = {
@@ -49,9 +55,7 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
     options: {
       ...HELP,
       ...JSON_OUTPUT,
-      channel: { type: "string" },
-      user: { type: "string" },
-      timeout: { type: "string" },
+      ...CLIENT,
       "request-id": { type: "string" },
     },
     most: 1,
@@ -60,9 +64,7 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
   mcp: {
     options: {
       ...HELP,
-      channel: { type: "string" },
-      user: { type: "string" },
-      timeout: { type: "string" },
+      ...CLIENT,
       http: { type: "boolean" },
       host: { type: "string" },
       port: { type: "string" },
