@@ -372,7 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   // A built-in manifest's miniature is examples/<name>; a team's manifest runs in its own folder unless told.
   const demoRoot = stackManifest
     ? stackManifest.startsWith(BUILTIN_MANIFESTS_DIR + path.sep)
-      ? path.join(PACKAGE_ROOT, "examples", r.RL_STACK)
+      ? path.join(PACKAGE_ROOT, "examples", path.basename(stackManifest, ".yaml"))
       : path.dirname(stackManifest)
     : cookbook
       ? COOKBOOK_DEMO_ROOT

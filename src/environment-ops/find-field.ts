@@ -52,15 +52,31 @@ function isFieldShaped(name: string): boolean {
 }
 
 /** A bare name is the environment's field when it has one, else the trainer's of that name ("learning_rate"). */
+/** A dotted path as a person typed it ("Trainer . total-epochs"): each part spelled as normaliseFieldName does. */
+const dottedName = (input: string) =>
+  input
+    .normalize("NFKC")
+    .replace(/\p{Cf}/gu, "")
+    .trim()
+    .toLowerCase()
+    .split(/\s*\.\s*/)
+    .map((part) => part.replace(DASHES, "_"))
+    .join(".");
+
 export function findField(env: EnvironmentInfo, trainer: readonly ConfigField[], input: string): ConfigField {
-  const name = normaliseFieldName(input);
+  // A stack whose config nests (verl's trainer.total_epochs, a chz recipe's parent.child) names fields by dotted path.
+  const dotted = dottedName(input);
+  const nested = dotted.includes(".") && env.fields.some((f) => f.name.includes("."));
+  const name = nested ? dotted : normaliseFieldName(input);
   const bare = name.startsWith(TRAINER_PREFIX) ? name.slice(TRAINER_PREFIX.length) : name;
   const matches = (f: ConfigField, wanted: string) => f.name.normalize("NFKC").toLowerCase() === wanted;
-  const field = isFieldShaped(bare)
-    ? name.startsWith(TRAINER_PREFIX)
-      ? trainer.find((f) => matches(f, name))
-      : (env.fields.find((f) => matches(f, name)) ?? trainer.find((f) => matches(f, `${TRAINER_PREFIX}${name}`)))
-    : undefined;
+  const field = nested
+    ? env.fields.find((f) => matches(f, name))
+    : isFieldShaped(bare)
+      ? name.startsWith(TRAINER_PREFIX)
+        ? trainer.find((f) => matches(f, name))
+        : (env.fields.find((f) => matches(f, name)) ?? trainer.find((f) => matches(f, `${TRAINER_PREFIX}${name}`)))
+      : undefined;
   if (field) return field;
   const near = nearestName(
     name,

@@ -111,7 +111,14 @@ function checkManifest(manifest: StackManifest): string[] {
     ...checkStrings("run.set", Object.entries(manifest.run.set), RUN_PLACEHOLDERS),
     ...checkStrings("run.env", Object.entries(manifest.run.env), RUN_PLACEHOLDERS),
     ...checkStrings("progress", [["metrics", manifest.progress.metrics]], ["run_dir", "run_id", "attempt"]),
-    ...checkStrings("checkpoints", [["glob", manifest.checkpoints?.glob]], ["run_dir", "run_id"]),
+    ...checkStrings(
+      "checkpoints",
+      [
+        ["glob", manifest.checkpoints?.glob],
+        ["latest", manifest.checkpoints?.latest],
+      ],
+      ["run_dir", "run_id"],
+    ),
     ...checkStrings("samples", [["path", manifest.samples?.path]], ["run_dir", "run_id", "step"]),
     ...checkStrings("resume.set", Object.entries(manifest.resume?.set ?? {}), [
       ...RUN_PLACEHOLDERS,

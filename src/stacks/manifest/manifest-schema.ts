@@ -60,6 +60,11 @@ const checkpoints = z.strictObject({
   step: text,
   /** A file that must exist inside a checkpoint folder for it to count as whole (a half-written one is not offered). */
   complete_when: text.optional(),
+  /**
+   * A file holding the step of the newest whole checkpoint (verl's latest_checkpointed_iteration.txt, written after
+   * the folder): a checkpoint with a later step, or any while the file is missing, is still being written.
+   */
+  latest: text.optional(),
 });
 
 const withSet = z.strictObject({

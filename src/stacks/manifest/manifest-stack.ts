@@ -64,7 +64,11 @@ export function createManifestStack(deps: ManifestStackDeps): TrainingStack {
   };
   const readCheckpoints = (run: RunRow) =>
     manifest.checkpoints
-      ? readManifestCheckpoints(manifest.checkpoints, expandTemplate(manifest.checkpoints.glob, fileVars(run)))
+      ? readManifestCheckpoints(
+          manifest.checkpoints,
+          expandTemplate(manifest.checkpoints.glob, fileVars(run)),
+          manifest.checkpoints.latest && expandTemplate(manifest.checkpoints.latest, fileVars(run)),
+        )
       : Promise.resolve([]);
 
   async function variables(run: RunRow, file: ManifestRunFile): Promise<RunVariables> {

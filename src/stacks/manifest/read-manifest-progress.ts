@@ -1,6 +1,8 @@
 // A manifest run's progress from its metrics file (JSON lines followed from an offset): the step and reward at the
 // manifest's key paths. A metrics path with {attempt} gives each attempt its own file (a trainer that truncates its
 // log on every start): all of them are read, and a step logged again by a later attempt counts once, as written last.
+// Several records of one step (a trainer that logs a step's reward and its loss apart, a validation line at the step a
+// run resumed from) make one: a value a later record carries replaces the earlier one, one it lacks is kept.
 import { createLogFollower } from "../../metrics/follow-log.ts";
 import type { TrainerProgress } from "../../metrics/trainer-log.ts";
 import { jsonRecord } from "../json-record.ts";
@@ -12,6 +14,11 @@ interface StepRecord {
   loss?: number;
 }
 
+function mergeStep(steps: Map<number, StepRecord>, step: number, record: StepRecord): void {
+  const before = steps.get(step);
+  steps.set(step, { reward: record.reward ?? before?.reward, loss: record.loss ?? before?.loss });
+}
+
 export function createProgressReader(progress: StackManifest["progress"]) {
   const follow = createLogFollower<Map<number, StepRecord>>({
     initial: () => new Map(),
@@ -21,7 +28,7 @@ export function createProgressReader(progress: StackManifest["progress"]) {
       if (step === undefined) return;
       const reward = progress.reward === undefined ? undefined : numberAt(record, progress.reward);
       const loss = progress.loss === undefined ? undefined : numberAt(record, progress.loss);
-      steps.set(step, { reward, loss });
+      mergeStep(steps, step, { reward, loss });
     },
   });
   const offset = 1 - progress.first_step;
@@ -29,7 +36,7 @@ export function createProgressReader(progress: StackManifest["progress"]) {
   /** `files` oldest attempt first; totalSteps from the run's config. */
   return async function readProgress(files: readonly string[], totalSteps?: number): Promise<TrainerProgress> {
     const merged = new Map<number, StepRecord>();
-    for (const file of files) for (const [step, record] of await follow(file)) merged.set(step, record);
+    for (const file of files) for (const [step, record] of await follow(file)) mergeStep(merged, step, record);
     const out: TrainerProgress = { rewardHistory: [], stepErrors: [], completed: false, totalSteps };
     for (const [step, record] of [...merged].sort(([a], [b]) => a - b)) {
       const done = step + offset;

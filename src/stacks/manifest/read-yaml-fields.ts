@@ -2,9 +2,9 @@
 // the default, its type from that value and its comment as the description. The hydra reader first composes the
 // file's `defaults:` list the way Hydra does (group files merged at their package, `_self_` where it stands, last by
 // default), so a verl-style config shows the fields its trainer reads.
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { isMap, isScalar, parseDocument, type Node, type Pair } from "yaml";
+import { isMap, isScalar, parseDocument, type Node, type Pair, type Tags } from "yaml";
 import type { ConfigField, FieldType } from "../../environments/types.ts";
 
 /** A field as read, before the stack marks what it locks. */
@@ -24,7 +24,11 @@ const MAX_DEPTH = 16;
 interface Leaf {
   value: unknown;
   description: string;
+  /** Written as a float (`1.0`, `1e-6`): JavaScript's numbers cannot tell 1.0 from 1, Python's can. */
+  float?: boolean;
 }
+
+const FLOAT_TEXT = /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?$|^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
 
 type Tree = Map<string, Leaf | Tree>;
 
@@ -56,7 +60,12 @@ function treeOf(node: Node | null | undefined): Tree {
     const value = pair.value;
     const description = commentOf(pair.key?.commentBefore, value?.comment);
     if (isMap(value) && value.items.length > 0) tree.set(key, treeOf(value));
-    else tree.set(key, { value: value ? (value.toJSON() as unknown) : null, description });
+    else {
+      const json = value ? (value.toJSON() as unknown) : null;
+      const source = isScalar(value) && typeof json === "number" ? (value.source ?? "") : "";
+      const float = /[.eE]|inf|nan/i.test(source) && !/^[-+]?0x/.test(source) && FLOAT_TEXT.test(source);
+      tree.set(key, { value: json, description, ...(float ? { float } : {}) });
+    }
   }
   return tree;
 }
@@ -93,10 +102,23 @@ interface Composer {
   maxBytes: number;
 }
 
+// Python trainers read YAML with PyYAML (OmegaConf too): YAML 1.1 as its resolvers have it, which knows no `y`/`n`
+// booleans and keeps dates as text (OmegaConf drops the timestamp resolver).
+const PYYAML_BOOL: Record<string, RegExp> = {
+  true: /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/,
+  false: /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/,
+};
+const pyyamlTags = (tags: Tags): Tags =>
+  tags.flatMap((tag) => {
+    if (typeof tag === "string" || tag.tag === "tag:yaml.org,2002:timestamp") return [];
+    if (tag.tag !== "tag:yaml.org,2002:bool" || !("test" in tag) || !tag.test) return [tag];
+    return [{ ...tag, test: PYYAML_BOOL[String(tag.test.test("true"))]! }];
+  });
+
 function readDocument(file: string, composer: Composer) {
   const size = statSync(file).size;
   if (size > composer.maxBytes) throw new Error(`larger than ${composer.maxBytes} bytes`);
-  const doc = parseDocument(readFileSync(file, "utf8"), { uniqueKeys: false });
+  const doc = parseDocument(readFileSync(file, "utf8"), { uniqueKeys: false, version: "1.1", customTags: pyyamlTags });
   // A comment at the top of the file describes the file, not its first key (the parser gives it to that key when no
   // blank line follows it).
   const first = isMap(doc.contents) ? (doc.contents.items[0]?.key as Node | undefined) : undefined;
@@ -107,51 +129,91 @@ function readDocument(file: string, composer: Composer) {
   return doc;
 }
 
-/** One defaults-list item: the file it names (relative to the config folder) and the package it merges at. */
-function defaultsItem(item: unknown, ownPackage: string): { file?: string; pkg: string; self?: boolean } | undefined {
-  if (item === "_self_") return { self: true, pkg: ownPackage };
-  if (typeof item === "string") return { file: item.replace(/^\//, ""), pkg: ownPackage };
-  if (!item || typeof item !== "object") return undefined;
-  const [rawKey, option] = Object.entries(item as Record<string, unknown>)[0] ?? [];
-  if (rawKey === undefined || option === null || option === undefined) return undefined;
-  const key = rawKey.replace(/^override\s+/, "").replace(/^optional\s+/, "");
-  const [group, pkgPart] = key.split("@") as [string, string | undefined];
-  const groupPath = group.replace(/^\//, "");
-  const pkg =
-    pkgPart === "_global_" ? "" : pkgPart === "_here_" ? ownPackage : (pkgPart ?? groupPath.replaceAll("/", "."));
-  const full = pkgPart === undefined && ownPackage ? `${ownPackage}.${pkg}` : pkg;
-  return { file: path.join(groupPath, String(option)), pkg: full };
+/** A config file's `# @package X` header (among its leading comment lines), if any. */
+function packageHeader(file: string): string | undefined {
+  let header: string | undefined;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.startsWith("#")) break;
+    header = /^#\s*@package\s+(\S+)/.exec(line)?.[1] ?? header;
+  }
+  return header;
 }
 
-/** The tree a config file composes to (its defaults list applied), merged into `into` at `pkg`. */
-function compose(file: string, pkg: string, into: Tree, composer: Composer, depth: number): void {
+const joinPackage = (...parts: string[]) => parts.filter(Boolean).join(".");
+
+/** Where a config of a group is: its group folder and the package it merges at. */
+interface Place {
+  group: string;
+  pkg: string;
+}
+
+/**
+ * One defaults-list item as Hydra 1.3 reads it: `_self_`; `name` (a config of the including config's group, at its
+ * package); `group: option`, `group@pkg: option` (the group relative to the including config's group, `/group` from
+ * the config folder; the package relative to the including config's, `_global_` and `_here_` as Hydra has them;
+ * `${other}` in an option is that group's choice); `override` and `optional` prefixes; a null option selects nothing.
+ */
+function defaultsItem(
+  item: unknown,
+  at: Place,
+  choices: Map<string, string>,
+): { self: true } | { config: string; place: Place; optional: boolean } | undefined {
+  if (item === "_self_") return { self: true };
+  if (typeof item === "string") return { config: path.posix.join(at.group, item), place: at, optional: false };
+  if (!item || typeof item !== "object" || Array.isArray(item)) return undefined;
+  const [rawKey, option] = Object.entries(item as Record<string, unknown>)[0] ?? [];
+  if (rawKey === undefined || option === null || option === undefined || typeof option === "object") return undefined;
+  const optional = /^optional\s+/.test(rawKey);
+  const key = rawKey.replace(/^(override|optional)\s+/, "");
+  const [groupPart, pkgPart] = key.split("@") as [string, string | undefined];
+  const group = groupPart.startsWith("/")
+    ? path.posix.normalize(groupPart.slice(1))
+    : path.posix.normalize(path.posix.join(at.group, groupPart));
+  const chosen = String(option).replace(/\$\{([^}]+)\}/g, (whole, name: string) => choices.get(name) ?? whole);
+  choices.set(group, chosen);
+  const pkg =
+    pkgPart === "_global_"
+      ? ""
+      : pkgPart === "_here_"
+        ? at.pkg
+        : joinPackage(at.pkg, pkgPart ?? group.replaceAll("/", "."));
+  return { config: path.posix.join(group, chosen), place: { group, pkg }, optional };
+}
+
+/** The tree a config file composes to (its defaults list applied), merged into `into` at its package. */
+function compose(
+  file: string,
+  place: Place,
+  into: Tree,
+  composer: Composer & { choices: Map<string, string> },
+  depth: number,
+): void {
   if (depth > MAX_DEPTH) {
     composer.problems.push(`${file}: defaults nested more than ${MAX_DEPTH} deep`);
     return;
   }
-  const doc = readDocument(file, composer);
-  const own = treeOf(doc.contents);
+  const header = packageHeader(file);
+  const at: Place = header === undefined ? place : { ...place, pkg: header === "_global_" ? "" : header };
+  const own = treeOf(readDocument(file, composer).contents);
   const defaults = own.get("defaults");
   own.delete("defaults");
   const list = defaults && !(defaults instanceof Map) && Array.isArray(defaults.value) ? defaults.value : [];
   let selfDone = false;
   const mergeSelf = () => {
-    if (!selfDone) mergeInto(subtreeAt(into, pkg), own);
+    if (!selfDone) mergeInto(subtreeAt(into, at.pkg), own);
     selfDone = true;
   };
   for (const item of list) {
-    const parsed = defaultsItem(item, pkg);
+    const parsed = defaultsItem(item, at, composer.choices);
     if (!parsed) continue;
-    if (parsed.self) {
+    if ("self" in parsed) {
       mergeSelf();
       continue;
     }
-    const target = path.join(
-      composer.configDir,
-      parsed.file!.endsWith(".yaml") ? parsed.file! : `${parsed.file!}.yaml`,
-    );
+    const target = path.join(composer.configDir, `${parsed.config}.yaml`);
+    if (parsed.optional && !existsSync(target)) continue;
     try {
-      compose(target, parsed.pkg, into, composer, depth + 1);
+      compose(target, parsed.place, into, composer, depth + 1);
     } catch (err) {
       composer.problems.push(`${path.relative(composer.configDir, target)}: ${(err as Error).message}`);
     }
@@ -166,13 +228,19 @@ function fieldsOf(tree: Tree, prefix: string, out: ReadField[]): void {
       fieldsOf(value, name, out);
       continue;
     }
-    const interpolated = typeof value.value === "string" && value.value.includes("${");
+    // An interpolation is resolved by the trainer; OmegaConf's `???` is a value the run must be given.
+    const mandatory = value.value === "???";
+    const computed = mandatory || (typeof value.value === "string" && value.value.includes("${"));
     out.push({
       name,
-      ...typeOf(value.value),
-      default: interpolated ? undefined : value.value,
-      ...(interpolated ? { defaultExpr: value.value as string } : {}),
-      description: value.description,
+      ...(mandatory
+        ? { type: "required", fieldType: { kind: "any" } }
+        : value.float
+          ? { type: "float", fieldType: { kind: "float" } }
+          : typeOf(value.value)),
+      default: computed ? undefined : value.value,
+      ...(computed ? { defaultExpr: value.value as string } : {}),
+      description: mandatory ? `Required: set it before a run starts. ${value.description}`.trim() : value.description,
     });
   }
 }
@@ -183,7 +251,7 @@ export function readYamlFields(file: string, reader: "yaml" | "hydra", maxBytes:
   const tree: Tree = new Map();
   const doc = readDocument(file, composer);
   if (doc.errors.length) throw new Error(doc.errors[0]!.message.split("\n")[0]);
-  if (reader === "hydra") compose(file, "", tree, composer, 0);
+  if (reader === "hydra") compose(file, { group: "", pkg: "" }, tree, { ...composer, choices: new Map() }, 0);
   else mergeInto(tree, treeOf(doc.contents));
   const fields: ReadField[] = [];
   fieldsOf(tree, "", fields);

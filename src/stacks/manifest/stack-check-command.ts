@@ -28,7 +28,7 @@ function describeFiles(manifest: StackManifest): string[] {
   const lines = [
     `Progress: ${manifest.progress.metrics} (step at "${manifest.progress.step}"${manifest.progress.reward ? `, reward at "${manifest.progress.reward}"` : ", no reward"})`,
     manifest.checkpoints
-      ? `Checkpoints: ${manifest.checkpoints.glob} (step from /${manifest.checkpoints.step}/)`
+      ? `Checkpoints: ${manifest.checkpoints.glob} (step from /${manifest.checkpoints.step}/${manifest.checkpoints.latest ? `, none past the step in ${manifest.checkpoints.latest}` : ""})`
       : "Checkpoints: none (no checkpoints: key)",
     manifest.samples ? `Samples: ${manifest.samples.path}` : "Samples: none (no samples: key)",
   ];

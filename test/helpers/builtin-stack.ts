@@ -1,0 +1,46 @@
+// A bot's core services on one of the built-in stack manifests (src/stacks/builtin/), its bundled miniature as the
+// training root, in a fresh data folder: what a test of RL_STACK=verl (prime-rl, trl-grpo) drives, and the files a
+// run of it wrote.
+import path from "node:path";
+import type { CommandContext } from "../../commands/types.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createServices, type Services } from "../../src/services.ts";
+import { CONSOLE, type DemoStack } from "./demo-stack.ts";
+import { tempDir } from "./test-services.ts";
+
+/**
+ * Services on RL_STACK=`name`. The trainer processes get the test's environment plus `trainerEnv` (a miniature's pace:
+ * RL_DEMO_STEP_SECONDS), and never a W&B key.
+ */
+export function startBuiltin(name: string, trainerEnv: Record<string, string> = {}): DemoStack {
+  const cwd = tempDir(`rl-${name}-`);
+  const config = loadConfig(
+    {
+      RL_LOG_LEVEL: "silent",
+      RL_STACK: name,
+      RL_STOP_GRACE_SECONDS: "3",
+      RL_READY_TIMEOUT_SECONDS: "30",
+      WANDB_BASE_URL: "http://127.0.0.1:9",
+    },
+    cwd,
+  );
+  const processEnv = { ...process.env, WANDB_API_KEY: undefined, RL_DEMO_STEP_SECONDS: "0", ...trainerEnv };
+  return { services: createServices(config, { settleMs: 300, processEnv }), cwd, lockedFile: "" };
+}
+
+/** A person in the console channel of `stack`. */
+export const consoleContext = (stack: DemoStack): CommandContext => ({
+  channel: CONSOLE,
+  user: { id: "alice", name: "alice" },
+  via: "console",
+  services: stack.services,
+});
+
+/** A file in a run's own folder. */
+export const runFile = (services: Services, runId: string, ...parts: string[]) =>
+  path.join(services.config.dataDir, "runs", runId, ...parts);
+
+/** Waits, checking every 25 ms, for what a test needs (the suite's timeout bounds it). */
+export async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 25));
+}
