@@ -5,6 +5,7 @@ import path from "node:path";
 import type { CommandContext } from "../../commands/types.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
+import { confirmed } from "./confirm.ts";
 import { CONSOLE, type DemoStack } from "./demo-stack.ts";
 import { tempDir } from "./test-services.ts";
 
@@ -43,4 +44,21 @@ export const runFile = (services: Services, runId: string, ...parts: string[]) =
 /** Waits, checking every 25 ms, for what a test needs (the suite's timeout bounds it). */
 export async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** Runs a command that starts a run (/rl start, /rl fork), confirmed as a click would, and waits for that run to
+ * complete: its id. */
+export async function runToEnd(ctx: CommandContext, command: string): Promise<string> {
+  const done = new Set<string>();
+  const off = ctx.services.manager.onEvent((e) => {
+    if (e.kind === "completed") done.add(e.run.id);
+  });
+  try {
+    const { reply } = await confirmed(ctx, command);
+    const id = (reply.data as { run_id: string }).run_id;
+    await until(() => done.has(id));
+    return id;
+  } finally {
+    off();
+  }
 }

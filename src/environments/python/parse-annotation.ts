@@ -37,6 +37,8 @@ const SCALARS: Record<string, FieldType> = {
   StrictBool: { kind: "bool" },
   str: { kind: "str" },
   StrictStr: { kind: "str" },
+  // pathlib.Path: pydantic and dataclass parsers take it as text.
+  Path: { kind: "str" },
 };
 
 const LIST_NAMES = new Set(["List", "list", "Sequence"]);

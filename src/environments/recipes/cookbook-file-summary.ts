@@ -11,7 +11,10 @@ export interface ChzFieldDecl {
   default: PyValue | { kind: "missing" };
   /** Set for `chz.field(default_factory=...)`: the default is computed when the config is built. */
   factory?: string;
-  /** `chz.field(doc=...)`, else the trailing comment, else the comment lines just above. */
+  /**
+   * `chz.field(doc=...)`, pydantic's `Field(description=...)`, a dataclass `field(metadata={"help": ...})`, else the
+   * string just below (an attribute docstring), else the trailing comment, else the comment lines just above.
+   */
   description?: string;
 }
 
@@ -21,6 +24,8 @@ export interface ChzClassDecl {
   order: number;
   /** Decorated with `@chz.chz` (or `@chz`, `@chz.chz(...)`). */
   isChz: boolean;
+  /** Decorated with `@dataclass` (or `@dataclasses.dataclass`, `@dataclass(...)`). */
+  isDataclass?: boolean;
   /** Dotted base names; null for bases that cannot be followed (calls, subscripts). */
   bases: Array<string[] | null>;
   docstring?: string;

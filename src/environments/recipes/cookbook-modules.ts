@@ -32,6 +32,8 @@ export type Resolved =
 export interface CookbookModulesOptions {
   /** The folder holding the `tinker_cookbook/` package: absolute imports start there. */
   packageRoot: string | undefined;
+  /** More folders absolute imports are looked up in after it, in order (a PYTHONPATH). */
+  extraRoots?: readonly string[];
   parser: Parser;
   readFile: (filePath: string) => Promise<Uint8Array>;
   maxFileBytes: number;
@@ -45,6 +47,8 @@ const MAX_HOPS = 16;
 export interface CookbookModules {
   /** The file's summary, parsed once per scan; undefined (with a warning) when it cannot be read or parsed. */
   load(filePath: string, bytes?: Uint8Array): Promise<LoadedFile | undefined>;
+  /** The module a dotted absolute name (`pkg.mod`) is, looked up from the roots. */
+  module(name: string): Promise<ModuleRef | undefined>;
   /** What the dotted `name` means in `file`, before source position `before` (default: the whole file). */
   resolve(file: LoadedFile, name: string[], before?: number): Promise<Resolved>;
 }
@@ -120,18 +124,25 @@ function createModuleFinder(options: CookbookModulesOptions) {
   }
 
   /** The checkout module `module` names from `from` (leading dots: relative to it); undefined when outside. */
-  async function findModule(from: LoadedFile, module: string): Promise<ModuleRef | undefined> {
+  async function findModule(from: LoadedFile | undefined, module: string): Promise<ModuleRef | undefined> {
     const dots = /^\.*/.exec(module)?.[0].length ?? 0;
     const parts = module.slice(dots).split(".").filter(Boolean);
-    let base: string;
     if (dots > 0) {
-      base = path.dirname(from.filePath);
+      if (!from) return undefined;
+      let base = path.dirname(from.filePath);
       for (let up = 1; up < dots; up += 1) base = path.dirname(base);
-    } else {
-      if (!options.packageRoot || parts.length === 0) return undefined;
-      base = options.packageRoot;
+      return parts.length === 0 ? moduleAt(base) : moduleUnder(base, parts);
     }
-    if (parts.length === 0) return moduleAt(base);
+    if (parts.length === 0) return undefined;
+    for (const root of [options.packageRoot, ...(options.extraRoots ?? [])]) {
+      const found = root ? await moduleUnder(root, parts) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  async function moduleUnder(root: string, parts: readonly string[]): Promise<ModuleRef | undefined> {
+    let base = root;
     let current: ModuleRef | undefined;
     for (const part of parts) {
       base = path.join(base, part);
@@ -219,6 +230,7 @@ export function createCookbookModules(options: CookbookModulesOptions): Cookbook
 
   return {
     load,
+    module: (name) => findModule(undefined, name),
     resolve: (file, name, before = Number.POSITIVE_INFINITY) => resolveIn(file, name, before, 0),
   };
 }

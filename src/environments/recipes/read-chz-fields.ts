@@ -1,4 +1,5 @@
-// A chz config class's settable fields as argv names them: inherited fields, Literal aliases and nested chz classes resolved.
+// A config class's settable fields as argv names them: inherited fields, Literal aliases and nested config classes
+// resolved. chz classes by default; pydantic models and dataclasses (a stack manifest's readers) by the same rules.
 import { parseAnnotation } from "../python/parse-annotation.ts";
 import type { ConfigField, FieldType } from "../types.ts";
 import type { ChzFieldDecl } from "./cookbook-file-summary.ts";
@@ -24,15 +25,48 @@ interface OwnedField {
   file: LoadedFile;
 }
 
-/** The fields of `root`, nested chz classes flattened to `parent.child` names as chz's argv takes them. */
-export async function readChzFields(modules: CookbookModules, root: ClassRef): Promise<ChzFieldsResult> {
+/** Which classes hold fields, and how their names are written. */
+export interface ClassKind {
+  /** The class declares fields of its own (its bases are followed either way). */
+  owns: (cls: ClassRef["cls"]) => boolean;
+  /** chz writes a field `X_name` as `name`. */
+  stripXPrefix: boolean;
+  /** Bases from outside the checkout that add no fields (pydantic.BaseModel): no warning for them. */
+  rootBases: ReadonlySet<string>;
+}
+
+const isEnum = (cls: ClassRef["cls"]) => cls.bases.some((base) => base?.at(-1)?.endsWith("Enum"));
+
+export const CLASS_KINDS = {
+  chz: { owns: (cls) => cls.isChz, stripXPrefix: true, rootBases: new Set() },
+  // A pydantic model is any class of the checkout that is not an Enum: its root base is BaseModel.
+  pydantic: {
+    owns: (cls) => !isEnum(cls),
+    stripXPrefix: false,
+    rootBases: new Set(["pydantic.BaseModel", "pydantic.main.BaseModel", "pydantic_settings.BaseSettings"]),
+  },
+  dataclass: { owns: (cls) => cls.isDataclass === true, stripXPrefix: false, rootBases: new Set() },
+} satisfies Record<string, ClassKind>;
+
+/** The fields of `root`, nested config classes flattened to `parent.child` names as chz's argv takes them. */
+export async function readChzFields(
+  modules: CookbookModules,
+  root: ClassRef,
+  kind: ClassKind = CLASS_KINDS.chz,
+): Promise<ChzFieldsResult> {
   const result: ChzFieldsResult = { fields: [], problems: [] };
   const unknownTypes: string[] = [];
-  await addClassFields(modules, root, "", [root.cls], result, unknownTypes);
+  await addClassFields(modules, root, "", [root.cls], { result, unknownTypes, kind });
   if (unknownTypes.length > 0) {
     result.problems.push(`types not understood, shown as any: ${unknownTypes.join(", ")}`);
   }
   return result;
+}
+
+interface Reading {
+  result: ChzFieldsResult;
+  unknownTypes: string[];
+  kind: ClassKind;
 }
 
 async function addClassFields(
@@ -40,14 +74,16 @@ async function addClassFields(
   ref: ClassRef,
   prefix: string,
   stack: readonly object[],
-  result: ChzFieldsResult,
-  unknownTypes: string[],
+  reading: Reading,
 ): Promise<void> {
-  const owned = await collectFields(modules, ref, result, 0);
+  const { result, unknownTypes } = reading;
+  const owned = await collectFields(modules, ref, reading, 0);
   for (const [logicalName, { decl, file }] of owned) {
     const name = prefix + logicalName;
-    const nested = await nestedClassOf(modules, file, decl.annotation);
     const expanded = await expandAliases(modules, file, decl.annotation, 0);
+    const nested =
+      (await nestedClassOf(modules, file, decl.annotation, reading.kind)) ??
+      (expanded === decl.annotation ? undefined : await nestedClassOf(modules, file, expanded, reading.kind));
     const fieldType = parseAnnotation(expanded);
     const field: ConfigField = {
       name,
@@ -63,7 +99,7 @@ async function addClassFields(
       if (stack.includes(nested.cls) || stack.length > MAX_NESTING) {
         result.problems.push(`${name}: nested config ${nested.cls.name} holds itself; its fields are not listed`);
       } else {
-        await addClassFields(modules, nested, `${name}.`, [...stack, nested.cls], result, unknownTypes);
+        await addClassFields(modules, nested, `${name}.`, [...stack, nested.cls], reading);
       }
     } else if (isAny(fieldType) && !ANY_ANNOTATIONS.has(decl.annotation)) {
       unknownTypes.push(`${name} (${decl.annotation})`);
@@ -79,25 +115,28 @@ function isAny(type: FieldType): boolean {
 async function collectFields(
   modules: CookbookModules,
   ref: ClassRef,
-  result: ChzFieldsResult,
+  reading: Reading,
   depth: number,
 ): Promise<Map<string, OwnedField>> {
+  const { result, kind } = reading;
   const fields = new Map<string, OwnedField>();
   if (depth > MAX_NESTING) return fields;
   for (const base of [...ref.cls.bases].reverse()) {
     if (!base || PLAIN_BASES.has(base.join("."))) continue;
     const resolved = await modules.resolve(ref.file, base, ref.cls.order);
     if (resolved.kind === "class") {
-      for (const [name, field] of await collectFields(modules, resolved, result, depth + 1)) fields.set(name, field);
+      for (const [name, field] of await collectFields(modules, resolved, reading, depth + 1)) fields.set(name, field);
+    } else if (resolved.kind === "external" && kind.rootBases.has(resolved.qualified)) {
+      continue;
     } else if (resolved.kind === "external" || resolved.kind === "unresolved") {
       const where = resolved.kind === "external" ? ` (${resolved.qualified}, outside the checkout)` : "";
       result.problems.push(`base class ${base.join(".")}${where} of ${ref.cls.name}: its fields are not listed`);
     }
   }
-  // An undecorated subclass gets no fields of its own from chz.
-  if (ref.cls.isChz) {
+  // An undecorated subclass gets no fields of its own from chz (nor from dataclasses).
+  if (kind.owns(ref.cls)) {
     for (const decl of ref.cls.fields) {
-      const logical = decl.name.startsWith("X_") ? decl.name.slice(2) : decl.name;
+      const logical = kind.stripXPrefix && decl.name.startsWith("X_") ? decl.name.slice(2) : decl.name;
       fields.set(logical, { decl, file: ref.file });
     }
   }
@@ -107,13 +146,21 @@ async function collectFields(
 type Nested = ClassRef | undefined;
 
 /** The chz class a field holds (`X`, `X | None`, `Optional[X]`), when its annotation names one. */
-async function nestedClassOf(modules: CookbookModules, file: LoadedFile, annotation: string): Promise<Nested> {
-  const text = annotation.replace(/^["']|["']$/g, "");
+async function nestedClassOf(
+  modules: CookbookModules,
+  file: LoadedFile,
+  annotation: string,
+  kind: ClassKind,
+): Promise<Nested> {
+  // An alias expands in parentheses; Annotated[X, ...] holds an X.
+  let text = annotation.replace(/^["']|["']$/g, "").replace(/^\((.*)\)$/, "$1");
+  const annotated = /^(?:typing\.)?Annotated\[([^,[\]]+(?:\[[^\]]*\])?),/.exec(text);
+  if (annotated) text = annotated[1]!.trim();
   const optional = /^(?:typing\.)?Optional\[(.+)\]$/.exec(text);
   const inner = optional?.[1] ?? text.replace(/^None\s*\|\s*|\s*\|\s*None$/g, "");
   if (!/^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*$/.test(inner) || SCALAR_NAMES.has(inner)) return undefined;
   const resolved = await modules.resolve(file, inner.split("."));
-  return resolved.kind === "class" && resolved.cls.isChz ? resolved : undefined;
+  return resolved.kind === "class" && kind.owns(resolved.cls) ? resolved : undefined;
 }
 
 const SCALAR_NAMES = new Set(["int", "float", "str", "bool", "bytes", "Any", "object", "list", "dict", "None"]);
@@ -133,9 +180,13 @@ async function setDefault(
     case "literal":
       field.default = value.value;
       return;
-    case "expr":
-      field.defaultExpr = value.text;
+    case "expr": {
+      // Path("outputs"): text to every parser that takes a path.
+      const pathText = /^(?:pathlib\.)?Path\(\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\)$/.exec(value.text);
+      if (pathText) field.default = pathText[1] ?? pathText[2];
+      else field.defaultExpr = value.text;
       return;
+    }
     case "ref": {
       // A module constant of the checkout is as good as a literal.
       const literal = await readConstant(modules, file, value.path);

@@ -135,12 +135,13 @@ function addFunction(summary: CookbookFileSummary, node: Node): void {
   summary.functions[name] = type ? { firstParamAnnotation: collapse(type.text) } : {};
 }
 
-function isChzDecorator(decorator: Node): boolean {
+/** The dotted name a decorator applies (`chz.chz` for `@chz.chz(...)`), or undefined. */
+function decoratorName(decorator: Node): string | undefined {
+  if (decorator.type !== "decorator") return undefined;
   const [expression] = decorator.namedChildren.filter((child) => child.type !== "comment");
-  if (!expression) return false;
+  if (!expression) return undefined;
   const target = expression.type === "call" ? expression.childForFieldName("function") : expression;
-  const name = target ? readDottedName(target) : undefined;
-  return name?.join(".") === "chz.chz" || name?.join(".") === "chz";
+  return (target ? readDottedName(target) : undefined)?.join(".");
 }
 
 function addClass(summary: CookbookFileSummary, node: Node, order: number, decorators: readonly Node[]): void {
@@ -151,7 +152,10 @@ function addClass(summary: CookbookFileSummary, node: Node, order: number, decor
   const decl: ChzClassDecl = {
     name,
     order,
-    isChz: decorators.some((decorator) => decorator.type === "decorator" && isChzDecorator(decorator)),
+    isChz: decorators.some((decorator) => ["chz.chz", "chz"].includes(decoratorName(decorator) ?? "")),
+    isDataclass: decorators.some((decorator) =>
+      ["dataclass", "dataclasses.dataclass"].includes(decoratorName(decorator) ?? ""),
+    ),
     bases: (superclasses?.namedChildren ?? [])
       .filter((arg) => arg.type !== "keyword_argument" && arg.type !== "comment")
       .map((arg) => readDottedName(arg) ?? null),
@@ -203,33 +207,64 @@ function readFields(decl: ChzClassDecl, children: readonly Node[]): void {
     const field: ChzFieldDecl = { name: left.text, annotation, default: { kind: "missing" } };
     const right = assignment.childForFieldName("right");
     if (right) readDefault(field, right);
-    field.description ??= commentsAround(children, index);
+    field.description ??= attributeDocstring(children[index + 1]) ?? commentsAround(children, index);
     if (field.description === undefined) delete field.description;
     decl.fields.push(field);
   });
 }
 
+/** A string statement just below a field: its docstring (pydantic's use_attribute_docstrings, Sphinx). */
+function attributeDocstring(next: Node | undefined): string | undefined {
+  if (next?.type !== "expression_statement" || next.namedChildCount !== 1) return undefined;
+  const text = readStringLiteral(next.namedChildren[0]!);
+  return text === undefined ? undefined : collapse(text) || undefined;
+}
+
+const FIELD_CALLS = new Set(["chz.field", "field", "dataclasses.field", "Field", "pydantic.Field"]);
+
+/** A field's default: the value, or what `chz.field(...)`, `dataclasses.field(...)` or pydantic's `Field(...)` says. */
 function readDefault(field: ChzFieldDecl, right: Node): void {
   const callee = right.type === "call" ? readDottedName(right.childForFieldName("function") ?? right) : undefined;
   const name = callee?.join(".");
-  if (name !== "chz.field" && name !== "field") {
+  if (!name || !FIELD_CALLS.has(name)) {
     field.default = readPythonValue(right);
     return;
   }
+  const pydantic = name.endsWith("Field");
   for (const arg of right.childForFieldName("arguments")?.namedChildren ?? []) {
-    if (arg.type !== "keyword_argument") continue;
+    if (arg.type === "comment") continue;
+    if (arg.type !== "keyword_argument") {
+      // pydantic's Field(default, ...): `...` (or nothing) means the field is required.
+      if (pydantic && field.default.kind === "missing" && arg.type !== "ellipsis") field.default = readPythonValue(arg);
+      continue;
+    }
     const key = arg.childForFieldName("name")?.text;
     const value = arg.childForFieldName("value");
     if (!value) continue;
-    if (key === "default") field.default = readPythonValue(value);
+    if (key === "default" && value.type !== "ellipsis") field.default = readPythonValue(value);
     else if (key === "default_factory") {
       const expr = exprOf(value, value.type === "lambda" ? "" : "()");
       field.factory = expr.kind === "expr" ? expr.text : collapse(value.text);
-    } else if (key === "doc") {
+    } else if (key === "doc" || key === "description") {
       const doc = readStringLiteral(value);
       if (doc !== undefined) field.description = doc.trim();
+    } else if (key === "metadata") {
+      const help = helpOf(value);
+      if (help !== undefined) field.description = help;
     }
   }
+}
+
+/** `metadata={"help": "..."}` of a dataclass field (HfArgumentParser's help text). */
+function helpOf(node: Node): string | undefined {
+  if (node.type !== "dictionary") return undefined;
+  for (const pair of node.namedChildren) {
+    if (pair.type !== "pair" || readStringLiteral(pair.childForFieldName("key") ?? pair) !== "help") continue;
+    const value = pair.childForFieldName("value");
+    const text = value ? readStringLiteral(value) : undefined;
+    if (text !== undefined) return collapse(text);
+  }
+  return undefined;
 }
 
 /** The trailing comment on the statement's last line, else the comment lines directly above it. */

@@ -1,8 +1,14 @@
-// A manifest's dotted key path into a JSON record: `reward.mean`, `data.critic/score/mean`. A key that itself holds a
+// A manifest's dotted key path into a JSON record: `reward.mean`, `data.critic/score/mean`, `prompt.0.content`. A key that itself holds a
 // dot (`train.loss` written flat) is found too: at each level the longest key the path starts with is taken first.
 
 export function valueAt(record: unknown, keyPath: string): unknown {
-  if (record === null || typeof record !== "object" || Array.isArray(record)) return undefined;
+  // An index into a list: `prompt.0.content` (a chat's first message).
+  if (Array.isArray(record)) {
+    const [index, ...rest] = keyPath.split(".");
+    const item = /^\d+$/.test(index!) ? record[Number(index)] : undefined;
+    return rest.length === 0 || item === undefined ? item : valueAt(item, rest.join("."));
+  }
+  if (record === null || typeof record !== "object") return undefined;
   const object = record as Record<string, unknown>;
   if (Object.hasOwn(object, keyPath)) return object[keyPath];
   const parts = keyPath.split(".");

@@ -7,7 +7,9 @@ import { manifestSchema, PLACEHOLDERS, type Placeholder, type StackManifest } fr
 import { placeholdersIn } from "./expand-template.ts";
 
 /** Readers a manifest may name that this version does not have yet. */
-const READERS_TO_COME = new Set(["dataclass", "pydantic", "chz"]);
+const READERS_TO_COME = new Set(["chz"]);
+/** Readers that read Python classes, and so need entries.class. */
+const CLASS_READERS = new Set(["dataclass", "pydantic"]);
 
 function refuse(file: string, problems: string[]): never {
   throw new RlError(
@@ -105,8 +107,20 @@ function checkFork(manifest: StackManifest): string[] {
 /** The semantic checks zod's shape does not make. */
 function checkManifest(manifest: StackManifest): string[] {
   const problems = [...checkCommand(manifest), ...checkRegex(manifest), ...checkFork(manifest)];
-  if (READERS_TO_COME.has(manifest.entries.fields))
-    problems.push(`entries.fields: the ${manifest.entries.fields} reader is not in this version; use yaml or hydra`);
+  const reader = manifest.entries.fields;
+  if (READERS_TO_COME.has(reader))
+    problems.push(
+      `entries.fields: the ${reader} reader is not in this version; use yaml, hydra, dataclass or pydantic`,
+    );
+  if (CLASS_READERS.has(reader) && manifest.entries.class === undefined)
+    problems.push(
+      `entries.class: is required with the ${reader} reader (the config class's dotted name, e.g. my_pkg.config.TrainConfig)`,
+    );
+  const { class: cls, python_path, bases_without_fields } = manifest.entries;
+  if (!CLASS_READERS.has(reader) && (cls ?? python_path ?? bases_without_fields) !== undefined)
+    problems.push(
+      `entries.class, entries.python_path, entries.bases_without_fields: only the dataclass and pydantic readers read classes`,
+    );
   problems.push(
     ...checkStrings("run.set", Object.entries(manifest.run.set), RUN_PLACEHOLDERS),
     ...checkStrings("run.env", Object.entries(manifest.run.env), RUN_PLACEHOLDERS),

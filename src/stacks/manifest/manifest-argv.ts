@@ -13,7 +13,9 @@ export function overrideValueText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function overrideArgs(form: StackManifest["run"]["override"], key: string, value: unknown): string[] {
+function overrideArgs(run: StackManifest["run"], name: string, value: unknown): string[] {
+  const form = run.override;
+  const key = run.key_case === "kebab" ? name.replaceAll("_", "-") : name;
   const text = overrideValueText(value);
   return form.split(" ").map((part: string) => part.replace("{key}", () => key).replace("{value}", () => text));
 }
@@ -27,7 +29,8 @@ function expandValues(values: Readonly<Record<string, unknown>>, vars: RunVariab
 
 /**
  * Every field the run sets, in order: the channel's changes, the fork's fields when a fork field is among them, the
- * fields the bot sets on every run, then (resuming) the resume fields. A later one wins.
+ * fields the bot sets on every run, then (resuming) the resume fields. A later one wins. A run resuming continues
+ * from a checkpoint of its own: a fork's fields are dropped (prime-rl refuses resume.dir with resume.step).
  */
 export function runFields(
   manifest: StackManifest,
@@ -41,7 +44,10 @@ export function runFields(
   if (fork && forkField && typeof values[forkField] === "string")
     Object.assign(out, expandValues(fork.set, { ...vars, checkpoint: values[forkField] as string }));
   Object.assign(out, expandValues(manifest.run.set, vars));
-  if (resuming && manifest.resume) Object.assign(out, expandValues(manifest.resume.set, vars));
+  if (resuming && manifest.resume) {
+    for (const key of [forkField, ...Object.keys(fork?.set ?? {})]) if (key) delete out[key];
+    Object.assign(out, expandValues(manifest.resume.set, vars));
+  }
   return out;
 }
 
@@ -54,7 +60,7 @@ export function manifestArgv(
   const fields = runFields(manifest, vars, values, resuming);
   const argv = manifest.run.command.flatMap((element) =>
     element === "{overrides}"
-      ? Object.entries(fields).flatMap(([k, v]) => overrideArgs(manifest.run.override, k, v))
+      ? Object.entries(fields).flatMap(([k, v]) => overrideArgs(manifest.run, k, v))
       : [expandTemplate(element, vars)],
   );
   const env = Object.fromEntries(Object.entries(manifest.run.env).map(([k, v]) => [k, expandTemplate(v, vars)]));

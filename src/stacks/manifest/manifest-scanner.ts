@@ -7,7 +7,9 @@ import type { Scanner } from "../../environments/resolution/catalog.ts";
 import type { ConfigField, EnvironmentInfo, ScanResult, ScanWarning } from "../../environments/types.ts";
 import { globPaths } from "./glob-paths.ts";
 import type { StackManifest } from "./manifest-schema.ts";
-import { readYamlFields, type ReadField } from "./read-yaml-fields.ts";
+import { classesOf, readClassFields, type ClassFields } from "./read-class-fields.ts";
+import { overlayValues, readEntryValues } from "./read-entry-values.ts";
+import { readYamlFields, type ReadEntry, type ReadField } from "./read-yaml-fields.ts";
 
 export interface ManifestScannerOptions {
   /** Fields no channel may change, with their values (the locked fields file's `stack:` section). */
@@ -15,8 +17,29 @@ export interface ManifestScannerOptions {
   maxFileBytes: number;
 }
 
-/** An entry is named by its file's name without the extension (`configs/toy.yaml` is `toy`). */
-export const entryNameOf = (file: string) => path.basename(file).replace(/\.[^.]*$/, "");
+/**
+ * An entry is named by its file's name without the extension (`configs/toy.yaml` is `toy`), or with `name: folder`
+ * by its folder's (`configs/toy/rl.toml` is `toy`).
+ */
+export const entryNameOf = (file: string, by: StackManifest["entries"]["name"] = "file") =>
+  by === "folder" ? path.basename(path.dirname(file)) : path.basename(file).replace(/\.[^.]*$/, "");
+
+/** An entry's fields by the manifest's reader: YAML or Hydra files as they are, or Python classes with its values. */
+function readerOf(manifest: StackManifest, dir: string, maxBytes: number): (file: string) => Promise<ReadEntry> {
+  const { entries } = manifest;
+  if (entries.fields === "hydra" || entries.fields === "yaml")
+    return async (file) => readYamlFields(file, entries.fields === "hydra" ? "hydra" : "yaml", maxBytes);
+  // The classes are the same for every entry: read once per scan.
+  let classes: Promise<ClassFields> | undefined;
+  const names = classesOf(entries).join(", ");
+  return async (file) => {
+    const first = classes === undefined;
+    const read = await (classes ??= readClassFields(dir, entries, maxBytes));
+    const entry = overlayValues(read.fields, readEntryValues(file, maxBytes), names);
+    // What the classes lack is said once, with the first entry; an entry's own keys with each.
+    return { ...entry, problems: [...(first ? read.problems : []), ...entry.problems] };
+  };
+}
 
 function lockFields(
   fields: ReadField[],
@@ -51,7 +74,6 @@ export function createManifestScanner(
   manifest: StackManifest,
   options: ManifestScannerOptions,
 ): Scanner & { close(): Promise<void> } {
-  const reader = manifest.entries.fields === "hydra" ? "hydra" : "yaml";
   return {
     async scan(dir): Promise<ScanResult> {
       const environments: EnvironmentInfo[] = [];
@@ -63,18 +85,19 @@ export function createManifestScanner(
           return false;
         }
       });
+      const read = readerOf(manifest, dir, options.maxFileBytes);
       for (const filePath of files) {
         try {
-          const read = readYamlFields(filePath, reader, options.maxFileBytes);
-          for (const problem of read.problems) warnings.push({ filePath, message: problem });
+          const entry = await read(filePath);
+          for (const problem of entry.problems) warnings.push({ filePath, message: problem });
           environments.push({
-            name: entryNameOf(filePath),
+            name: entryNameOf(filePath, manifest.entries.name),
             className: "",
             filePath,
             relativePath: path.relative(dir, filePath).split(path.sep).join("/"),
-            description: read.description,
+            description: entry.description,
             configClass: "",
-            fields: lockFields(read.fields, manifest, options.locked),
+            fields: lockFields(entry.fields, manifest, options.locked),
             runnable: true,
           });
         } catch (err) {

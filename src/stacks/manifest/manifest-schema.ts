@@ -27,16 +27,37 @@ const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const keyPath = text.describe("a dotted key path into a record, e.g. reward.mean");
 const fieldValues = z.record(text, scalar);
 
+/** How an entry is named: its file's name without the extension, or its folder's (prime-rl's configs/<name>/rl.toml). */
+export const ENTRY_NAMES = ["file", "folder"] as const;
+/** How a field's name is written on the command line: as the config has it, or with dashes for underscores. */
+export const KEY_CASES = ["as_written", "kebab"] as const;
+const pythonName = z
+  .string()
+  .regex(
+    /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/,
+    "must be a dotted module path and class name, e.g. my_pkg.config.TrainConfig",
+  );
+
 const entries = z.strictObject({
   glob: text,
   fields: z.enum(FIELD_READERS),
-  /** The Python class an entry's fields are read from (dataclass, pydantic readers). */
-  class: text.optional(),
+  name: z.enum(ENTRY_NAMES).default("file"),
+  /**
+   * The Python classes an entry's fields are read from (dataclass, pydantic readers), by dotted name; the entry file's
+   * values (TOML or YAML) are their defaults. Several classes share one namespace (HfArgumentParser's).
+   */
+  class: z.union([pythonName, z.array(pythonName).min(1, "must name at least one class")]).optional(),
+  /** Folders of the training root the classes' modules are found in, in order, like PYTHONPATH (default: the root). */
+  python_path: z.array(text).min(1, "must name at least one folder").optional(),
+  /** Base classes from outside python_path known to declare no fields (prime-rl's pydantic_config.BaseConfig). */
+  bases_without_fields: z.array(pythonName).optional(),
 });
 
 const run = z.strictObject({
   command: z.array(text).min(1, "must name at least the program"),
   override: z.enum(OVERRIDE_FORMS).default("{key}={value}"),
+  /** kebab: each field's underscores are written as dashes (`--max-steps`, `--trainer.optim.lr`), as prime-rl asks. */
+  key_case: z.enum(KEY_CASES).default("as_written"),
   set: fieldValues.default({}),
   env: z
     .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"), z.string())

@@ -32,7 +32,7 @@ const FLOAT_TEXT = /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?$|^
 
 type Tree = Map<string, Leaf | Tree>;
 
-function typeOf(value: unknown): { type: string; fieldType: FieldType } {
+export function typeOf(value: unknown): { type: string; fieldType: FieldType } {
   if (value === null || value === undefined)
     return { type: "null", fieldType: { kind: "optional", inner: { kind: "any" } } };
   if (typeof value === "boolean") return { type: "bool", fieldType: { kind: "bool" } };

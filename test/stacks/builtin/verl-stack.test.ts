@@ -10,7 +10,7 @@ import { dispatch } from "../../../commands/dispatch.ts";
 import { PACKAGE_ROOT } from "../../../src/config.ts";
 import { confirmed } from "../../helpers/confirm.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../../helpers/demo-stack.ts";
-import { consoleContext, runFile, startBuiltin, until } from "../../helpers/builtin-stack.ts";
+import { consoleContext, runFile, runToEnd, startBuiltin, until } from "../../helpers/builtin-stack.ts";
 import { oracleMissing, readJsonl } from "../miniatures/miniature-kit.ts";
 
 const CONFIG_DIR = path.join(PACKAGE_ROOT, "examples", "verl", "verl", "trainer", "config");
@@ -84,10 +84,7 @@ describe("RL_STACK=verl on its miniature", () => {
       ["trainer.save_freq", "2"],
       ["actor_rollout_ref.actor.optim.lr", "2e-6"],
     ]);
-    const completed = nextEvent(services, "completed");
-    const { reply } = await confirmed(ctx, "/rl start");
-    const id = (reply.data as { run_id: string }).run_id;
-    expect((await completed).run.id).toBe(id);
+    const id = await runToEnd(ctx, "/rl start");
     const run = services.runs.get(id)!;
     expect(run).toMatchObject({ stack: "verl", status: "completed", totalSteps: 6 });
 
@@ -154,15 +151,9 @@ describe("RL_STACK=verl on its miniature", () => {
       ["trainer.total_training_steps", "4"],
       ["trainer.save_freq", "2"],
     ]);
-    const completed = nextEvent(services, "completed");
-    const { reply } = await confirmed(ctx, "/rl start");
-    const parent = (reply.data as { run_id: string }).run_id;
-    await completed;
+    const parent = await runToEnd(ctx, "/rl start");
 
-    const childDone = nextEvent(services, "completed");
-    const { reply: forked } = await confirmed(ctx, `/rl fork ${parent} global_step_2 trainer.total_training_steps=6`);
-    const child = (forked.data as { run_id: string }).run_id;
-    expect((await childDone).run.id).toBe(child);
+    const child = await runToEnd(ctx, `/rl fork ${parent} global_step_2 trainer.total_training_steps=6`);
     expect(services.runs.get(child)).toMatchObject({ parentId: parent, stack: "verl", status: "completed" });
     expect(trainSteps(runFile(services, child, "metrics.0.jsonl"))).toEqual([3, 4, 5, 6]);
     const overrides = readFileSync(runFile(services, child, "hydra", ".hydra", "overrides.yaml"), "utf8");

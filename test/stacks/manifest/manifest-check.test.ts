@@ -4,8 +4,8 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { refusalOf as refusalManifest } from "../../helpers/manifest-refusal.ts";
 import { stringify } from "yaml";
-import { parseManifest } from "../../../src/stacks/manifest/load-manifest.ts";
 import { closeDemoStacks, CONSOLE, nextEvent, type DemoStack } from "../../helpers/demo-stack.ts";
 import { runCli } from "../../helpers/run-cli.ts";
 import { tempDir } from "../../helpers/test-services.ts";
@@ -23,17 +23,7 @@ const GOOD = {
   progress: { metrics: "{run_dir}/log.jsonl", step: "iter", total_steps: "iters" },
 };
 
-/** The refusal of a manifest changed by `edit`, as one message. */
-function refusalOf(edit: (m: Record<string, any>) => void): string {
-  const manifest = structuredClone(GOOD) as Record<string, any>;
-  edit(manifest);
-  try {
-    parseManifest(manifest, "stack.yaml");
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error("the manifest was accepted");
-}
+const refusalOf = (edit: (m: Record<string, any>) => void) => refusalManifest(GOOD, edit);
 
 describe("a stack manifest's checks", () => {
   it.each([
