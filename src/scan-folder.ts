@@ -49,7 +49,7 @@ export async function scanFolder(folder: string, options: { json: boolean }, thr
   }
   for (const e of result.environments) {
     process.stdout.write(
-      `${e.name}  ${e.className}  ${e.filePath}\n  ${e.description}\n  ${e.fields.length} fields (config class ${e.configClass})\n`,
+      `${[e.name, e.className, e.filePath].filter(Boolean).join("  ")}\n  ${e.description}\n  ${e.fields.length} fields${e.configClass ? ` (config class ${e.configClass})` : ""}\n`,
     );
   }
   for (const w of result.warnings) process.stderr.write(`warning: ${w.filePath}: ${w.message}\n`);

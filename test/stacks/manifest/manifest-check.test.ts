@@ -101,6 +101,11 @@ describe("a stack manifest's checks", () => {
     const bad = await runCli(["stack", "check", broken], { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`The stack manifest ${broken} cannot be used:\n- run.override: must be one of`);
+    // scan lists what /rl envs would, on the manifest's own reader.
+    const scan = await runCli(["scan", TOY_ROOT], { cwd: dir, env: { RL_STACK: TOY_MANIFEST } });
+    expect(scan.stdout).toBe(
+      `toy  ${path.join(TOY_ROOT, "configs", "toy.yaml")}\n  Learn to answer c among four choices.\n  7 fields`,
+    );
     const usage = await runCli(["stack", "lint", broken], { cwd: dir });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("rl-chatops stack check ./stack.yaml");
