@@ -72,20 +72,16 @@ async function oneRep(rep: number): Promise<Rep> {
     ) ?? [];
   onCleanup(() => procs.forEach((p) => killPid(p.pid)));
   const alive = (p: { pid: number; start_time: string }) => processStartTime(p.pid) === p.start_time;
-  await waitFor(() => !procs.some((p) => p.component === "trainer" && alive(p)), "the trainer to finish", 120_000);
+  await waitFor(() => !procs.some((p) => p.component === "trainer" && alive(p)), "the trainer to finish");
 
   const t1 = performance.now();
   const second = tracked(spawnBot(cwd, env));
-  await waitFor(
-    () => {
-      const queued = readDb(cwd, env, (db) =>
-        db.prepare("SELECT 1 FROM outbox WHERE dedupe_key = ?").get(`notice:${run.id}:completed`),
-      );
-      return queued !== undefined && !procs.some(alive);
-    },
-    "the run to be settled",
-    60_000,
-  ).catch(() => undefined);
+  await waitFor(() => {
+    const queued = readDb(cwd, env, (db) =>
+      db.prepare("SELECT 1 FROM outbox WHERE dedupe_key = ?").get(`notice:${run.id}:completed`),
+    );
+    return queued !== undefined && !procs.some(alive);
+  }, "the run to be settled").catch(() => undefined);
   while (!(await answers(socket))) await sleep(5);
   const recoveredMs = performance.now() - t1;
   second.endInput();

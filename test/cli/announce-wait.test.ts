@@ -1,10 +1,10 @@
 // exec at a terminal says what a slow command waits for, once, on stderr; a quick one, or a script's, prints no such line.
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { announceWait, describeWait } from "../../src/cli/announce-wait.ts";
 import { delay } from "../../src/training/wait-until.ts";
 import { CLI, runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const config = { stopGraceMs: 10_000, readyTimeoutMs: 180_000 };
 
@@ -41,11 +41,10 @@ describe("what exec waits for", () => {
     const slowTrainer = { DEMO_TRAINER_START_SECONDS: "3" };
     await runCli(["exec", "/rl select arithmetic"], { cwd, env: slowTrainer });
     const atTerminal = (command: string) =>
-      execa("script", ["-qec", `"${process.execPath}" "${CLI}" exec '${command}'`, "/dev/null"], {
+      spawnTracked("script", ["-qec", `"${process.execPath}" "${CLI}" exec '${command}'`, "/dev/null"], {
         cwd,
         env: { RL_LOG_LEVEL: "silent", ...slowTrainer },
         reject: false,
-        timeout: 120_000,
       });
     const start = await atTerminal("/rl start");
     let stop: Awaited<ReturnType<typeof runCli>> | undefined;

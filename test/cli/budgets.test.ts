@@ -45,7 +45,7 @@ describe("budgets", () => {
     expect(budgets).toEqual([
       expect.objectContaining({ scope: "channel", kind: "runs", period: "day", limit: 1, used: 1, left: 0 }),
     ]);
-  }, 120_000);
+  });
 
   it("a sweep over the week's steps is refused with its estimate; --over-budget passes and is audited", async () => {
     const { cwd, env } = await cookbookFolder();
@@ -64,7 +64,7 @@ describe("budgets", () => {
     expect(runCount(cwd, env)).toBe(4);
     const audit = await runCli(["exec", "/rl audit", "--json"], { cwd, env });
     expect(audit.stdout).toContain("--over-budget");
-  }, 120_000);
+  });
 
   it("a window with a typo is refused with the accepted forms, and nothing is set", async () => {
     const { cwd, env } = await cookbookFolder();
@@ -75,5 +75,5 @@ describe("budgets", () => {
     expect(kind.stdout + kind.stderr).toContain("use one of runs, concurrent, steps, gpu-hours");
     const shown = await runCli(["exec", "/rl budget"], { cwd, env });
     expect(shown.stdout).toContain("No budgets here");
-  }, 120_000);
+  });
 });

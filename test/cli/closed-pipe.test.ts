@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { writeBigEnvironment } from "../helpers/big-environment.ts";
 import { CLI } from "../helpers/run-cli.ts";
+import { trackProcess } from "../helpers/children.ts";
 
 describe("a closed output pipe", () => {
   it("ends rl-chatops scan with exit 0 and nothing on stderr when its reader has gone", async () => {
@@ -15,7 +16,9 @@ describe("a closed output pipe", () => {
       cwd: envDir,
       env: { ...process.env, RL_LOG_LEVEL: "silent" },
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
+    trackProcess(child);
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     let first = "";
@@ -29,5 +32,5 @@ describe("a closed output pipe", () => {
     );
     expect(first.startsWith("{")).toBe(true);
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: "" });
-  }, 60_000);
+  });
 });

@@ -2,9 +2,9 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { execa } from "execa";
 import { CLI, runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const ENVS = path.resolve(import.meta.dirname, "../fixtures/envs");
 
@@ -25,7 +25,7 @@ const AS_ROOT = process.getuid?.() === 0;
 const SETPRIV = "/usr/bin/setpriv";
 const runUnprivileged: Run = async (args, options) => {
   if (!AS_ROOT) return runCli(args, options);
-  const result = await execa(
+  const result = await spawnTracked(
     SETPRIV,
     ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, ...args],
     {
@@ -66,7 +66,7 @@ describe("the data folder is checked at start", () => {
     await expectRefused(cwd, "/proc/rl-chatops-data", /on proc, a kernel filesystem/);
     await expectRefused(cwd, "/sys/rl-chatops/data", /on sysfs, a kernel filesystem/);
     expect(readdirSync(cwd)).toEqual([]);
-  }, 60_000);
+  });
 
   it.skipIf(AS_ROOT && !existsSync(SETPRIV))(
     "refuses a folder that is not writable, or cannot be created",

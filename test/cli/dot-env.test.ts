@@ -2,13 +2,13 @@
 // a misspelt setting is named with the real one, and .env.example is a valid shell file too.
 import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { loadDotEnv } from "../../src/cli/load-dot-env.ts";
 import { loadSettingNames } from "../../src/cli/setting-names.ts";
 import { CLI, runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const EXAMPLE = path.join(PACKAGE_ROOT, ".env.example");
 
@@ -79,11 +79,10 @@ describe(".env", () => {
     copyFileSync(EXAMPLE, path.join(cwd, ".env.example"));
     // The supervisor exec starts leaves when idle, not after the example's 10 minutes: no process outlives the test.
     const script = `set -e; set -a; . ./.env.example; RL_IDLE_EXIT_MINUTES=0; set +a; printf '%s\\n' "$RL_DIGEST_CRON"; exec "$0" "$1" exec "/rl envs"`;
-    const out = await execa("bash", ["-c", script, process.execPath, CLI], {
+    const out = await spawnTracked("bash", ["-c", script, process.execPath, CLI], {
       cwd,
       env: { RL_LOG_LEVEL: "silent" },
       reject: false,
-      timeout: 60_000,
     });
     expect({ code: out.exitCode, stderr: out.stderr }).toEqual({ code: 0, stderr: "" });
     expect(out.stdout.split("\n")[0]).toBe("*/30 * * * *");

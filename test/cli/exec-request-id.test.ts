@@ -36,7 +36,7 @@ describe("exec --request-id", () => {
     const other = await f.exec("/rl stop all", "--request-id", "retry-test-0001");
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("The request id retry-test-0001 was already used for another command (/rl start)");
-  }, 120_000);
+  });
 
   it("a read is answered afresh and records nothing; a malformed id says what one looks like", async () => {
     const f = await folder();
@@ -46,5 +46,5 @@ describe("exec --request-id", () => {
     const bad = await f.exec("/rl start", "--request-id", "no");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("A request id is 8 to 128 letters, digits");
-  }, 120_000);
+  });
 });

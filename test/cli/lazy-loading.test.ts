@@ -3,11 +3,11 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "../helpers/bot-process.ts";
 import { CLI } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const RECORDER = fileURLToPath(new URL("../helpers/record-loaded-modules.mjs", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../fixtures/envs/", import.meta.url));
@@ -38,12 +38,11 @@ async function loadedByEach(
 ): Promise<{ command: Set<Heavy>; others: Set<Heavy>[]; commandUrls: string[] }> {
   const cwd = tempDir();
   const record = path.join(cwd, "loaded.txt");
-  const subprocess = execa(process.execPath, ["--import", RECORDER, CLI, ...args], {
+  const subprocess = spawnTracked(process.execPath, ["--import", RECORDER, CLI, ...args], {
     cwd,
     env: { RL_LOG_LEVEL: "silent", RECORD_LOADED_MODULES: record, RL_IDLE_EXIT_MINUTES: "0" },
     input: "",
     reject: false,
-    timeout: 60_000,
   });
   const result = await subprocess;
   expect({ code: result.exitCode, stderr: result.stderr }).toEqual({ code, stderr: expect.any(String) });
@@ -90,10 +89,10 @@ describe("what each command loads", () => {
     // The first exec starts the supervisor (and reads the settings for it); the second finds it running.
     const cwd = tempDir();
     const env = { RL_LOG_LEVEL: "silent", RL_IDLE_EXIT_MINUTES: "1" };
-    await execa(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, reject: false });
+    await spawnTracked(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, reject: false });
     try {
       const record = path.join(cwd, "loaded.txt");
-      const subprocess = execa(process.execPath, ["--import", RECORDER, CLI, "exec", "/rl status"], {
+      const subprocess = spawnTracked(process.execPath, ["--import", RECORDER, CLI, "exec", "/rl status"], {
         cwd,
         env: { ...env, RECORD_LOADED_MODULES: record },
         reject: false,
@@ -120,7 +119,7 @@ describe("what each command loads", () => {
       // The settings parser alone (YAML and zod) is over 500 KB of the build.
       expect(builtBytes).toBeLessThan(60_000);
     } finally {
-      await execa(process.execPath, [CLI, "stop"], { cwd, env, reject: false });
+      await spawnTracked(process.execPath, [CLI, "stop"], { cwd, env, reject: false });
     }
   });
 

@@ -18,6 +18,7 @@ import {
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir, testServices } from "../helpers/test-services.ts";
+import { WAIT_CEILING_MS } from "../helpers/ceiling.ts";
 
 const { started, dataDirs, startBot } = botsPerTest();
 
@@ -98,7 +99,7 @@ async function stuckBot(fault: string | undefined, options: SpawnOptions = {}) {
   const env = {
     RL_LOCKED_FIELDS: await demoLockedFields(cwd, fault ? { fault } : { totalSteps: 200, stepSeconds: 0.5 }),
     // Far longer than any wait below: a shutdown that waited out the readiness timeout fails the test.
-    RL_READY_TIMEOUT_SECONDS: "600",
+    RL_READY_TIMEOUT_SECONDS: "3600",
     RL_STOP_GRACE_SECONDS: "5",
   };
   const b = spawnBot(cwd, env, options);
@@ -123,7 +124,7 @@ describe("stopping during start-up", () => {
     await waitFor(() => b.stdout().includes("Selected arithmetic"), "the first answer");
     b.kill("SIGTERM");
 
-    expect((await endWithin(b, 60_000, "one SIGTERM")).code).toBe(0);
+    expect((await endWithin(b, WAIT_CEILING_MS, "one SIGTERM")).code).toBe(0);
     expect(b.stdout()).not.toContain("keeps running");
     expectAllStopped(cwd, "bot shutdown");
   });
@@ -134,7 +135,7 @@ describe("stopping during start-up", () => {
     const runId = await waitForStuckTrainer(dataDir, b);
     b.kill("SIGTERM");
 
-    expect((await endWithin(b, 60_000, "one SIGTERM (the readiness timeout is 600 s)")).code).toBe(0);
+    expect((await endWithin(b, WAIT_CEILING_MS, "one SIGTERM (the readiness timeout is 3600 s)")).code).toBe(0);
     expect(runsOf(cwd)).toEqual([{ id: runId, status: "stopped", stopped_by: "bot shutdown" }]);
     expect(runProcessesLeft(dataDir)).toEqual([]);
     expect(b.stdout()).toContain(`Run ${runId} (arithmetic): stop`);
@@ -149,7 +150,7 @@ describe("stopping during start-up", () => {
     b.write("/rl start\n");
     b.kill("SIGINT");
 
-    expect((await endWithin(b, 60_000, "one SIGINT")).code).toBe(0);
+    expect((await endWithin(b, WAIT_CEILING_MS, "one SIGINT")).code).toBe(0);
     expectAllStopped(cwd, "bot shutdown");
   });
 
@@ -164,7 +165,7 @@ describe("stopping during start-up", () => {
     await waitFor(() => b.stdout().includes("Starting the trajectory API"), "the start to begin");
     process.kill(botPid, "SIGINT");
 
-    expect((await endWithin(b, 60_000, "one SIGINT")).code).toBe(0);
+    expect((await endWithin(b, WAIT_CEILING_MS, "one SIGINT")).code).toBe(0);
     expectAllStopped(cwd, "bot shutdown");
     expect(runsOf(cwd)).toHaveLength(1);
   });
@@ -184,6 +185,6 @@ describe("stopping during start-up", () => {
     b.write("/rl select parity\n");
     await waitFor(() => b.stdout().includes("Selected parity"), "the console to answer the next command");
     b.kill("SIGTERM");
-    expect((await endWithin(b, 60_000, "one SIGTERM")).code).toBe(0);
+    expect((await endWithin(b, WAIT_CEILING_MS, "one SIGTERM")).code).toBe(0);
   });
 });

@@ -9,7 +9,11 @@ import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
 import { SEED_LOCKED_FIELDS } from "../../src/locked-fields.ts";
 import { buildRunConfig, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
-import { registeredBatchSize, TINKER_ENV_BATCH_SIZE } from "../../src/stacks/atropos-tinker/trainer-batch-size.ts";
+import {
+  groupSizeProblem,
+  registeredBatchSize,
+  TINKER_ENV_BATCH_SIZE,
+} from "../../src/stacks/atropos-tinker/trainer-batch-size.ts";
 import { parseConfigJson, stringifyConfigJson } from "../../db/config-json.ts";
 import { runCliCommand } from "../../adapters/console/cli-command.ts";
 import type { BotRequest } from "../../src/lease/ask-bot.ts";
@@ -211,6 +215,31 @@ describe("values the trainer imposes at run time", () => {
     expect(await fieldOf(s, "batch_size", "Current")).toBe("256");
     const env = await pyyamlEnv({ group_size: 200, batch_size: 256 });
     expect(env).toMatchObject({ group_size: 200, batch_size: 256 });
+  });
+
+  it("holds the boundary: group_size = batch_size starts, group_size = batch_size + 1 is refused, either way round", async () => {
+    // atroposlib raises only when group_size is greater than the batch size (BaseEnv.get_server_info).
+    expect(groupSizeProblem(128, 128)).toBeUndefined();
+    expect(groupSizeProblem(129, 128)).toContain("group_size 129 is more than the batch size the run will use (128)");
+    const s = services(true);
+    await run(s, "/rl select lookup");
+    // The trainer's batch size (128): one over it is refused, the bound itself taken.
+    expect((await run(s, "/rl set group_size 129")).error?.message).toContain("a group_size of at most 128");
+    expect((await run(s, "/rl set group_size 128")).error).toBeUndefined();
+    // batch_size set here: group_size one over it is refused, and so is lowering batch_size to one under group_size.
+    expect((await run(s, "/rl set batch_size 64")).error?.message).toContain("group_size 128 is more than");
+    expect((await run(s, "/rl set group_size 64")).error).toBeUndefined();
+    expect((await run(s, "/rl set batch_size 64")).error).toBeUndefined();
+    expect((await run(s, "/rl set group_size 65")).error?.message).toContain(
+      "group_size 65 is more than the batch size the run will use (64)",
+    );
+    expect((await run(s, "/rl set batch_size 63")).error?.message).toContain(
+      "group_size 64 is more than the batch size the run will use (63)",
+    );
+    expect(await fieldOf(s, "group_size", "Current")).toBe("64");
+    expect(await fieldOf(s, "batch_size", "Current")).toBe("64");
+    // What the bot writes at the boundary, read back by PyYAML, is what atroposlib is given.
+    expect(await pyyamlEnv({ group_size: 64, batch_size: 64 })).toMatchObject({ group_size: 64, batch_size: 64 });
   });
 
   it("warns, not refuses, when group_size is only the fallback of a computed default", async () => {

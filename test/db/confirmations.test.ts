@@ -8,6 +8,7 @@ import { CONFIRMATION_RETENTION_MS, createConfirmationsRepo, type NewConfirmatio
 import { openDatabase, type Db } from "../../db/open-database.ts";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { trackProcess } from "../helpers/children.ts";
 
 const TTL = 15 * 60_000;
 const SECRET = "sk-very-secret-value-123";
@@ -137,7 +138,9 @@ describe("confirmations repository", () => {
       const child = spawn(process.execPath, ["--import", "tsx", worker, file, goFile, who, ...ids], {
         cwd: PACKAGE_ROOT,
         stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
       });
+      trackProcess(child);
       let out = "";
       let err = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -11,6 +11,7 @@ import { openDatabase } from "../../db/open-database.ts";
 import { createChannelsRepo } from "../../db/channels.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { trackProcess } from "../helpers/children.ts";
 
 function dataFolder(): { cwd: string; file: string } {
   const cwd = tempDir("rl-dbfile-");
@@ -114,8 +115,9 @@ describe("the database file", () => {
         "-e",
         `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))}); const db = new D(${JSON.stringify(file)}); db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE; CREATE TABLE hold (x); COMMIT;"); console.log("held"); setInterval(() => {}, 1000);`,
       ],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      { stdio: ["ignore", "pipe", "inherit"], detached: true },
     );
+    trackProcess(holder);
     try {
       await new Promise<void>((resolve) => holder.stdout!.once("data", () => resolve()));
       expectOneLine(await runCli(["exec", "/rl envs"], { cwd }), file, /another process holds a lock/);

@@ -45,7 +45,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 
 async function runToEnd(name: string, args: string[]): Promise<DemoProcess> {
   const proc = startRecipe(name, args);
-  expect(await exitOf(proc, logs, 60_000), logs()).toEqual({ code: 0, signal: null });
+  expect(await exitOf(proc, logs), logs()).toEqual({ code: 0, signal: null });
   return proc;
 }
 

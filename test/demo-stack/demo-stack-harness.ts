@@ -6,6 +6,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import { afterEach, beforeEach } from "vitest";
+import { WAIT_CEILING_MS } from "../helpers/ceiling.ts";
+import { waitFor as waitUntil } from "../helpers/wait-for.ts";
+import { trackProcess } from "../helpers/children.ts";
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/demo-stack");
 export const ENV_DIR = path.join(DEMO_DIR, "tinker_atropos", "environments");
@@ -57,6 +60,7 @@ export class ProcessPool {
       detached: true, // its own process group, so killAll can signal the whole group
       stdio: ["ignore", "pipe", "pipe"],
     });
+    trackProcess(child);
     let out = "";
     let err = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -111,27 +115,17 @@ export async function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `check` until it holds; the deadline only guards against a hung stack. */
+/** Polls `check` until it holds, naming every process's output when it never does. */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   what: string,
   logs: () => string,
-  timeoutMs = 30_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not ready yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${logs()}`);
-    await sleep(50);
-  }
+  await waitUntil(check, what, { explain: logs });
 }
 
-/** Resolves with the exit, or fails with every process's output when the deadline passes. */
-export async function exitOf(proc: DemoProcess, logs: () => string, timeoutMs = 45_000): Promise<Exit> {
+/** Resolves with the exit, or fails with every process's output at the suite's ceiling. */
+export async function exitOf(proc: DemoProcess, logs: () => string, timeoutMs = WAIT_CEILING_MS): Promise<Exit> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${proc.name} did not exit\n${logs()}`)), timeoutMs);

@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createConsoleAdapter } from "../../adapters/console/console.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const stacks: DemoStack[] = [];
 afterEach(async () => {
@@ -37,12 +37,12 @@ describe("a demo-stack run in the console", () => {
     const { input, printed: out, done: consoleDone } = await typeAtConsole(services);
 
     input.write("/rl select parity\n/rl start\n");
-    for (let i = 0; i < 600 && !/Run started/.test(out()); i++) await delay(50);
+    await waitFor(() => /Run started/.test(out()), "the run to start");
     input.write("/rl digest now\n");
-    for (let i = 0; i < 1200 && !/Run completed/.test(out()); i++) {
+    await waitFor(async () => {
       await services.outboxSender.drain();
-      await delay(50);
-    }
+      return /Run completed/.test(out());
+    }, "the run to complete");
     input.end();
     await consoleDone;
 
@@ -71,7 +71,7 @@ describe("a demo-stack sweep in the console", () => {
     services.outboxSender.start();
 
     input.write("/rl select arithmetic\n/rl sweep temperature=0.2,1.8\n");
-    for (let i = 0; i < 1200 && !/📊 Sweep \w+ \(arithmetic\): finished/.test(out()); i++) await delay(50);
+    await waitFor(() => /📊 Sweep \w+ \(arithmetic\): finished/.test(out()), "the sweep to finish");
     input.end();
     await consoleDone;
 

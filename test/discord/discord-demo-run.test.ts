@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../commands/index.ts";
 import { DEMO_STACK_ROOT } from "../../src/config.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import type { RecordedCall } from "../fakes/discord-gateway.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
@@ -19,6 +18,8 @@ import {
   titleOf as title,
   type Harness,
 } from "./harness.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+import { READY_TIMEOUT_SECONDS } from "../helpers/ceiling.ts";
 
 let h: Harness | undefined;
 
@@ -33,14 +34,6 @@ afterEach(async () => {
 });
 
 /** Polls `check` (bounded, no timing assertion) until it holds. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await delay(50);
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 /** The bot as main.ts builds it (createBot) with Discord and the real commands, on the demo stack with free ports. */
 async function start(steps = { totalSteps: 400, stepSeconds: 0.1 }): Promise<Harness> {
   const lockedFile = await demoLockedFields(tempDir("rl-discord-demo-"), steps);
@@ -51,7 +44,7 @@ async function start(steps = { totalSteps: 400, stepSeconds: 0.1 }): Promise<Har
       RL_ENVIRONMENTS_DIR: "",
       RL_LOCKED_FIELDS: lockedFile,
       RL_STOP_GRACE_SECONDS: "3",
-      RL_READY_TIMEOUT_SECONDS: "30",
+      RL_READY_TIMEOUT_SECONDS: READY_TIMEOUT_SECONDS,
     },
     adapter: { commands: COMMANDS },
   });
@@ -126,7 +119,7 @@ describe("a demo run through Discord", () => {
     expect(fieldsOf(startedNotice)["Run"]).toBe(runId);
 
     // /rl status <id>: the step and the processes.
-    await until(
+    await waitFor(
       async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1,
       "the first step",
     );

@@ -5,7 +5,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
 import { createProcessScanner } from "../../src/environments/discovery-process/process-scanner.ts";
@@ -13,19 +12,14 @@ import { DISCOVERY_NICE } from "../../src/environments/discovery-process/protoco
 import type { EnvironmentScanner } from "../../src/environments/scanner.ts";
 import { discoveryProcessesOf, isDiscovery, threadNiceValues } from "./discovery-processes.ts";
 import { scannerCleanups } from "./scanner-cleanups.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/envs/", import.meta.url));
 const OWNER = path.join(PACKAGE_ROOT, "test", "environments", "discovery-owner-child.ts");
 const HAS_PROC = existsSync("/proc/self/task");
 
 const { closing, later } = scannerCleanups();
-
-/** Resolves once `pid` is no longer a live discovery process; false if it still is after `ms`. */
-async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50)))
-    if (!isDiscovery(pid)) return true;
-  return !isDiscovery(pid);
-}
 
 describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () => {
   it("scans in a process of its own, every thread of it at the lower priority, with no chat secret in its environment", async () => {
@@ -71,10 +65,9 @@ describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () 
   });
 
   it("does not keep an idle bot alive, and ends with it", async () => {
-    const owner = await execa(process.execPath, ["--import", "tsx", OWNER, "idle"], {
+    const owner = await spawnTracked(process.execPath, ["--import", "tsx", OWNER, "idle"], {
       cwd: PACKAGE_ROOT,
       reject: false,
-      timeout: 60_000,
     });
     expect({ exitCode: owner.exitCode, timedOut: owner.timedOut, stderr: owner.stderr }).toEqual({
       exitCode: 0,
@@ -85,16 +78,15 @@ describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () 
     expect(Number(found)).toBeGreaterThan(3);
     const pid = Number(pids);
     expect(pid).toBeGreaterThan(0);
-    expect(await goneWithin(pid, 20_000)).toBe(true);
-  }, 90_000);
+    await waitFor(() => !isDiscovery(pid), `discovery process ${pid} to be gone`);
+  });
 
   it("is left to the bot by a Ctrl-C at its terminal (SIGINT to the whole process group)", async () => {
     // In a process group of its own, as a bot started from a shell is; discovery is in it too.
-    const owner = execa(process.execPath, ["--import", "tsx", OWNER, "interrupt"], {
+    const owner = spawnTracked(process.execPath, ["--import", "tsx", OWNER, "interrupt"], {
       cwd: PACKAGE_ROOT,
       detached: true,
       reject: false,
-      timeout: 60_000,
     });
     await new Promise<void>((resolve, reject) => {
       let out = "";
@@ -112,7 +104,7 @@ describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () 
       stdout: "ready\nparsed 0",
       stderr: "",
     });
-  }, 90_000);
+  });
 
   it("ends when the bot is killed with SIGKILL in the middle of a scan", async () => {
     // A folder that takes a while to parse: the kill lands while discovery is busy.
@@ -121,10 +113,9 @@ describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () 
     const source = await readFile(path.join(FIXTURES, "reasoning_env.py"), "utf8");
     for (let i = 0; i < 300; i++)
       await writeFile(path.join(root, `env_${i}.py`), source.replace(/name = "reasoning"/, `name = "env_${i}"`));
-    const owner = execa(process.execPath, ["--import", "tsx", OWNER, "scanning", root], {
+    const owner = spawnTracked(process.execPath, ["--import", "tsx", OWNER, "scanning", root], {
       cwd: PACKAGE_ROOT,
       reject: false,
-      timeout: 60_000,
     });
     const pid = await new Promise<number>((resolve, reject) => {
       let out = "";
@@ -137,6 +128,6 @@ describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () 
     expect(isDiscovery(pid)).toBe(true);
     owner.kill("SIGKILL");
     expect((await owner).signal).toBe("SIGKILL");
-    expect(await goneWithin(pid, 20_000)).toBe(true);
-  }, 90_000);
+    await waitFor(() => !isDiscovery(pid), `discovery process ${pid} to be gone`);
+  });
 });

@@ -2,13 +2,11 @@
 // during a tree-sitter parse aborts the whole process ("terminate called after throwing an instance of 'Napi::Error'").
 // The bot's discovery process stops them the same way before it exits, or is killed (safe: a process of its own).
 import path from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/config.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const CHILD = path.join(PACKAGE_ROOT, "test", "environments", "stop-helpers-child.ts");
-/** How long each mode's child may take before it counts as hung. */
-const CHILD_TIMEOUT_MS = { pool: 60_000, scanner: 120_000 };
 
 /** Runs the child in `mode` and checks it exited by itself, said nothing on stderr, and printed `expected`. */
 async function expectCleanRun(
@@ -16,11 +14,10 @@ async function expectCleanRun(
   expected: string,
   env: Record<string, string> = {},
 ): Promise<void> {
-  const child = await execa(process.execPath, ["--import", "tsx", CHILD, mode], {
+  const child = await spawnTracked(process.execPath, ["--import", "tsx", CHILD, mode], {
     cwd: PACKAGE_ROOT,
     env,
     reject: false,
-    timeout: CHILD_TIMEOUT_MS[mode],
   });
   expect({ exitCode: child.exitCode, signal: child.signal, stderr: child.stderr }).toEqual({
     exitCode: 0,
@@ -33,11 +30,11 @@ async function expectCleanRun(
 describe("stopping discovery's helper threads", () => {
   it("stops a helper that is parsing without aborting the process, and parses what it owed here", async () => {
     for (let attempt = 0; attempt < 2; attempt++) await expectCleanRun("pool", "released; 8 of 8 parsed");
-  }, 180_000);
+  });
 
   it("closes the bot's discovery process at any moment of a scan without an abort", async () => {
     await expectCleanRun("scanner", "closed 7 scans");
-  }, 180_000);
+  });
 
   it("terminates a thread past its grace period only once no thread of its tree is inside a parse", async () => {
     // With no grace at all every stop reaches the terminate path while the helpers are parsing (and discovery's process
@@ -45,5 +42,5 @@ describe("stopping discovery's helper threads", () => {
     const noGrace = { RL_THREAD_STOP_GRACE_MS: "0" };
     await expectCleanRun("pool", "released; 8 of 8 parsed", noGrace);
     await expectCleanRun("scanner", "closed 7 scans", noGrace);
-  }, 240_000);
+  });
 });

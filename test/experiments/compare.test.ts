@@ -4,8 +4,8 @@ import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import type { Comparison } from "../../src/experiments/compare-runs.ts";
 import type { Reply } from "../../src/reply.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { CONSOLE, closeDemoStacks, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const stacks: DemoStack[] = [];
 afterEach(() => closeDemoStacks(stacks));
@@ -32,14 +32,6 @@ async function demo(): Promise<{
   return { stack, ctx: { channel: CONSOLE, user: { id: "local" }, via: "console", services: stack.services }, posted };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (check()) return;
-    await delay(50);
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 const isComparison = (reply: Reply) => reply.title?.startsWith("📊") === true;
 
 describe("a sweep's comparison", () => {
@@ -48,7 +40,7 @@ describe("a sweep's comparison", () => {
     const started = await dispatch({ text: "/rl sweep temperature=0.2,1.8" }, ctx, { confirmed: true });
     expect(started.ok, started.reply.text).toBe(true);
     const { sweep_id: sweepId } = started.reply.data as { sweep_id: string };
-    await until(() => posted.some((p) => isComparison(p.reply)), "the sweep's comparison to be posted");
+    await waitFor(() => posted.some((p) => isComparison(p.reply)), "the sweep's comparison to be posted");
     const runs = stack.services.runs.listBySweep(sweepId);
     expect(runs.map((r) => r.status)).toEqual(["completed", "completed"]);
 

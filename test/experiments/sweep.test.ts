@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import type { RunRow } from "../../db/runs.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { answer } from "../helpers/confirm.ts";
 import {
   CONSOLE,
@@ -14,6 +13,7 @@ import {
   type DemoOptions,
   type DemoStack,
 } from "../helpers/demo-stack.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const stacks: DemoStack[] = [];
 afterEach(() => closeDemoStacks(stacks));
@@ -24,14 +24,6 @@ async function demo(options: DemoOptions = {}): Promise<{ stack: DemoStack; ctx:
   await stack.services.env.selectEnvironment(CONSOLE, "arithmetic");
   await stack.services.env.editConfig(CONSOLE, "seed", "7");
   return { stack, ctx: { channel: CONSOLE, user: { id: "local" }, via: "console", services: stack.services } };
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (check()) return;
-    await delay(50);
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 const sweepRuns = (stack: DemoStack, sweepId: string): RunRow[] => stack.services.runs.listBySweep(sweepId);
@@ -70,7 +62,7 @@ describe("/rl sweep", () => {
         sweepRuns(stack, sweepId).filter((r) => ["starting", "running", "stopping"].includes(r.status)).length,
       );
     });
-    await until(
+    await waitFor(
       () => sweepRuns(stack, sweepId).every((r) => r.status === "completed"),
       "every run of the sweep to complete",
     );

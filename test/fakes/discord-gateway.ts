@@ -23,6 +23,7 @@ import {
   type Json,
 } from "./discord-payloads.ts";
 import { createFakeRest, EPHEMERAL, type RecordedCall, type RestFault } from "./discord-rest.ts";
+import { WAIT_CEILING_MS } from "../helpers/ceiling.ts";
 
 export { ALICE, BOB, IDS } from "./discord-payloads.ts";
 export type { FakeUser, Json } from "./discord-payloads.ts";
@@ -49,8 +50,8 @@ interface Session {
   events: Json[];
 }
 
-/** How long a wait for the bot's answer lasts before failing with what the fake did see (a diagnosis, not a timing check). */
-const WAIT_MS = 20_000;
+/** A wait for the bot's answer fails with what the fake did see only at the suite's ceiling (a diagnosis, not a timing check). */
+const WAIT_MS = WAIT_CEILING_MS;
 
 export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const token = options.token ?? "fake-bot-token.0123456789";

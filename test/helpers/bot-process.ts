@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { execa } from "execa";
 import { afterEach } from "vitest";
 import { openDatabase } from "../../db/open-database.ts";
 import { createRunProcessesRepo } from "../../db/run-processes.ts";
@@ -13,7 +12,11 @@ import { isSameProcess, signalGroup } from "../../src/process/process-info.ts";
 import { loadConfig } from "../../src/config.ts";
 import { demoLockedFields } from "./demo-stack.ts";
 import { CLI, runCli } from "./run-cli.ts";
+import { spawnTracked } from "./children.ts";
 import { tempDir } from "./test-services.ts";
+import { waitFor } from "./wait-for.ts";
+
+export { waitFor };
 
 export interface BotProcess {
   pid: number;
@@ -43,12 +46,11 @@ export function spawnBot(cwd: string, env: Record<string, string> = {}, options:
   const [command, args] = options.terminal
     ? ["script", ["-qfec", `exec ${process.execPath} ${CLI}`, "/dev/null"]]
     : [process.execPath, [CLI, ...(options.args ?? [])]];
-  const child = execa(command, args, {
+  const child = spawnTracked(command, args, {
     cwd,
     env: { RL_LOG_LEVEL: "silent", ...env },
     stdin: "pipe",
     reject: false,
-    timeout: 120_000,
     buffer: slow === undefined,
   });
   let out = "";
@@ -80,32 +82,6 @@ export function spawnBot(cwd: string, env: Record<string, string> = {}, options:
     kill: (signal) => void child.kill(signal),
     ended: child.then((r) => ({ code: r.exitCode, signal: r.signal ?? undefined })),
   };
-}
-
-/** Wait for a condition the test depends on (not a timing assertion: it fails only if the condition never holds). */
-export async function waitFor<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    let value: T | undefined | false;
-    try {
-      value = await check();
-    } catch (err) {
-      // The bot may be creating or checkpointing its database at this moment: look again.
-      lastError = err;
-      value = undefined;
-    }
-    if (value) return value;
-    if (Date.now() > deadline)
-      throw new Error(
-        `Timed out waiting for ${what}${lastError instanceof Error ? ` (last error: ${lastError.message})` : ""}`,
-      );
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The bot with this pid holds the lease and serves its socket. */

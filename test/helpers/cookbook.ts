@@ -7,6 +7,7 @@ import { COOKBOOK_DEMO_ROOT } from "../../src/config.ts";
 import type { Services } from "../../src/services.ts";
 import { startDemo, type DemoOptions, type DemoStack } from "./demo-stack.ts";
 import { tempDir } from "./test-services.ts";
+import { READY_TIMEOUT_SECONDS } from "./ceiling.ts";
 
 export const RECIPE = "math_rl.train";
 
@@ -14,7 +15,7 @@ export const RECIPE = "math_rl.train";
 export const COOKBOOK_ENV: Readonly<Record<string, string>> = {
   RL_STACK: "tinker-cookbook",
   RL_STOP_GRACE_SECONDS: "3",
-  RL_READY_TIMEOUT_SECONDS: "30",
+  RL_READY_TIMEOUT_SECONDS: READY_TIMEOUT_SECONDS,
   // A WandB that refuses at once, so status and results never wait on the network.
   WANDB_BASE_URL: "http://127.0.0.1:9",
 };

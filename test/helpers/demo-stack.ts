@@ -8,6 +8,7 @@ import type { Services } from "../../src/services.ts";
 import { createServices } from "../../src/services.ts";
 import { loadConfig } from "../../src/config.ts";
 import { tempDir } from "./test-services.ts";
+import { READY_TIMEOUT_SECONDS } from "./ceiling.ts";
 
 // Ports handed out below the kernel's ephemeral range (32768-60999 here), so that no outgoing connection of another
 // test and no other listen(0) can be given a port between our check and the component's bind. Each test process
@@ -90,7 +91,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
       RL_LOG_LEVEL: "silent",
       RL_LOCKED_FIELDS: lockedFile,
       RL_STOP_GRACE_SECONDS: "3",
-      RL_READY_TIMEOUT_SECONDS: "30",
+      RL_READY_TIMEOUT_SECONDS: READY_TIMEOUT_SECONDS,
       ...options.env,
     },
     cwd,

@@ -9,8 +9,8 @@ import {
   restartsOf,
   type SlurmJob,
 } from "../../src/training/backends/slurm/slurm-commands.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import type { DemoStack } from "./demo-stack.ts";
+import { waitFor } from "./wait-for.ts";
 
 /** The slurm backend, polled each second; /rl start waits up to 30 s for the job to leave the queue (1-3 s here). */
 export const SLURM_ENV = { RL_BACKEND: "slurm", RL_SLURM_POLL_SECONDS: "1", RL_SLURM_START_WAIT_SECONDS: "30" };
@@ -41,18 +41,22 @@ export function slurmMissing(): string | undefined {
 
 export const slurm = createSlurmCommands();
 
-/** Poll `scontrol show job` until `check` passes (bounded). */
+/** Poll `scontrol show job` until `check` passes. */
 export async function untilJob(
   jobId: string,
   check: (job: SlurmJob | "unknown") => boolean,
   what: string,
 ): Promise<SlurmJob | "unknown"> {
-  for (let i = 0; i < 600; i++) {
-    const job = await slurm.show(jobId);
-    if (check(job)) return job;
-    await delay(100);
-  }
-  throw new Error(`gave up waiting for job ${jobId}: ${what}`);
+  let job: SlurmJob | "unknown" = "unknown";
+  await waitFor(
+    async () => {
+      job = await slurm.show(jobId);
+      return check(job);
+    },
+    `job ${jobId}: ${what}`,
+    { everyMs: 100 },
+  );
+  return job;
 }
 
 /** Submit a job that takes the whole node, so the next job waits for resources. */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runInferenceTest } from "../../src/inference/run-inference-test.ts";
 import { FAKE_ENVS, KEY, dataFolder, inferenceHarness, isGroupAlive, type Harness } from "./harness.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -14,10 +15,6 @@ afterEach(async () => {
 
 const perfect = (n: number) =>
   JSON.stringify({ tokens: [[1]], masks: [[1]], scores: Array.from({ length: n }, () => 1), messages: null });
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 20));
-}
 
 describe("inference test children", () => {
   it("kills a model that never answers at its time limit, with its whole process group", async () => {
@@ -103,7 +100,7 @@ describe("inference test children", () => {
     expect(plan.concurrency).toBe(2);
     const running = runInferenceTest(harness.deps(), await harness.input(plan));
     // The fake holds gate* requests: two models are waiting on it now, and none has finished.
-    await until(() => harness.fake.modelsInFlight().length === 2);
+    await waitFor(() => harness.fake.modelsInFlight().length === 2, "two models in flight");
     expect(harness.spawned).toHaveLength(2);
     harness.fake.release();
     const result = await running;

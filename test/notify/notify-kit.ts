@@ -7,6 +7,7 @@ import type { RunStatus } from "../../db/runs.ts";
 import { createNoticeRouter } from "../../src/notify/notice-router.ts";
 import type { Services } from "../../src/services.ts";
 import { createTransitions } from "../../src/training/lifecycle/transitions.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 export function runMover(services: Services) {
   const transitions = createTransitions({
@@ -33,10 +34,6 @@ export function runMover(services: Services) {
 }
 
 /** Polls until `check` holds (deliveries happen on the outbox's own passes too). */
-export async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+export async function until(check: () => boolean, what: string): Promise<void> {
+  await waitFor(check, what, { everyMs: 20 });
 }

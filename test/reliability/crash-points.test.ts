@@ -8,6 +8,7 @@ import { isSameProcess } from "../../src/process/process-info.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 import { readDb, spawnBot, waitFor, type BotProcess } from "../helpers/bot-process.ts";
+import { READY_TIMEOUT_SECONDS } from "../helpers/ceiling.ts";
 
 /** How the run is driven to reach the point: left to finish, failing by itself, or stopped by a person; or the bot
  * dies on its very first start, before any run, and the run is given to the restarted bot. */
@@ -54,7 +55,10 @@ async function setup(scenario: Scenario) {
       ? { totalSteps: 20, fault: "crash_in_step:2" }
       : { totalSteps: scenario === "stop" ? 400 : 6, stepSeconds: 0.05 },
   );
-  return { cwd, env: { RL_LOCKED_FIELDS: lockedFile, RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30" } };
+  return {
+    cwd,
+    env: { RL_LOCKED_FIELDS: lockedFile, RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: READY_TIMEOUT_SECONDS },
+  };
 }
 
 const runs = (cwd: string, env: Record<string, string>) =>

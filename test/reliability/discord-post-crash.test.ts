@@ -87,7 +87,7 @@ describe("a crash between a Discord post and its mark as sent", () => {
     expect(sent?.messageId).toBe(kept[0]?.["id"]);
     second.kill("SIGTERM");
     expect((await second.ended).code).toBe(0);
-  }, 120_000);
+  });
 
   it("the queued DM survives the SIGKILL and arrives once in the starter's DM channel", async () => {
     fake = await startFakeDiscord();
@@ -125,5 +125,5 @@ describe("a crash between a Discord post and its mark as sent", () => {
     expect(fake.channelMessages(fake.ids.channel)).toHaveLength(0);
     second.kill("SIGTERM");
     expect((await second.ended).code).toBe(0);
-  }, 120_000);
+  });
 });

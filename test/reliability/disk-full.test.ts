@@ -81,7 +81,7 @@ describe("a full disk while a run trains", () => {
 
     // Space returns: the run's end is written, with a notice that names the cause.
     rmSync(filler);
-    await waitFor(() => status() === "failed", "the run to be recorded failed", 90_000);
+    await waitFor(() => status() === "failed", "the run to be recorded failed");
     const said = `No space was left on the disk of the data folder ${data}.`;
     await waitFor(() => bot.stdout().includes(said), "the notice naming the full disk");
     const error = readDb(cwd, env, (db) => (db.prepare("SELECT error FROM runs").get() as { error: string }).error);
@@ -91,5 +91,5 @@ describe("a full disk while a run trains", () => {
     bot.write("/rl runs\n");
     bot.endInput();
     expect((await bot.ended).code).toBe(0);
-  }, 180_000);
+  });
 });

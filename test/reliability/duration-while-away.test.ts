@@ -50,7 +50,7 @@ describe("a run that ended while no bot ran", () => {
     await first.ended;
 
     // The run goes on alone and ends; nothing watches it for a while after.
-    await waitFor(() => runProcessesLeft(dataDir).length === 0, "the run's process to end on its own", 90_000);
+    await waitFor(() => runProcessesLeft(dataDir).length === 0, "the run's process to end on its own");
     const gone = Date.now();
     await new Promise((r) => setTimeout(r, GAP_MS));
 
@@ -87,5 +87,5 @@ describe("a run that ended while no bot ran", () => {
     await waitFor(() => second.stdout().includes(`Running time: ${minutes} min`), "status to show the run's time");
     second.endInput();
     await second.ended;
-  }, 180_000);
+  });
 });

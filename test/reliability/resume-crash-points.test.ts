@@ -102,7 +102,7 @@ describe("resume crash points", () => {
       const second = spawnBot(cwd, env);
       bots.push(second);
       try {
-        const after = await waitFor(() => settled(id), `run ${id} to be settled after the restart`, 90_000);
+        const after = await waitFor(() => settled(id), `run ${id} to be settled after the restart`);
         if (after.attempt !== 1) violations.push(`attempt ${after.attempt} after one resume`);
         if (after.status !== AFTER_RESTART[point])
           violations.push(`the restarted bot left the resumed attempt ${after.status}, not ${AFTER_RESTART[point]}`);
@@ -110,7 +110,7 @@ describe("resume crash points", () => {
         if (after.status !== "completed") {
           second.write(`/rl resume ${id}\n`);
           await waitFor(() => runs().find((r) => r.id === id && r.attempt === 2), "the second resume");
-          await waitFor(() => settled(id), `run ${id} to settle after the second resume`, 90_000);
+          await waitFor(() => settled(id), `run ${id} to settle after the second resume`);
         }
         const final = runs().filter((r) => r.id === id);
         if (runs().length !== 1) violations.push(`${runs().length} runs in the database`);

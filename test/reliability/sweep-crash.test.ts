@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
 import { readDb, spawnBot, waitFor } from "../helpers/bot-process.ts";
+import { READY_TIMEOUT_SECONDS } from "../helpers/ceiling.ts";
 
 interface Row {
   id: string;
@@ -16,7 +17,7 @@ describe("a sweep across a crash", () => {
     const env = {
       RL_LOCKED_FIELDS: await demoLockedFields(cwd, { totalSteps: 30, stepSeconds: 0.1 }),
       RL_STOP_GRACE_SECONDS: "3",
-      RL_READY_TIMEOUT_SECONDS: "30",
+      RL_READY_TIMEOUT_SECONDS: READY_TIMEOUT_SECONDS,
     };
     const runs = () =>
       readDb(
@@ -52,7 +53,6 @@ describe("a sweep across a crash", () => {
           comparisons().some((c) => c.status === "sent") &&
           comparisonLine.test(bot.stdout()),
         "both runs to complete and the comparison to be posted",
-        120_000,
       );
       expect(new Set(runs().map((r) => r.sweep_id)).size).toBe(1);
       bot.endInput();
@@ -63,5 +63,5 @@ describe("a sweep across a crash", () => {
     } finally {
       bot.kill("SIGKILL");
     }
-  }, 240_000);
+  });
 });

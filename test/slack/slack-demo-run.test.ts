@@ -1,23 +1,15 @@
 // A real run on the demo stack through Slack: select, start, Confirm, status, Stop, Confirm, notices in the run's thread.
 import { describe, expect, it } from "vitest";
 import { processStartTime } from "../../src/process/process-info.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { ALICE, CHANNEL, TEAM, buttonClick } from "./slack-payloads.ts";
 import { buttonsOf, textOf, type SlackHarness } from "./slack-harness.ts";
 import { closeDemoSlackAfterEach, startDemoSlack } from "./slack-demo.ts";
 import { answered, answeredAt, posted, seen, text, type } from "./slack-waits.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const keep = closeDemoSlackAfterEach();
 
 /** Polls `check` (bounded, no timing assertion) until it holds. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await delay(50);
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 async function start(steps?: { totalSteps: number; stepSeconds: number }): Promise<SlackHarness> {
   return keep(await startDemoSlack(steps));
 }
@@ -90,7 +82,7 @@ describe("a demo run through Slack", () => {
     expect(startedNotice.body).toMatchObject({ channel: CHANNEL, thread_ts: runTs });
 
     // /rl status <id>: the step and the processes.
-    await until(
+    await waitFor(
       async () => ((await services.report.status(services.runs.get(runId)!)).step ?? 0) >= 1,
       "the first step",
     );
@@ -161,7 +153,7 @@ describe("a demo run through Slack", () => {
 
     // And once more, seconds later, with the run going: still already answered, still one run.
     await harness.click(payload);
-    await until(() => fake.responses.filter(replayed).length === 2, "the second replay's answer");
+    await waitFor(() => fake.responses.filter(replayed).length === 2, "the second replay's answer");
     for (const r of fake.responses.filter(replayed)) {
       expect(r.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
       expect(textOf(r.body.blocks)).toContain(`This was already answered (confirmed by ${ALICE.name}).`);

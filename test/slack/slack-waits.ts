@@ -1,5 +1,6 @@
 // Waiting on the fake Slack in run tests: a command typed as Alice, and the posts, edits and answers the bot makes.
 import { expect } from "vitest";
+import { WAIT_CEILING_MS } from "../helpers/ceiling.ts";
 import type { RecordedCall } from "../fakes/slack-api.ts";
 import { textOf, type SlackHarness } from "./slack-harness.ts";
 import { slashCommand } from "./slack-payloads.ts";
@@ -13,7 +14,7 @@ export async function seen<T>(harness: SlackHarness, waiting: Promise<T>, what: 
         .slice(-12)
         .map((c) => `${c.method} ${c.ok ? "ok" : c.error} ${String(c.body.text ?? "")}`);
       reject(new Error(`the fake never saw ${what}; the last calls were:\n${recent.join("\n")}`));
-    }, 30_000);
+    }, WAIT_CEILING_MS);
   });
   try {
     return await Promise.race([waiting, giveUp]);

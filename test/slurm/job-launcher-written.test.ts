@@ -2,7 +2,6 @@
 // since it started, not because a stale copy from an earlier attempt is there, and not only after its settle period.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { childEnv } from "../../src/process/child-env.ts";
 import type { TrainingStack } from "../../src/stacks/training-stack.ts";
@@ -33,6 +32,7 @@ with open(os.path.join(folder, "config.json"), "w") as f:
 print("wrote config.json", flush=True)
 time.sleep(120)
 `;
+import { spawnTracked } from "../helpers/children.ts";
 
 const stack: Pick<TrainingStack, "components" | "main" | "stopOrder" | "stepErrorPattern"> = {
   components: [
@@ -83,7 +83,7 @@ describe("job-launcher.py, written readiness", () => {
       settle_seconds: 600,
     });
     writeJobSpec(files.spec, spec);
-    const sub = execa("python3", [JOB_LAUNCHER, files.spec], { reject: false });
+    const sub = spawnTracked("python3", [JOB_LAUNCHER, files.spec], { reject: false });
     children.push(sub);
 
     await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("waiting for go"), "the recipe");
@@ -100,5 +100,5 @@ describe("job-launcher.py, written readiness", () => {
     // Stopped as Slurm stops a job: the launcher stops the recipe (its own session) before it exits.
     sub.kill("SIGTERM");
     expect((await sub).exitCode).toBe(143);
-  }, 60_000);
+  });
 });

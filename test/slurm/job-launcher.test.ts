@@ -1,7 +1,6 @@
 // The in-job launcher on its own (no Slurm needed): readiness order, outcome, the status file, SIGTERM's stop order.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Component } from "../../db/run-processes.ts";
 import { DEMO_STACK_ROOT, loadConfig } from "../../src/config.ts";
@@ -15,9 +14,10 @@ import { processStartTime } from "../../src/process/process-info.ts";
 import { buildRunConfig, stackAddresses, writeRunConfig } from "../../src/stacks/atropos-tinker/run-config.ts";
 import { JOB_LAUNCHER, buildJobSpec, jobFiles, writeJobSpec } from "../../src/training/backends/slurm/job-spec.ts";
 import { readJobStatus } from "../../src/training/backends/slurm/job-status.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const children: Array<{ kill: (s?: NodeJS.Signals) => boolean }> = [];
 afterEach(() => {
@@ -105,7 +105,7 @@ async function setup(
 }
 
 function launch(s: Setup, extraEnv: Record<string, string> = {}) {
-  const sub = execa("python3", [JOB_LAUNCHER, s.files.spec], {
+  const sub = spawnTracked("python3", [JOB_LAUNCHER, s.files.spec], {
     reject: false,
     env: childEnv(process.env, DEMO_STACK_ROOT, { TINKER_API_KEY: "tk-test-key", ...extraEnv }),
     extendEnv: false,
@@ -137,7 +137,7 @@ describe("job-launcher.py", () => {
   it("on SIGTERM stops env, then trainer, then api, and exits 143 with a stopped status", async () => {
     const s = await setup({ totalSteps: 400, stepSeconds: 0.1 });
     const sub = launch(s);
-    for (let i = 0; i < 300 && (await readJobStatus(s.files.status))?.state !== "running"; i++) await delay(100);
+    await waitFor(async () => (await readJobStatus(s.files.status))?.state === "running", "the job to be running");
     const pids = Object.values((await readJobStatus(s.files.status))?.components ?? {}).map((c) => c.pid);
     expect(pids).toHaveLength(3);
     sub.kill("SIGTERM");
@@ -154,7 +154,7 @@ describe("job-launcher.py", () => {
   it("in a requeueable job forwards SIGTERM to the trainer at once and records which start of the job it is", async () => {
     const s = await setup({ totalSteps: 400, stepSeconds: 0.1, forwardSignalToMain: true });
     const sub = launch(s, { SLURM_RESTART_COUNT: "2" });
-    for (let i = 0; i < 300 && (await readJobStatus(s.files.status))?.state !== "running"; i++) await delay(100);
+    await waitFor(async () => (await readJobStatus(s.files.status))?.state === "running", "the job to be running");
     sub.kill("SIGTERM");
     const result = await sub;
     expect(result.exitCode).toBe(143);
@@ -176,7 +176,7 @@ describe("job-launcher.py", () => {
     expect(status).toMatchObject({ state: "failed", component: "trainer", reached_running: false });
     expect(status?.message).toMatch(/The trainer was not ready after 8 s/);
     for (const c of Object.values(status?.components ?? {})) if (c.pid) expect(processStartTime(c.pid)).toBeUndefined();
-  }, 90_000);
+  });
 
   it("fails naming the component that cannot start", async () => {
     const s = await setup({ apiCommand: ["/nonexistent/run-api"] });

@@ -13,6 +13,7 @@ import { delay } from "../../src/training/wait-until.ts";
 import { selectRecipe, startCookbook, type RecipePace } from "../helpers/cookbook.ts";
 import { CONSOLE, nextEvent, startDemo, stopLiveRuns, type DemoStack } from "../helpers/demo-stack.ts";
 import { SLURM_ENV, releaseRequeued, scontrol, slurmMissing, untilJob } from "../helpers/slurm.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const missing = slurmMissing();
 // CI starts Slurm in .ci/run: there a missing Slurm is a failure, never a skip.
@@ -52,13 +53,13 @@ const stepsOf = (services: Services, id: string): number[] =>
     .filter(Boolean)
     .map((l) => (JSON.parse(l) as { step: number }).step);
 
-/** Wait until the run has done `steps` steps in its current attempt's log (bounded). */
+/** Wait until the run has done `steps` steps in its current attempt's log. */
 async function untilStep(services: Services, id: string, steps: number): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (((await services.report.status(services.runs.get(id)!)).step ?? 0) >= steps) return;
-    await delay(100);
-  }
-  throw new Error(`gave up waiting for run ${id} to reach step ${steps}`);
+  await waitFor(
+    async () => ((await services.report.status(services.runs.get(id)!)).step ?? 0) >= steps,
+    `run ${id} to reach step ${steps}`,
+    { everyMs: 100 },
+  );
 }
 
 describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
@@ -156,7 +157,7 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
     expect(stepsOf(services, run.id)).toEqual(Array.from({ length: steps }, (_, i) => i));
     const job = await untilJob(jobId, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
     expect(job === "unknown" || (job.state === "COMPLETED" && restartsOf(job) === requeues)).toBe(true);
-  }, 600_000);
+  });
 
   it("ends a run whose job keeps being requeued past RL_SLURM_MAX_REQUEUES, saying so, its job cancelled", async () => {
     const stack = await cookbook({ RL_SLURM_MAX_REQUEUES: "1" }, { steps: 400, stepSeconds: 0.1 });
@@ -185,7 +186,7 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
     // Not left in the queue to run again.
     const job = await untilJob(jobId, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
     expect(job === "unknown" || job.state === "CANCELLED").toBe(true);
-  }, 300_000);
+  });
 
   it("fails an atropos-tinker run that is preempted, with the reason, and cancels its requeued job", async () => {
     const stack = await startDemo({ totalSteps: 400, stepSeconds: 0.2, env: REQUEUE_ENV });
@@ -207,5 +208,5 @@ describe.skipIf(skip)("requeued Slurm jobs (RL_SLURM_REQUEUE)", () => {
     expect(noticesOf(services, run.id)).toEqual(["started", "failed"]);
     const job = await untilJob(run.jobId!, (j) => j === "unknown" || TERMINAL_STATES.has(j.state), "the job to end");
     expect(job === "unknown" || job.state === "CANCELLED").toBe(true);
-  }, 300_000);
+  });
 });

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { processStartTime } from "../../src/process/process-info.ts";
 import { jobFiles } from "../../src/training/backends/slurm/job-spec.ts";
 import { TERMINAL_STATES } from "../../src/training/backends/slurm/slurm-commands.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { CONSOLE, nextEvent, startDemo, type DemoOptions, type DemoStack } from "../helpers/demo-stack.ts";
 import {
   SLURM_ENV,
@@ -17,6 +16,7 @@ import {
   submitBlocker,
   untilJob,
 } from "../helpers/slurm.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const missing = slurmMissing();
 // CI starts Slurm in .ci/run: there a missing Slurm is a failure, never a skip.
@@ -42,14 +42,6 @@ async function demo(options: DemoOptions = {}): Promise<DemoStack> {
   stacks.push(stack);
   await stack.services.env.selectEnvironment(CONSOLE, "arithmetic");
   return stack;
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await delay(100);
-  }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 describe.skipIf(skip)("training runs on the slurm backend", () => {
@@ -96,7 +88,7 @@ describe.skipIf(skip)("training runs on the slurm backend", () => {
     const { services } = stack;
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
     expect(run.status).toBe("running");
-    await until(async () => ((await services.report.status(services.runs.get(run.id)!)).step ?? 0) >= 2, "two steps");
+    await waitFor(async () => ((await services.report.status(services.runs.get(run.id)!)).step ?? 0) >= 2, "two steps");
     const pids = await componentPids(stack, run.id);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(processStartTime(pid)).toBeDefined();
@@ -128,7 +120,7 @@ describe.skipIf(skip)("training runs on the slurm backend", () => {
     expect((await stopped).message).toMatch(/cancelled outside the bot/);
     expect(services.runs.get(run.id)).toMatchObject({ status: "stopped", stoppedBy: expect.stringMatching(/Slurm/) });
     expect(await jobEnded(run)).toMatchObject({ state: "CANCELLED" });
-    await until(() => pids.every((pid) => processStartTime(pid) === undefined), "the components to be gone");
+    await waitFor(() => pids.every((pid) => processStartTime(pid) === undefined), "the components to be gone");
   });
 
   it.each([
@@ -168,7 +160,7 @@ describe.skipIf(skip)("training runs on the slurm backend", () => {
     expect(notes.at(-1)).toMatch(/is pending/);
     // Slurm gives the reason once its scheduler has looked at the job (Reason=None before that).
     let pending = await services.report.status(run);
-    await until(async () => !!(pending = await services.report.status(run)).slurm?.reason, "a pending reason");
+    await waitFor(async () => !!(pending = await services.report.status(run)).slurm?.reason, "a pending reason");
     expect(pending.status).toBe("starting");
     expect(pending.slurm).toMatchObject({ job_id: run.jobId, state: "PENDING" });
     expect(pending.processes.api).toContain(`pending in the Slurm queue (${pending.slurm?.reason})`);

@@ -6,9 +6,9 @@ import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import { jobFiles } from "../../src/training/backends/slurm/job-spec.ts";
 import { readJobStatus } from "../../src/training/backends/slurm/job-status.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { CONSOLE, closeDemoStacks, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 import { slurm, slurmMissing } from "../helpers/slurm.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const missing = slurmMissing();
 // CI starts Slurm in .ci/run: there a missing Slurm is a failure, never a skip.
@@ -17,14 +17,6 @@ if (skip) console.warn(`Skipping the Slurm sweep tests: ${missing}`);
 
 const stacks: DemoStack[] = [];
 afterEach(() => closeDemoStacks(stacks));
-
-async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (await check()) return;
-    await delay(100);
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe.skipIf(skip)("a sweep on the slurm backend", () => {
   it("is one two-task job array, each task running its own run config to completion", async () => {
@@ -47,7 +39,7 @@ describe.skipIf(skip)("a sweep on the slurm backend", () => {
     const job = await slurm.show(arrayId);
     expect(job === "unknown" ? undefined : job.fields["JobName"]).toBe(`rl-${sweepId}`);
 
-    await until(
+    await waitFor(
       () => services.runs.listBySweep(sweepId).every((r) => r.status === "completed"),
       "both runs to complete",
     );
@@ -63,7 +55,7 @@ describe.skipIf(skip)("a sweep on the slurm backend", () => {
         readFileSync(jobFiles(services.config.logsDir, services.config.runConfigsDir, run.id).output, "utf8"),
       ).toContain(`run ${run.id} on`);
     }
-    await until(() => services.sweeps.get(sweepId)?.comparedAt !== undefined, "the sweep's comparison");
+    await waitFor(() => services.sweeps.get(sweepId)?.comparedAt !== undefined, "the sweep's comparison");
   });
 
   it("stops every task of the array with one /rl stop <sweep>: the running one and the one still pending", async () => {
@@ -79,7 +71,7 @@ describe.skipIf(skip)("a sweep on the slurm backend", () => {
     const done = await dispatch({ text: "/rl sweep temperature=0.2,1.8" }, ctx, { confirmed: true });
     const { sweep_id: sweepId } = done.reply.data as { sweep_id: string };
     // RL_MAX_CONCURRENT_RUNS=1 throttles the array to one task at a time: the first runs, the second waits.
-    await until(() => services.runs.listBySweep(sweepId)[0]!.status === "running", "the first task to run");
+    await waitFor(() => services.runs.listBySweep(sweepId)[0]!.status === "running", "the first task to run");
     const second = await slurm.show(services.runs.listBySweep(sweepId)[1]!.jobId!);
     expect(second === "unknown" ? "unknown" : second.state).toBe("PENDING");
     const stopped = await dispatch({ text: `/rl stop ${sweepId}` }, ctx, { confirmed: true });

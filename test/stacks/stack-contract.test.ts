@@ -1,6 +1,5 @@
 // The contract every training stack keeps, run over both: processes, stop order, config writing, plans, progress.
 import { readFileSync, statSync } from "node:fs";
-import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunRow } from "../../db/runs.ts";
 import { COOKBOOK_DEMO_ROOT } from "../../src/config.ts";
@@ -8,6 +7,7 @@ import { checkSpawnPlan } from "../../src/process/check-spawn-plan.ts";
 import type { Services } from "../../src/services.ts";
 import type { StackId, TrainingStack } from "../../src/stacks/training-stack.ts";
 import { testServices } from "../helpers/test-services.ts";
+import { spawnTracked } from "../helpers/children.ts";
 
 const TINKER_KEY = "tk-contract-sentinel-0001";
 const opened: Services[] = [];
@@ -109,7 +109,7 @@ describe("the tinker-cookbook stack's arguments", () => {
       "print(json.dumps({k: getattr(c, k) for k in sys.stdin.read().split()}))",
     ].join("\n");
     const keys = [...Object.keys(values), "log_path", "behavior_if_log_dir_exists", "wandb_project", "wandb_name"];
-    const read = await execa("python3", ["-S", "-c", script, ...plan.args.slice(2)], {
+    const read = await spawnTracked("python3", ["-S", "-c", script, ...plan.args.slice(2)], {
       cwd: COOKBOOK_DEMO_ROOT,
       input: keys.join(" "),
     });

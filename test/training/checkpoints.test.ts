@@ -12,6 +12,8 @@ import type { RunCheckpointsView } from "../../src/training/run-report.ts";
 import { answer } from "../helpers/confirm.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+import { READY_TIMEOUT_SECONDS } from "../helpers/ceiling.ts";
 
 const stacks: DemoStack[] = [];
 afterEach(() => closeDemoStacks(stacks));
@@ -19,7 +21,12 @@ afterEach(() => closeDemoStacks(stacks));
 function cookbook(): { stack: DemoStack; ctx: CommandContext } {
   const cwd = tempDir("rl-ckpt-");
   const config = loadConfig(
-    { RL_LOG_LEVEL: "silent", RL_STACK: "tinker-cookbook", RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30" },
+    {
+      RL_LOG_LEVEL: "silent",
+      RL_STACK: "tinker-cookbook",
+      RL_STOP_GRACE_SECONDS: "3",
+      RL_READY_TIMEOUT_SECONDS: READY_TIMEOUT_SECONDS,
+    },
     cwd,
   );
   const stack = { services: createServices(config), cwd, lockedFile: "" };
@@ -33,14 +40,6 @@ async function startRun(ctx: CommandContext): Promise<string> {
   const started = await answer(prompt.reply, ctx);
   expect(started.ok, started.reply.text).toBe(true);
   return (started.reply.data as { run_id: string }).run_id;
-}
-
-async function waitFor(what: string, check: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const run = async (ctx: CommandContext, text: string): Promise<Reply> => {
@@ -64,7 +63,7 @@ describe("checkpoints of a cookbook-miniature run", () => {
     const completed = nextEvent(services, "completed");
     const id = await startRun(ctx);
     const file = path.join(services.config.dataDir, "runs", id, "checkpoints.jsonl");
-    await waitFor("the first checkpoint", () => existsSync(file) && readFileSync(file, "utf8").includes("000004"));
+    await waitFor(() => existsSync(file) && readFileSync(file, "utf8").includes("000004"), "the first checkpoint");
     const early = await run(ctx, `/rl checkpoints ${id}`);
     expect(early.text).toMatch(/^000004 · step 4 · .+ · tinker:\/\/\S+\/weights\/000004$/m);
 
@@ -110,7 +109,7 @@ describe("checkpoints of a cookbook-miniature run", () => {
       value: `3, latest final at step 12: ${view.checkpoints[0]!.path}`,
     });
     expect((results.data as { checkpoints: unknown }).checkpoints).toEqual({ count: 3, latest: view.checkpoints[0] });
-  }, 60_000);
+  });
 
   it("says there is no checkpoint yet", async () => {
     const { stack, ctx } = cookbook();
@@ -163,5 +162,5 @@ describe("checkpoints of an atropos demo run", () => {
       label: "Checkpoints",
       value: `4, latest final at step 3: ${view.checkpoints[0]!.path}`,
     });
-  }, 60_000);
+  });
 });

@@ -15,6 +15,8 @@ import { answer, confirmed } from "../helpers/confirm.ts";
 import { environOf } from "../helpers/cookbook.ts";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
 import { tempDir } from "../helpers/test-services.ts";
+import { READY_TIMEOUT_SECONDS } from "../helpers/ceiling.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 
 const stacks: DemoStack[] = [];
 afterEach(() => closeDemoStacks(stacks));
@@ -22,7 +24,12 @@ afterEach(() => closeDemoStacks(stacks));
 async function cookbook(settings: Record<string, string>): Promise<{ services: Services; ctx: CommandContext }> {
   const cwd = tempDir("rl-resume-");
   const config = loadConfig(
-    { RL_LOG_LEVEL: "silent", RL_STACK: "tinker-cookbook", RL_STOP_GRACE_SECONDS: "3", RL_READY_TIMEOUT_SECONDS: "30" },
+    {
+      RL_LOG_LEVEL: "silent",
+      RL_STACK: "tinker-cookbook",
+      RL_STOP_GRACE_SECONDS: "3",
+      RL_READY_TIMEOUT_SECONDS: READY_TIMEOUT_SECONDS,
+    },
     cwd,
   );
   const services = createServices(config);
@@ -30,14 +37,6 @@ async function cookbook(settings: Record<string, string>): Promise<{ services: S
   await services.env.selectEnvironment(CONSOLE, "math_rl.train");
   for (const [field, value] of Object.entries(settings)) await services.env.editConfig(CONSOLE, field, value);
   return { services, ctx: { channel: CONSOLE, user: { id: "alice", name: "alice" }, via: "console", services } };
-}
-
-async function waitFor(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const checkpointsOf = (services: Services, id: string): string[] => {
@@ -72,7 +71,7 @@ async function stoppedAfterCheckpoint() {
   const { services, ctx } = await cookbook({ max_steps: "40", save_every: "2", demo_step_seconds: "0.1" });
   const { reply } = await confirmed(ctx, "/rl start");
   const id = (reply.data as { run_id: string }).run_id;
-  await waitFor("a checkpoint", () => checkpointsOf(services, id).length >= 1);
+  await waitFor(() => checkpointsOf(services, id).length >= 1, "a checkpoint");
   await services.manager.stop(id, "alice");
   return { services, ctx, id };
 }
@@ -83,7 +82,7 @@ describe("/rl resume", () => {
     const { services, ctx } = await cookbook({ max_steps: "40", save_every: "4", demo_step_seconds: "0.2" });
     const { reply: started } = await confirmed(ctx, "/rl start");
     const id = (started.data as { run_id: string }).run_id;
-    await waitFor("two checkpoints", () => checkpointsOf(services, id).length >= 2);
+    await waitFor(() => checkpointsOf(services, id).length >= 2, "two checkpoints");
     const wandbIdentity = () => {
       const environ = environOf(services.processes.list(id).find((p) => p.component === "trainer")!.pid!);
       return { id: environ.WANDB_RUN_ID, resume: environ.WANDB_RESUME };
@@ -211,7 +210,7 @@ describe("/rl resume <sweep>", () => {
     const { reply } = await confirmed(ctx, "/rl sweep seed=1,2");
     const sweepId = (reply.data as { sweep_id: string }).sweep_id;
     const [first, second] = services.runs.listBySweep(sweepId);
-    await waitFor("a checkpoint of the first run", () => checkpointsOf(services, first!.id).length >= 1);
+    await waitFor(() => checkpointsOf(services, first!.id).length >= 1, "a checkpoint of the first run");
     await confirmed(ctx, `/rl stop ${sweepId}`);
     expect(services.runs.get(second!.id)!.status).toBe("stopped");
 

@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Component } from "../../db/run-processes.ts";
 import { processStartTime } from "../../src/process/process-info.ts";
 import { stackAddresses } from "../../src/stacks/atropos-tinker/run-config.ts";
-import { delay, httpAnswers } from "../../src/training/wait-until.ts";
+import { httpAnswers } from "../../src/training/wait-until.ts";
 import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
+import { waitFor } from "../helpers/wait-for.ts";
+import { trackProcess } from "../helpers/children.ts";
 
 const stacks: DemoStack[] = [];
 afterEach(async () => {
@@ -30,14 +32,6 @@ const pids = (stack: DemoStack, runId: string) =>
     pid: number;
   }>;
 const running = (pid: number) => processStartTime(pid) !== undefined;
-
-async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (await check()) return;
-    await delay(50);
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe("training runs on the demo stack", () => {
   it("runs to completion with the reward rising, and leaves no process behind", async () => {
@@ -63,7 +57,7 @@ describe("training runs on the demo stack", () => {
     const stack = await demo({ totalSteps: 400, stepSeconds: 0.1 });
     const { services } = stack;
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
-    await until(async () => ((await services.report.status(services.runs.get(run.id)!)).step ?? 0) >= 2, "two steps");
+    await waitFor(async () => ((await services.report.status(services.runs.get(run.id)!)).step ?? 0) >= 2, "two steps");
     const stopped = await services.manager.stop(run.id, "alice");
     expect(stopped.status).toBe("stopped");
     expect(stopped.stoppedBy).toBe("alice");
@@ -143,7 +137,7 @@ describe("training runs on the demo stack", () => {
     };
     const failed = nextEvent(services, "failed");
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
-    await until(() => pids(stack, run.id).every((p) => !running(p.pid)), "every process of the run to be stopped");
+    await waitFor(() => pids(stack, run.id).every((p) => !running(p.pid)), "every process of the run to be stopped");
     expect(services.runs.get(run.id)?.status).toBe("running");
     refuse = false;
     const event = await failed;
@@ -160,7 +154,7 @@ describe("training runs on the demo stack", () => {
     expect(run.failedComponent).toBe("trainer");
     expect(run.error).toMatch(/not ready after 8 s/);
     for (const p of pids(stack, run.id)) expect(running(p.pid)).toBe(false);
-  }, 90_000);
+  });
 
   it("queues a second run while the first holds the ports, then starts it", async () => {
     const stack = await demo({ totalSteps: 400, stepSeconds: 0.1 });
@@ -179,9 +173,14 @@ describe("training runs on the demo stack", () => {
     const { services } = stack;
     const { apiPort, apiUrl } = stackAddresses(services.lockedFields);
     // A stray server that answers 200 on "/", as the trajectory API's readiness probe expects.
-    const stray = spawn("python3", ["-m", "http.server", String(apiPort), "--bind", "127.0.0.1"], { stdio: "ignore" });
+    const stray = trackProcess(
+      spawn("python3", ["-m", "http.server", String(apiPort), "--bind", "127.0.0.1"], {
+        stdio: "ignore",
+        detached: true,
+      }),
+    );
     try {
-      await until(() => httpAnswers(`${apiUrl}/`), "the stray server");
+      await waitFor(() => httpAnswers(`${apiUrl}/`), "the stray server");
       const progress: string[] = [];
       const run = await services.manager.start({
         channel: CONSOLE,
@@ -197,7 +196,7 @@ describe("training runs on the demo stack", () => {
     } finally {
       stray.kill("SIGKILL");
     }
-    await until(async () => !(await httpAnswers(`${apiUrl}/`)), "the stray server to go");
+    await waitFor(async () => !(await httpAnswers(`${apiUrl}/`)), "the stray server to go");
     const next = await services.manager.start({ channel: CONSOLE, userId: "alice" });
     expect(next.status).toBe("running");
   });

@@ -2,16 +2,9 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { processStartTime } from "../../src/process/process-info.ts";
-import { delay } from "../../src/training/wait-until.ts";
 import { CONSOLE, nextEvent, startDemo, type DemoStack } from "../helpers/demo-stack.ts";
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (check()) return;
-    await delay(50);
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
+import { waitFor } from "../helpers/wait-for.ts";
+import { trackProcess } from "../helpers/children.ts";
 
 const stacks: DemoStack[] = [];
 const strays: number[] = [];
@@ -57,7 +50,7 @@ describe("restart recovery", () => {
     const stack = await startDemo();
     stacks.push(stack);
     const { services } = stack;
-    const stranger = spawn("sleep", ["60"], { stdio: "ignore" });
+    const stranger = trackProcess(spawn("sleep", ["60"], { stdio: "ignore", detached: true }));
     strays.push(stranger.pid!);
     services.runs.insert({
       id: "deadbeef",
@@ -102,7 +95,7 @@ describe("recovery is not a loss", () => {
     await first.services.close(); // the bot goes away; nothing watches the environment exit
     const env = procs.find((p) => p.component === "env")!;
     const trainer = procs.find((p) => p.component === "trainer")!;
-    await until(() => processStartTime(env.pid!) === undefined, "the environment to finish");
+    await waitFor(() => processStartTime(env.pid!) === undefined, "the environment to finish");
     expect(processStartTime(trainer.pid!)).toBe(trainer.startTime);
 
     const second = await startDemo({ cwd: first.cwd, lockedFile: first.lockedFile });
@@ -124,7 +117,7 @@ describe("recovery is not a loss", () => {
     const procs = first.services.processes.list(run.id);
     await first.services.close();
     const env = procs.find((p) => p.component === "env")!;
-    await until(() => processStartTime(env.pid!) === undefined, "the environment to finish");
+    await waitFor(() => processStartTime(env.pid!) === undefined, "the environment to finish");
 
     const second = await startDemo({ cwd: first.cwd, lockedFile: first.lockedFile });
     stacks.push(second);
@@ -134,6 +127,6 @@ describe("recovery is not a loss", () => {
     const trainer = procs.find((p) => p.component === "trainer")!;
     expect(processStartTime(trainer.pid!)).toBe(trainer.startTime);
     await second.services.manager.recover();
-    await until(() => second.services.runs.get(run.id)!.status === "completed", "the run to complete");
+    await waitFor(() => second.services.runs.get(run.id)!.status === "completed", "the run to complete");
   });
 });
