@@ -1,7 +1,7 @@
 // The one way in: a command to run (parse, authorise, validate, confirm, run, audit) or an answer to a prompt. Never
 // throws at an adapter: failures become replies.
 import { answerRequestOnce } from "./answer-request-once.ts";
-import { answerAndRun } from "./confirmation/run-as-answerer.ts";
+import { answerAndRun } from "./confirmation/answer-prompt.ts";
 import { isConfirmationAnswer, type CommandInput, type DispatchResult } from "./dispatch-result.ts";
 import { COMMANDS } from "./index.ts";
 import { runCommand } from "./run-command.ts";

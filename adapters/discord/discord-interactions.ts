@@ -10,7 +10,7 @@ import { turnDiscordPage } from "./discord-page.ts";
 import { shareDiscordAnswer } from "./discord-share.ts";
 import { statusEmbed } from "./discord-render.ts";
 import {
-  answerPrompt,
+  answerDiscordPrompt,
   commandOfText,
   isSlow,
   runAndAnswer,
@@ -75,7 +75,7 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
   const { redact } = deps.services;
   switch (action.kind) {
     case "answer":
-      await answerPrompt(i, { confirmation: action.confirmation, answer: action.answer }, deps);
+      await answerDiscordPrompt(i, { confirmation: action.confirmation, answer: action.answer }, deps);
       return;
     case "page":
       await turnDiscordPage(i, action, deps);

@@ -1,14 +1,8 @@
 // Runs a command for a Discord interaction as the person who acted, answers it in time, and anchors run replies.
 import { MessageFlags } from "discord.js";
 import type { BaseInteraction, ButtonInteraction, REST, RepliableInteraction } from "discord.js";
-import { answerConfirmation, type WonConfirmation } from "../../commands/confirmation/answer-once.ts";
-import { promptNotClosed, runAsAnswerer } from "../../commands/confirmation/run-as-answerer.ts";
-import {
-  dispatch,
-  type CommandInput,
-  type ConfirmationAnswerInput,
-  type DispatchResult,
-} from "../../commands/dispatch.ts";
+import { answerPrompt } from "../../commands/confirmation/answer-prompt.ts";
+import { dispatch, type CommandInput, type ConfirmationAnswerInput } from "../../commands/dispatch.ts";
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import type { ChannelKey } from "../../db/channel-key.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
@@ -184,29 +178,12 @@ export async function runAndAnswer(
   }
 }
 
-/** A won Confirm: the prompt loses its buttons at once (type 7), then the stored command runs as the clicker. */
-async function closeAndRun(
-  i: ButtonInteraction,
-  won: WonConfirmation,
-  ctx: CommandContext,
-  who: string,
-  deps: DiscordDeps,
-): Promise<{ result: DispatchResult; closed: boolean }> {
-  const text = won.confirmation.commandText;
-  try {
-    await i.update({ embeds: [statusEmbed(`Confirmed by ${who}: ${text}`, deps.services.redact)], components: [] });
-  } catch (err) {
-    return { result: promptNotClosed(won, ctx, err), closed: false };
-  }
-  return { result: await runAsAnswerer(won, ctx, deps.commands), closed: true };
-}
-
 /**
  * Confirm or Cancel on a prompt, answered through its record as the clicker. Only a winning answer touches the prompt:
  * Confirm closes it at once (type 7), runs the stored command and posts the result as a follow-up; Cancel closes it.
  * A refusal, a replay or an expired prompt is told to the clicker alone, and the prompt stays as it was.
  */
-export async function answerPrompt(
+export async function answerDiscordPrompt(
   i: ButtonInteraction,
   input: ConfirmationAnswerInput,
   deps: DiscordDeps,
@@ -219,23 +196,22 @@ export async function answerPrompt(
     progressed = true;
     await i.editReply({ embeds: [statusEmbed(`⏳ ${line}`, redact)], components: [] });
   });
-  const answered = await answerConfirmation(input, ctx, deps.commands);
-  const { result, closed } =
-    answered.kind === "won"
-      ? await closeAndRun(i, answered.won, ctx, who, deps)
-      : { result: answered.result, closed: false };
-  const text = answered.kind === "won" ? answered.won.confirmation.commandText : "";
-  const outcome = result.answer?.outcome;
-  if (outcome === "cancelled") {
-    const what = result.answer?.confirmation?.commandText;
-    await i.update({ embeds: [statusEmbed(`Cancelled by ${who}${what ? `: ${what}` : ""}.`, redact)], components: [] });
+  // A won Confirm's prompt loses its buttons at once (type 7), before the stored command runs as the clicker.
+  const answer = await answerPrompt(input, ctx, deps.commands, {
+    closeConfirmed: async (_won, line) =>
+      void (await i.update({ embeds: [statusEmbed(line, redact)], components: [] })),
+  });
+  const { result } = answer;
+  if (answer.kind === "cancelled") {
+    await i.update({ embeds: [statusEmbed(`${answer.line}.`, redact)], components: [] });
     return;
   }
-  if (outcome !== "confirmed" || !closed) {
+  if (answer.kind !== "ran") {
     const message = renderFor(asEphemeral(result.reply), deps);
     await i.reply({ embeds: message.embeds, components: message.components, flags: MessageFlags.Ephemeral });
     return;
   }
+  const text = answer.won.confirmation.commandText;
   const message = await renderWithChart(pagedFor(result.reply, where.channel, deps), deps, { redacted: true });
   const sent = await sendWithChart(
     message,

@@ -1,8 +1,8 @@
 // Runs one /rl command for Slack, typed or clicked: a progress message for slow work, dispatch, then the answer where it belongs.
 import type { RespondFn } from "@slack/bolt";
 import type { ChannelKey } from "../../db/channel-key.ts";
-import { answerConfirmation, nameOf, type WonConfirmation } from "../../commands/confirmation/answer-once.ts";
-import { promptNotClosed, runAsAnswerer } from "../../commands/confirmation/run-as-answerer.ts";
+import type { WonConfirmation } from "../../commands/confirmation/answer-once.ts";
+import { answerPrompt } from "../../commands/confirmation/answer-prompt.ts";
 import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../../commands/dispatch.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { parseCommandText } from "../../commands/parse-command-text.ts";
@@ -209,44 +209,29 @@ export async function answerSlackPrompt(
       services,
       progress: (line) => progress.show(line),
     };
-    const commands = deps.commands ?? COMMANDS;
-    const answered = await answerConfirmation(input, ctx, commands);
-    let result: DispatchResult;
-    if (answered.kind === "won") {
-      const { won } = answered;
-      label = `/rl ${won.command.name}`;
-      text = won.confirmation.commandText;
-      const closing = await closePrompt(won, label, source, deps).then(
-        (ts) => ({ closed: true as const, ts }),
-        (err: unknown) => ({ closed: false as const, err }),
-      );
-      if (closing.closed) {
-        working = closing.ts;
+    const answer = await answerPrompt(input, ctx, deps.commands ?? COMMANDS, {
+      closeConfirmed: async (won, line) => {
+        label = `/rl ${won.command.name}`;
+        text = won.confirmation.commandText;
+        working = await closePrompt(won, label, line, source, deps);
         // The "Working on…" message becomes the answer, and (outside a conversation) the run's thread from the start.
         const runThread = thread ?? working;
-        result = await runAsAnswerer(won, runThread ? { ...ctx, thread: runThread } : ctx, commands);
-      } else result = promptNotClosed(won, ctx, closing.err);
-    } else result = answered.result;
+        return runThread ? { thread: runThread } : undefined;
+      },
+    });
     await progress.close();
-    const outcome = result.answer?.outcome;
-    if (outcome === "cancelled") {
-      const who = result.answer?.confirmation?.answeredByName ?? source.user.name ?? source.user.id;
-      const what = result.answer?.confirmation?.commandText ?? "";
-      const line = `Cancelled by ${who}${what ? `: ${what}` : ""}`;
-      if (source.prompt && result.answer?.confirmation)
-        await messenger.update(
-          channelId,
-          source.prompt.ts,
-          closedPrompt(source.prompt, result.answer.confirmation.id, line),
-        );
-      else await messenger.respond(source.respond, renderPlain(line, redact), { replace: true });
+    if (answer.kind === "cancelled") {
+      const confirmation = answer.result.answer?.confirmation;
+      if (source.prompt && confirmation)
+        await messenger.update(channelId, source.prompt.ts, closedPrompt(source.prompt, confirmation.id, answer.line));
+      else await messenger.respond(source.respond, renderPlain(answer.line, redact), { replace: true });
       return;
     }
-    if (outcome !== "confirmed") {
-      await tellPrivately(source, deps, asEphemeral(result.reply));
+    if (answer.kind === "unchanged") {
+      await tellPrivately(source, deps, asEphemeral(answer.result.reply));
       return;
     }
-    await deliver(result, text, working, source, deps, replacePrompt);
+    await deliver(answer.result, text, working, source, deps, replacePrompt);
   } catch (err) {
     log.error("slack prompt answer failed", { command: label, channel: channelId, user: source.user.id, err });
     await tellPrivately(source, deps, {
@@ -265,6 +250,7 @@ export async function answerSlackPrompt(
 async function closePrompt(
   won: WonConfirmation,
   label: string,
+  line: string,
   source: SlackCommandSource,
   deps: SlackCommandDeps,
 ): Promise<string | undefined> {
@@ -274,8 +260,6 @@ async function closePrompt(
   if (replacePrompt) await messenger.respond(source.respond, working, { replace: true });
   const { prompt } = source;
   if (prompt) {
-    const who = nameOf(source.user.id, won.confirmation.answeredByName ?? source.user.name);
-    const line = `Confirmed by ${who}: ${won.confirmation.commandText}`;
     const closed = await messenger.update(
       source.channel.channel,
       prompt.ts,

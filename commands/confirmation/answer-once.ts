@@ -11,7 +11,7 @@ import { recordAudit } from "../record-audit.ts";
 import type { AnyCommand, CommandContext } from "../types.ts";
 import { auditAnswer } from "./audit-answer.ts";
 
-/** A Confirm that won its prompt: the stored command is still to run (runAsAnswerer), as the person who answered. */
+/** A Confirm that won its prompt: the stored command is still to run (answer-prompt.ts), as the person who answered. */
 export interface WonConfirmation {
   confirmation: ConfirmationRow;
   command: AnyCommand;
@@ -115,7 +115,7 @@ function check(
 
 /**
  * Answers a prompt by its id as the person in ctx, once (a compare-and-set on the record). Anything but a winning answer
- * changes nothing and says why; a won Cancel closes the prompt; a won Confirm comes back to be run (runAsAnswerer)
+ * changes nothing and says why; a won Cancel closes the prompt; a won Confirm comes back to be run (answer-prompt.ts)
  * once the surface has closed its prompt. Never throws.
  */
 export async function answerConfirmation(
