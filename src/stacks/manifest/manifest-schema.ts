@@ -68,6 +68,11 @@ const run = z.strictObject({
 
 const progress = z.strictObject({
   metrics: text,
+  /**
+   * The metrics file is one JSON document, not JSON lines: its records are the list at this key path (TRL's
+   * checkpoint-N/trainer_state.json: log_history). The file is read whole; a metrics path with `*` reads every match.
+   */
+  records: keyPath.optional(),
   step: keyPath,
   reward: keyPath.optional(),
   loss: keyPath.optional(),

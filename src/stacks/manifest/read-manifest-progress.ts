@@ -6,7 +6,9 @@
 import { createLogFollower } from "../../metrics/follow-log.ts";
 import type { TrainerProgress } from "../../metrics/trainer-log.ts";
 import { jsonRecord } from "../json-record.ts";
-import { numberAt } from "./key-path.ts";
+import { readFile } from "node:fs/promises";
+import { globPaths } from "./glob-paths.ts";
+import { numberAt, valueAt } from "./key-path.ts";
 import type { StackManifest } from "./manifest-schema.ts";
 
 interface StepRecord {
@@ -23,20 +25,45 @@ export function createProgressReader(progress: StackManifest["progress"]) {
   const follow = createLogFollower<Map<number, StepRecord>>({
     initial: () => new Map(),
     add(steps, line) {
-      const record = jsonRecord(line);
-      const step = record && numberAt(record, progress.step);
-      if (step === undefined) return;
-      const reward = progress.reward === undefined ? undefined : numberAt(record, progress.reward);
-      const loss = progress.loss === undefined ? undefined : numberAt(record, progress.loss);
-      mergeStep(steps, step, { reward, loss });
+      const found = stepOf(jsonRecord(line));
+      if (found) mergeStep(steps, ...found);
     },
   });
   const offset = 1 - progress.first_step;
 
-  /** `files` oldest attempt first; totalSteps from the run's config. */
+  const stepOf = (record: unknown): [number, StepRecord] | undefined => {
+    const step = numberAt(record, progress.step);
+    if (step === undefined) return undefined;
+    const reward = progress.reward === undefined ? undefined : numberAt(record, progress.reward);
+    const loss = progress.loss === undefined ? undefined : numberAt(record, progress.loss);
+    return [step, { reward, loss }];
+  };
+  /** A JSON document's records (progress.records): read whole, as it is now; none while it is missing or half-written. */
+  const documentSteps = async (file: string): Promise<Map<number, StepRecord>> => {
+    const steps = new Map<number, StepRecord>();
+    let records: unknown;
+    try {
+      records = valueAt(JSON.parse(await readFile(file, "utf8")), progress.records!);
+    } catch {
+      return steps;
+    }
+    for (const record of Array.isArray(records) ? records : []) {
+      const found = stepOf(record);
+      if (found) mergeStep(steps, ...found);
+    }
+    return steps;
+  };
+
+  /** `files` oldest attempt first (a path with `*` stands for its matches); totalSteps from the run's config. */
   return async function readProgress(files: readonly string[], totalSteps?: number): Promise<TrainerProgress> {
     const merged = new Map<number, StepRecord>();
-    for (const file of files) for (const [step, record] of await follow(file)) mergeStep(merged, step, record);
+    for (const pattern of files) {
+      const matches = /[*?]/.test(pattern) ? await globPaths("/", pattern) : [pattern];
+      for (const file of matches) {
+        const steps = progress.records === undefined ? await follow(file) : await documentSteps(file);
+        for (const [step, record] of steps) mergeStep(merged, step, record);
+      }
+    }
     const out: TrainerProgress = { rewardHistory: [], stepErrors: [], completed: false, totalSteps };
     for (const [step, record] of [...merged].sort(([a], [b]) => a - b)) {
       const done = step + offset;
