@@ -2,6 +2,7 @@
 import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import type { ConversationKey } from "../../db/conversations.ts";
 import { accessOf, allows } from "../../src/policy.ts";
+import { withTokenPatterns } from "../../src/redact.ts";
 import type { Services } from "../../src/services.ts";
 import type { TurnInput } from "./agent-loop.ts";
 import { buildTools } from "./build-tools.ts";
@@ -28,7 +29,8 @@ export function createChatRequestBuilder({
   maxIterations,
   maxResultChars,
 }: ChatRequestOptions): BuildChatRequest {
-  const { redact, log } = services;
+  const { log } = services;
+  const redact = withTokenPatterns(services.redact);
   const tools = buildTools(commands);
   const permissionOf = new Map(commands.flatMap((c) => (c.toolName ? [[c.toolName, c.permission] as const] : [])));
   return (text, ctx, key) => {
@@ -54,7 +56,7 @@ export function createChatRequestBuilder({
         selectedEnvironment: services.channels.selectedEnvironment(ctx.channel),
       }),
       history: memory.load(key),
-      // A secret pasted into chat (a key the bot holds) is not passed on to the model's provider.
+      // A secret pasted into chat (a key the bot holds, or any service's token) is not passed on to the provider.
       userText: redact(text),
       ctx: toolCtx,
       commands,

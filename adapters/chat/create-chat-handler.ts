@@ -4,6 +4,7 @@ import type { AnyCommand, CommandContext } from "../../commands/types.ts";
 import { channelLabel } from "../../db/channel-key.ts";
 import { createConversationsRepo } from "../../db/conversations.ts";
 import { RlError, asRlError } from "../../src/errors.ts";
+import { withTokenPatterns } from "../../src/redact.ts";
 import type { Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
 import { createChatAnswer } from "./chat-answer.ts";
@@ -64,7 +65,9 @@ export function createChatHandler(services: Services, options: ChatOptions = {})
   const historyMessages = Math.max(0, options.historyMessages ?? llm.historyMessages ?? CHAT_DEFAULTS.historyMessages);
   const timeoutMs = options.timeoutMs ?? llm.timeoutMs ?? CHAT_DEFAULTS.timeoutMs;
   const maxResultChars = options.maxToolResultChars ?? CHAT_DEFAULTS.maxToolResultChars;
-  const { redact, log } = services;
+  const { log } = services;
+  // What is kept of a conversation is what the provider sees: no token-shaped string of any service in either.
+  const redact = withTokenPatterns(services.redact);
   const client = createLlmClient({
     baseUrl,
     apiKey: llm.apiKey,

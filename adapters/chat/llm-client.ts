@@ -1,6 +1,6 @@
 // One chat-completions request to any OpenAI-compatible endpoint (OpenRouter, vLLM, Ollama, OpenAI) over fetch.
 import { RlError } from "../../src/errors.ts";
-import type { Redactor } from "../../src/redact.ts";
+import { redactDeep, redactTokens, type Redactor } from "../../src/redact.ts";
 import { retryTransient } from "../../src/retry-transient.ts";
 import type { ChatMessage, ToolDefinition } from "./chat-messages.ts";
 import { httpError, transportError } from "./llm-errors.ts";
@@ -35,12 +35,14 @@ export function createLlmClient({
   // The key is scrubbed here as well as by the service-wide redactor, so a client built with a key the
   // config does not know (tests, a future per-channel key) cannot leak it through an error either.
   const redact = (text: string): string =>
-    redactSecrets(apiKey && apiKey.length > 0 ? text.split(apiKey).join("[redacted]") : text);
+    redactTokens(redactSecrets(apiKey && apiKey.length > 0 ? text.split(apiKey).join("[redacted]") : text));
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
   if (apiKey) headers["Authorization"] = `Bearer ${apiKey}`;
 
   const once: LlmClient = async (messages, tools) => {
-    const body = JSON.stringify({ model, messages, tools, tool_choice: "auto" });
+    // The one door to the provider: whatever a message holds (a log line, a sample, a config value, the person's own
+    // words), no key of the bot's and no token-shaped string of any other service goes through it.
+    const body = JSON.stringify({ model, messages: redactDeep(messages, redact), tools, tool_choice: "auto" });
     let response: Response;
     let text: string;
     try {
