@@ -74,6 +74,11 @@ async function planSweep(
       );
     axes.push({ field, values: parsed });
   }
+  // A field the trainer must be given (verl's ???) is either the channel's or one every combination sets.
+  await ctx.services.env.startableEnvironment(
+    ctx.channel,
+    axes.map((a) => a.field),
+  );
   const size = gridSize(axes);
   if (size > cap) {
     throw new RlError(

@@ -9,6 +9,7 @@ import type { ConfigView } from "./values/config-view-types.ts";
 import { createConfigView, type ConfigViewDeps } from "./environment-ops/config-view.ts";
 import { createEnvironmentFinder, requireRunnable } from "./environment-ops/find-environment.ts";
 import { findField } from "./environment-ops/find-field.ts";
+import { requireMandatorySet } from "./environment-ops/require-mandatory.ts";
 import { createFieldInputParser } from "./environment-ops/parse-field-input.ts";
 import { createTrainerFieldList } from "./environment-ops/trainer-field-list.ts";
 
@@ -136,9 +137,16 @@ export function createEnvironmentOps(deps: EnvironmentOpsDeps) {
   const fromBefore = (environment: string, before: ConfigValues, field: ConfigField) =>
     Object.hasOwn(before, field.name) ? { value: before[field.name] } : unchangedValue(environment, field);
 
+  /** The channel's environment, refused when its file cannot start it or a field it must be given is unset. */
+  const startableWithValues = async (key: ChannelKey, given: readonly string[] = []): Promise<EnvironmentInfo> => {
+    const env = await startable(key);
+    requireMandatorySet(await view(env, channels.configValues(key, env.name)), given);
+    return env;
+  };
+
   return {
     selectedEnvironment: selected,
-    startableEnvironment: startable,
+    startableEnvironment: startableWithValues,
 
     async listEnvironments(
       key?: ChannelKey,

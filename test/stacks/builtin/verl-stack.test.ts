@@ -78,6 +78,31 @@ describe("RL_STACK=verl on its miniature", () => {
     },
   );
 
+  it("refuses a start or a sweep while a ??? field is unset, naming it and the /rl set to type", async () => {
+    const stack = startBuiltin("verl");
+    stacks.push(stack);
+    const ctx = consoleContext(stack);
+    await stack.services.env.selectEnvironment(CONSOLE, "ppo_trainer");
+    const refusals = [];
+    for (const text of ["/rl start", "/rl sweep actor_rollout_ref.actor.optim.lr=1e-6,2e-6"]) {
+      const out = await dispatch({ text }, ctx);
+      expect(out.needsConfirmation, text).toBeFalsy();
+      expect(out.reply.error?.code, text).toBe("NOT_STARTABLE");
+      refusals.push(out.reply.text);
+    }
+    for (const text of refusals) {
+      expect(text).toContain("field actor_rollout_ref.rollout.name has no value (???");
+      expect(text).toContain("Type /rl set actor_rollout_ref.rollout.name <value>, then start again.");
+    }
+    expect(stack.services.runs.listAll(10)).toEqual([]);
+    // A sweep whose every combination sets it may start; so may a start once it is set.
+    const sweep = await dispatch({ text: "/rl sweep actor_rollout_ref.rollout.name=vllm,sglang" }, ctx);
+    expect(sweep.needsConfirmation, sweep.reply.text).toBe(true);
+    await stack.services.env.editConfig(CONSOLE, "actor_rollout_ref.rollout.name", "vllm");
+    const start = await dispatch({ text: "/rl start" }, ctx);
+    expect(start.needsConfirmation, start.reply.text).toBe(true);
+  });
+
   it("runs a config to its end: changes as Hydra overrides, progress, whole checkpoints and samples", async () => {
     const { services, ctx } = await verl([
       ["trainer.total_training_steps", "6"],
