@@ -1,8 +1,16 @@
 // The MCP server a person's own agent talks to: the registry's tools, each call handed to the bot that owns the data
-// folder as that person, with confirmations asked through the client. One server per client connection.
+// folder as that person, with confirmations asked through the client, and the channel's runs as resources read the
+// same way. One server per client connection.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { AnyCommand } from "../../commands/types.ts";
+import { listAgentResources, readAgentResource, RESOURCE_TEMPLATES } from "./agent-resources.ts";
 import { agentTools } from "./agent-tools.ts";
 import { callAgentTool, errorResult, type AgentToolDeps } from "./call-agent-tool.ts";
 import { canElicit, elicitConfirmation } from "./elicit-confirmation.ts";
@@ -18,7 +26,7 @@ const INSTRUCTIONS =
 export function createAgentServer(options: AgentServerOptions): Server {
   const server = new Server(
     { name: "rl-chatops", title: "rl-chatops training runs", version: options.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const tools = agentTools(options.commands);
   const names = new Set(tools.map((t) => t.name));
@@ -30,5 +38,10 @@ export function createAgentServer(options: AgentServerOptions): Server {
     const elicit = canElicit(server) ? elicitConfirmation.bind(undefined, server) : undefined;
     return callAgentTool({ ask: options.ask, confirmElsewhere: options.confirmElsewhere, elicit }, name, args);
   });
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    listAgentResources(options.ask, request.params?.cursor),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readAgentResource(options.ask, request.params.uri));
   return server;
 }

@@ -5,9 +5,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { killBots, killRunProcesses, spawnBot, supervisorsIn, waitFor, type BotProcess } from "./bot-process.ts";
-import { CLI } from "./run-cli.ts";
+import { CLI, runCli } from "./run-cli.ts";
 
 /** How the test's person answers a prompt; absent: the client declares no elicitation. */
 export type Elicit = (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
@@ -127,4 +127,12 @@ export function answerAll(action: ElicitResult["action"], shown: string[] = []):
     shown.push(params.message);
     return action === "accept" ? { action, content: { confirm: true } } : { action };
   };
+}
+
+/** `rl-chatops mcp --new-token PERSON --tokens FILE` in `cwd`: the token it shows once. */
+export async function newToken(cwd: string, person: string, file: string): Promise<string> {
+  const made = await runCli(["mcp", "--new-token", person, "--tokens", file], { cwd });
+  expect(made.code, made.stderr).toBe(0);
+  expect(made.stderr).toContain(`a bearer token for ${person}`);
+  return made.stdout.trim();
 }

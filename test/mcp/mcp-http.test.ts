@@ -6,18 +6,11 @@ import path from "node:path";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { botsPerTest, readDb } from "../helpers/bot-process.ts";
-import { answerAll, mcpPerTest, textOf } from "../helpers/mcp-client.ts";
+import { answerAll, mcpPerTest, newToken, textOf } from "../helpers/mcp-client.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
 const bots = botsPerTest();
 const mcp = mcpPerTest();
-
-async function newToken(cwd: string, person: string, file: string): Promise<string> {
-  const made = await runCli(["mcp", "--new-token", person, "--tokens", file], { cwd });
-  expect(made.code, made.stderr).toBe(0);
-  expect(made.stderr).toContain(`a bearer token for ${person}`);
-  return made.stdout.trim();
-}
 
 describe("rl-chatops mcp --http", () => {
   it("keeps tokens hashed, refuses without detail, and applies each person's own role", async () => {
