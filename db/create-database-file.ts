@@ -2,6 +2,7 @@
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { makePrivateFile } from "./private-file.ts";
 
 /** The temporary name is the database's name, this mark and the building process's pid. */
 const BUILDING = ".creating-";
@@ -25,6 +26,8 @@ export function createDatabaseFile(
   const temp = `${file}${BUILDING}${process.pid}`;
   removeFiles(temp);
   try {
+    // Born 0600, and with it the log and index SQLite makes beside it.
+    makePrivateFile(temp);
     const db = new Database(temp);
     try {
       prepare(db);

@@ -1,11 +1,12 @@
 // Opens the SQLite file (WAL, secure delete), creating the first one whole, and brings its schema up to date; an existing file that is not a database is never touched.
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { isRlError, RlError } from "../src/errors.ts";
 import { createDatabaseFile, removeBuildLeftovers } from "./create-database-file.ts";
 import { describeDbError } from "./describe-db-error.ts";
 import { MIGRATIONS, type Migration } from "./migrations.ts";
+import { makePrivateFolder } from "./private-file.ts";
 
 export type Db = Database.Database;
 
@@ -87,7 +88,7 @@ export function openDatabase(
       checkExistingFile(file);
       removeBuildLeftovers(file);
       if (!existsSync(file)) {
-        mkdirSync(path.dirname(file), { recursive: true });
+        makePrivateFolder(path.dirname(file));
         // Built whole under another name first: a kill during the very first start never leaves a 0-byte database.
         createDatabaseFile(
           file,

@@ -15,6 +15,7 @@ import { ACTIVE_STATUSES } from "../db/runs.ts";
 import type { Config } from "./config.ts";
 import type { RlError } from "./errors.ts";
 import { acquireLease, type Lease } from "./lease/acquire-lease.ts";
+import { wideModeWarnings } from "./lease/wide-modes.ts";
 import { watchIdle } from "./lease/idle-exit.ts";
 import type { LeaseHolder } from "./lease/lease-holder.ts";
 import { acquireLeaseTakingOver } from "./lease/take-over-lease.ts";
@@ -313,6 +314,8 @@ export async function createBot(config: Config, deps: BotDeps = {}): Promise<Bot
   const background = deps.background === true;
   const { lease, from: tookOverFrom } = await takeDataFolder(config, background);
   const services = openServices(config, lease, deps.services);
+  // Said, never done: the bot chmod-s nothing it did not make.
+  for (const line of wideModeWarnings(config)) services.log.warn(line);
   const shutdown = createShutdown(services, lease);
   const platforms = background ? [] : [config.slack.botToken && "slack", config.discord.token && "discord"];
   const served = platforms.filter((p): p is string => Boolean(p));

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
+import { makePrivateFolder } from "../../db/private-file.ts";
 import type { Config } from "../config.ts";
 
 /** What the supervisor writes on its report pipe, once. */
@@ -21,6 +22,8 @@ const REPORT_FD = 3;
  */
 export function startSupervisor(config: Config): Promise<StartReport> {
   const log = supervisorLogOf(config);
+  // The data folder is made here when exec is the first to use it: 0700, as the bot makes it.
+  makePrivateFolder(config.dataDir);
   mkdirSync(config.logsDir, { recursive: true });
   const out = openSync(log, "a", 0o600);
   try {

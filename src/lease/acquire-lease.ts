@@ -1,7 +1,8 @@
 // The data folder's lease: an exclusive SQLite lock on bot.lock, held until the connection closes and dropped by the kernel when the process dies.
-import { mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { makePrivateFile, makePrivateFolder } from "../../db/private-file.ts";
 import { RlError } from "../errors.ts";
 import { processStartTime } from "../process/process-info.ts";
 import { checkDataDir } from "./check-data-dir.ts";
@@ -36,7 +37,8 @@ function isBusy(err: unknown): boolean {
 export function tryAcquireLease(dataDir: string, mode: LeaseMode): LeaseAttempt {
   // The command line checked it already; createBot's other callers (tests, benchmarks) are covered here.
   checkDataDir(dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateFolder(dataDir);
+  makePrivateFile(lockFileOf(dataDir));
   const lock = new Database(lockFileOf(dataDir));
   try {
     lock.pragma("busy_timeout = 0");
