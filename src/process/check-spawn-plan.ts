@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { RlError } from "../errors.ts";
 import { findCommand } from "./find-command.ts";
+import { PYTHON_NAME } from "./python-interpreter.ts";
 import type { SpawnPlan } from "./supervised-process.ts";
 
 /** What a component's command is and how a person changes or installs it. */
@@ -14,8 +15,6 @@ export interface CommandHelp {
   /** Where the command comes from, as an instruction. */
   provider: string;
 }
-
-const PYTHON_NAME = /^python[0-9.]*$/;
 
 /** Throw the error a person can act on when `plan` cannot start; return quietly when it can. */
 export function checkSpawnPlan(plan: SpawnPlan, help: CommandHelp): void {

@@ -10,6 +10,17 @@ export function withoutSecrets(base: NodeJS.ProcessEnv): Record<string, string> 
   return env;
 }
 
+/**
+ * For a Node child that opens no connection (the discovery process): without its chat secrets, and without
+ * NODE_EXTRA_CA_CERTS, which makes Node read that file's certificates and its own roots before it runs any code
+ * (40-50 ms of CPU for a proxy's bundle of 144 certificates on the development machine).
+ */
+export function offlineNodeEnv(base: NodeJS.ProcessEnv): Record<string, string> {
+  const env = withoutSecrets(base);
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
 export function childEnv(
   base: NodeJS.ProcessEnv,
   trainingRoot: string,

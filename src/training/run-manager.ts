@@ -166,6 +166,10 @@ export function createRunManager(deps: RunManagerDeps) {
      */
     recover: recovery.recover,
     afterRecovery: recovery.afterRecovery,
+    /** Resolves the training Python (a shim's interpreter) once, as the bot starts; local runs spawn the answer. */
+    warmUp: async (): Promise<void> => {
+      await local.warmUp();
+    },
     /**
      * The first step of the bot's shutdown, taken as its inputs close: no run starts any more, and the starts in
      * progress are stopped (they cannot finish without the bot), so no command in flight waits on one.

@@ -89,5 +89,10 @@ export function wireRuns(config: Config, needs: RunsNeeds): WiredRuns {
     now,
     redact,
   });
-  return { services: { manager, report }, wandb, stop: () => manager.shutdown() };
+  return {
+    services: { manager, report },
+    wandb,
+    start: () => void manager.warmUp(),
+    stop: () => manager.shutdown(),
+  };
 }

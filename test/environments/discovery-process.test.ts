@@ -22,10 +22,13 @@ const HAS_PROC = existsSync("/proc/self/task");
 const { closing, later } = scannerCleanups();
 
 describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () => {
-  it("scans in a process of its own, every thread of it at the lower priority, with no chat secret in its environment", async () => {
+  it("scans in a process of its own, every thread of it at the lower priority, with no chat secret and no CA bundle in its environment", async () => {
     const secret = "xoxb-discovery-test-secret-value";
     const before = process.env.SLACK_BOT_TOKEN;
+    const certsBefore = process.env.NODE_EXTRA_CA_CERTS;
     process.env.SLACK_BOT_TOKEN = secret;
+    // Read by Node before any code at every start; discovery opens no connection.
+    process.env.NODE_EXTRA_CA_CERTS = path.join(FIXTURES, "no-such-bundle.pem");
     let scanner: EnvironmentScanner;
     try {
       scanner = closing(createProcessScanner({ lockedEnv: {} }));
@@ -39,9 +42,12 @@ describe.skipIf(!HAS_PROC)("the discovery process (Linux: read from /proc)", () 
       expect(new Set(nice)).toEqual(new Set([DISCOVERY_NICE]));
       expect(readFileSync(`/proc/${pid}/environ`, "utf8")).not.toContain(secret);
       expect(readFileSync(`/proc/${pid}/cmdline`, "utf8")).not.toContain(secret);
+      expect(readFileSync(`/proc/${pid}/environ`, "utf8")).not.toContain("NODE_EXTRA_CA_CERTS=");
     } finally {
       if (before === undefined) delete process.env.SLACK_BOT_TOKEN;
       else process.env.SLACK_BOT_TOKEN = before;
+      if (certsBefore === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = certsBefore;
     }
     // Closing ends it.
     const [pid] = discoveryProcessesOf(process.pid);

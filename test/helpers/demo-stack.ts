@@ -42,6 +42,8 @@ export interface DemoOptions {
   /** Extra seconds in the trainer's last step, after the environment has finished. */
   lastStepSeconds?: number;
   env?: Record<string, string>;
+  /** The environment the run's processes inherit (default: the test's own). */
+  processEnv?: NodeJS.ProcessEnv;
   /** Reuse a data folder (a bot restart). */
   cwd?: string;
   lockedFile?: string;
@@ -96,7 +98,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
     },
     cwd,
   );
-  return { services: createServices(config, { settleMs: options.settleMs }), cwd, lockedFile };
+  return {
+    services: createServices(config, { settleMs: options.settleMs, processEnv: options.processEnv }),
+    cwd,
+    lockedFile,
+  };
 }
 
 export const CONSOLE = { platform: "console", workspace: "local", channel: "console" };

@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACKAGE_ROOT } from "../../package-root.ts";
-import { withoutSecrets } from "../../process/child-env.ts";
+import { offlineNodeEnv } from "../../process/child-env.ts";
 import { STOP_GRACE_MS } from "../threads/spawn-worker.ts";
 
 const FROM_SOURCES = import.meta.url.endsWith(".ts");
@@ -27,8 +27,8 @@ export function spawnScanProcess(): ScanProcess {
     ? ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("./scan-process.ts", import.meta.url))]
     : [path.join(PACKAGE_ROOT, "dist", "scan-process.js")];
   return spawn(process.execPath, [...DISCOVERY_NODE_FLAGS, ...entry], {
-    // The bot's environment without its chat secrets, which discovery has no use for.
-    env: withoutSecrets(process.env),
+    // The bot's environment without its chat secrets and its TLS certificates, which discovery has no use for.
+    env: offlineNodeEnv(process.env),
     // Its stderr is the bot's: a crash says why where the bot's log is.
     stdio: ["ignore", "ignore", "inherit", "ipc"],
     serialization: "advanced",

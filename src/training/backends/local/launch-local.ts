@@ -5,6 +5,7 @@ import type { Config } from "../../../config.ts";
 import { asRlError } from "../../../errors.ts";
 import { checkSpawnPlan } from "../../../process/check-spawn-plan.ts";
 import { crashPoint, type CrashPoint } from "../../../process/crash-point.ts";
+import type { PythonResolver } from "../../../process/python-interpreter.ts";
 import type { StackRegistry } from "../../../stacks/stack-registry.ts";
 import { mainStartsLast } from "../../../stacks/training-stack.ts";
 import type { Notice, Transitions } from "../../lifecycle/transitions.ts";
@@ -28,6 +29,8 @@ export interface LocalLauncherDeps {
   launching: Launches;
   readiness: Readiness;
   exits: ExitWatcher;
+  /** The bot's interpreter resolver: a bare Python name is spawned as the interpreter it launches. */
+  python: PythonResolver;
   fail: LocalOutcomes["fail"];
   now: () => number;
 }
@@ -61,7 +64,7 @@ export function createLocalLauncher(deps: LocalLauncherDeps) {
         component = spec.name;
         const plan = await stack.plan(run, component);
         checkSpawnPlan(plan, spec.help);
-        plans.set(component, plan);
+        plans.set(component, await deps.python.resolvePlan(plan));
       }
       for (const spec of stack.components) {
         component = spec.name;

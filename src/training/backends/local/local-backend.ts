@@ -2,6 +2,8 @@
 import type { Component } from "../../../../db/run-processes.ts";
 import type { RunRow } from "../../../../db/runs.ts";
 import type { Logger } from "../../../log.ts";
+import { childEnv } from "../../../process/child-env.ts";
+import { createPythonResolver } from "../../../process/python-interpreter.ts";
 import { createExitWatcher } from "./exit-watcher.ts";
 import { createLocalLauncher, type LocalLauncherDeps } from "./launch-local.ts";
 import { abortLaunch, type Launches } from "./launches.ts";
@@ -26,6 +28,7 @@ export interface LocalBackendDeps extends Pick<
 export function createLocalBackend(deps: LocalBackendDeps) {
   const { runs, processes, supervisor, transitions, log } = deps;
   const launching: Launches = new Map();
+  const python = createPythonResolver();
 
   const readiness = createReadiness({ supervisor, dataDir: deps.config.dataDir, now: deps.now });
   const outcomes = createLocalOutcomes({
@@ -53,6 +56,7 @@ export function createLocalBackend(deps: LocalBackendDeps) {
     launching,
     readiness,
     exits,
+    python,
     fail: outcomes.fail,
     now: deps.now,
   });
@@ -73,6 +77,9 @@ export function createLocalBackend(deps: LocalBackendDeps) {
   return {
     owesStops: true,
     launch,
+    /** Resolve the configured Python once, as the bot starts, so the first run's processes need not wait for it. */
+    warmUp: (): Promise<unknown> =>
+      python.resolve(deps.config.python, deps.config.trainingRoot, childEnv(process.env, deps.config.trainingRoot, {})),
     async stop(run: RunRow): Promise<void> {
       await abortLaunch(launching, run.id, "stopped");
       await deps.carryOut(run.id);
