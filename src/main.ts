@@ -202,6 +202,8 @@ async function serveExec(config: Config, services: Services, lease: Lease, shutd
     },
   });
   shutdown.onStop(() => socket.stop());
+  // Clients reading the pid file waited while it said "starting": the socket accepts now.
+  lease.markReady();
   if (background) state.idle = watchBackgroundIdle(config, services, shutdown, () => state.answered, socket);
 }
 

@@ -8,6 +8,7 @@ import { describeHolder, readLeaseHolder, type LeaseHolder } from "../lease/leas
 import { newRequestId } from "../lease/request-id.ts";
 import { socketPathFor } from "../lease/socket-path.ts";
 import { stateOf, waitUntilGone } from "../lease/stop-holder.ts";
+import { waitUntilReady } from "../lease/wait-ready.ts";
 import type * as StartSupervisorModule from "./start-supervisor.ts";
 
 /** How long exec keeps starting a supervisor that loses the folder to one nobody can then be found for. */
@@ -30,13 +31,20 @@ async function goneWithin(holder: LeaseHolder, ms: number): Promise<boolean> {
 export function botSilent(config: Config, holder: LeaseHolder, err: RlError, ackTimeoutMs: number): RlError {
   const pid = String(holder.pid);
   const waited = `${ackTimeoutMs / 1000} s (--timeout)`;
+  const who = holder.mode === "background" ? "The background supervisor" : "The bot";
+  if (err.details.starting)
+    return new RlError(
+      "TIMEOUT",
+      `${who} (pid ${pid}) that owns the data folder ${config.dataDir} is still starting after ${waited}: it settles ` +
+        `the runs it found before it takes commands. Run the command again in a moment, or see its log in ${config.logsDir}.`,
+      { cause: err, details: { ...err.details, pid: holder.pid } },
+    );
   const what = err.details.acknowledged
     ? `took the command but has been stopped for ${waited}`
     : `did not take the command within ${waited}`;
   const fix = err.details.stopped
     ? `It is stopped: resume it with kill -CONT ${pid}, or end it (kill ${pid}, then kill -CONT ${pid}).`
     : `It may be hung: see its log in ${config.logsDir}, or restart it (kill ${pid}).`;
-  const who = holder.mode === "background" ? "The background supervisor" : "The bot";
   return new RlError("TIMEOUT", `${who} (pid ${pid}) that owns the data folder ${config.dataDir} ${what}. ${fix}`, {
     cause: err,
     details: { ...err.details, pid: holder.pid },
@@ -62,8 +70,8 @@ export interface OwnerSearch {
   starter: () => Promise<SupervisorStarter>;
 }
 
-/** Asks the owner; undefined when it went away or was shutting down meanwhile (the next owner is asked then). */
-async function askOwner(
+/** Asks the owner whose socket listens; undefined when it went away or was shutting down meanwhile. */
+async function askReadyOwner(
   search: OwnerSearch,
   holder: LeaseHolder,
   request: BotRequest | AgentRequest,
@@ -94,6 +102,26 @@ async function askOwner(
   // It stops in order (finishing its commands in flight) and lets go of the folder; then another owner answers.
   await waitUntilGone(holder, (await search.settings()).stopGraceMs + 60_000);
   return undefined;
+}
+
+/**
+ * Asks the owner once its socket takes commands (its pid file is written as it takes the folder, and says "starting"
+ * until then); undefined when it went away meanwhile (the next owner is asked then).
+ */
+async function askOwner(
+  search: OwnerSearch,
+  found: LeaseHolder,
+  request: BotRequest | AgentRequest,
+  ackTimeoutMs: number,
+): Promise<BotResponse | undefined> {
+  let holder: LeaseHolder | undefined;
+  try {
+    holder = await waitUntilReady(search.dataDir, found, ackTimeoutMs);
+  } catch (err) {
+    if (!isRlError(err)) throw err;
+    throw botSilent(await search.settings(), found, err, ackTimeoutMs);
+  }
+  return holder && askReadyOwner(search, holder, request, ackTimeoutMs);
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Lease {
   dataDir: string;
   socketPath: string;
   holder: LeaseHolder;
+  /** Its socket accepts commands: the pid file says "ready" (until then it says "starting", and clients wait). */
+  markReady(): void;
   /** Let go of the data folder: the pid file and socket go first, so the next holder never sees ours. */
   release(): void;
 }
@@ -68,6 +70,7 @@ export function tryAcquireLease(dataDir: string, mode: LeaseMode): LeaseAttempt 
     startedAt: new Date().toISOString(),
     mode,
     socket: socketPath,
+    state: "starting",
   };
   writeLeaseHolder(dataDir, holder);
   let released = false;
@@ -76,6 +79,11 @@ export function tryAcquireLease(dataDir: string, mode: LeaseMode): LeaseAttempt 
       dataDir,
       socketPath,
       holder,
+      markReady() {
+        if (released) return;
+        holder.state = "ready";
+        writeLeaseHolder(dataDir, holder);
+      },
       release() {
         if (released) return;
         released = true;

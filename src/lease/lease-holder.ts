@@ -12,6 +12,11 @@ export interface LeaseHolder {
   startedAt: string;
   mode: LeaseMode;
   socket?: string;
+  /**
+   * "starting" from the moment it holds the folder until its socket accepts commands (it recovers its runs first);
+   * "ready" after. Absent in a file written by a version before it: taken as ready.
+   */
+  state?: "starting" | "ready";
 }
 
 const optionalString = (value: unknown) => value === undefined || typeof value === "string";
@@ -25,7 +30,8 @@ function isLeaseHolder(value: unknown): value is LeaseHolder {
     optionalString(v.startTime) &&
     typeof v.startedAt === "string" &&
     (v.mode === "bot" || v.mode === "background") &&
-    optionalString(v.socket)
+    optionalString(v.socket) &&
+    (v.state === undefined || v.state === "starting" || v.state === "ready")
   );
 }
 
@@ -48,6 +54,9 @@ export function writeLeaseHolder(dataDir: string, holder: LeaseHolder): void {
   writeFileSync(partial, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
   renameSync(partial, file);
 }
+
+/** Whether the holder's socket takes commands yet (a holder written before "state" existed does). */
+export const isReady = (holder: LeaseHolder): boolean => holder.state !== "starting";
 
 export function describeHolder(holder: LeaseHolder | undefined): string {
   if (!holder) return "Another rl-chatops";

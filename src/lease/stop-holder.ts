@@ -4,6 +4,7 @@ import { isSameProcess, isStoppedProcess } from "../process/process-info.ts";
 import { askBot, type BotState } from "./ask-bot.ts";
 import type { LeaseHolder } from "./lease-holder.ts";
 import { socketPathFor } from "./socket-path.ts";
+import { waitUntilReady } from "./wait-ready.ts";
 
 export interface StopHolderOptions {
   /** How long it has to take the request (as exec's --timeout). */
@@ -38,11 +39,13 @@ export async function waitUntilGone(holder: LeaseHolder, ms: number): Promise<vo
 export async function stopHolder(dataDir: string, holder: LeaseHolder, options: StopHolderOptions): Promise<void> {
   if (stateOf(holder) === "gone") return;
   try {
-    await askBot(
-      holder.socket ?? socketPathFor(dataDir),
-      { control: "stop" },
-      { connectWaitMs: 5000, ackTimeoutMs: options.ackTimeoutMs, botState: () => stateOf(holder) },
-    );
+    // One still starting takes no request yet: it is waited for (or signalled), as one that does not answer.
+    if (await waitUntilReady(dataDir, holder, options.ackTimeoutMs))
+      await askBot(
+        holder.socket ?? socketPathFor(dataDir),
+        { control: "stop" },
+        { connectWaitMs: 5000, ackTimeoutMs: options.ackTimeoutMs, botState: () => stateOf(holder) },
+      );
   } catch (err) {
     if (stateOf(holder) === "gone") return;
     if (!options.signalIfSilent) throw err;

@@ -43,6 +43,7 @@ async function fakeBot(cwd: string, onRequest: (reply: (line: string) => void) =
     socket.once("data", () => onRequest((line) => !socket.destroyed && socket.write(`${line}\n`)));
   });
   await new Promise<void>((resolve) => server.listen(attempt.lease.socketPath, resolve));
+  attempt.lease.markReady();
   cleanups.push(() => {
     server.close();
     attempt.lease.release();

@@ -67,9 +67,10 @@ describe("one bot owns a data folder", () => {
   it("exec exits 1 saying so when the folder's holder does not answer on its socket", async () => {
     const cwd = tempDir();
     const dataDir = path.join(cwd, "data");
-    // This test process holds the lease as a bot would, but serves no socket.
+    // This test process holds the lease as a bot would, and says it is ready, but serves no socket.
     const attempt = tryAcquireLease(dataDir, "bot");
     if (!("lease" in attempt)) throw new Error("the fresh folder's lease was taken");
+    attempt.lease.markReady();
     try {
       const out = await runCli(["exec", "/rl envs"], { cwd });
       expect(out.code).toBe(1);
