@@ -120,7 +120,7 @@ async function makeCodeCaches() {
     const cache = `${program}.v8-cache`;
     if (existsSync(cache) && statSync(cache).mtimeMs >= statSync(program).mtimeMs) continue;
     try {
-      // With no Node flag, as README runs the one-shot commands: V8 takes a cache only under the flags it was made
+      // With no Node flag, as docs/command-line.md runs the one-shot commands: V8 takes a cache only under the flags it was made
       // with.
       await execa(process.execPath, [path.join(ROOT, "bin", "rl-chatops.js"), ...args], {
         // Not the checkout's root: a .env there (say, RL_STACK=tinker-cookbook) is no setting of this run.

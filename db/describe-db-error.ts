@@ -6,8 +6,10 @@ const CAUSES: Record<string, string> = {
   SQLITE_CANTOPEN: "it cannot be opened (check that its folder exists and is writable)",
   SQLITE_FULL: "the disk is full (free some space, then start again)",
   SQLITE_IOERR: "the disk reported an input/output error (check the disk; restore a backup if the file is damaged)",
-  SQLITE_CORRUPT: "it is damaged (move it aside and restore a backup: see README, Backups)",
-  SQLITE_NOTADB: "it is not an SQLite database (move it aside and restore a backup: see README, Backups)",
+  SQLITE_CORRUPT:
+    "it is damaged (move it aside and restore a backup: see docs/data-folder.md, The database file and backups)",
+  SQLITE_NOTADB:
+    "it is not an SQLite database (move it aside and restore a backup: see docs/data-folder.md, The database file and backups)",
   SQLITE_BUSY: "another process holds a lock on it (stop that process, then start again)",
   SQLITE_LOCKED: "another process holds a lock on it (stop that process, then start again)",
   SQLITE_PERM: "access to it is denied (check its permissions)",

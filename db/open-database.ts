@@ -11,7 +11,8 @@ import { makePrivateFolder } from "./private-file.ts";
 export type Db = Database.Database;
 
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");
-const WHAT_TO_DO = "It was left as it is. Move it aside (or restore a backup: see README, Backups), then start again.";
+const WHAT_TO_DO =
+  "It was left as it is. Move it aside (or restore a backup: see docs/data-folder.md, The database file and backups), then start again.";
 
 /** A write-ahead log or rollback journal beside the file: possibly the last copy of its data. */
 function journalBeside(file: string): { name: string; size: number } | undefined {
@@ -25,7 +26,7 @@ function keepBoth(what: string, file: string, journal: { name: string; size: num
   const backups = path.join(path.dirname(file), "backups");
   return new RlError(
     "DATABASE",
-    `${what} ${journal.name} beside it holds ${journal.size} bytes (possibly the last copy of its data). Both were left as they are: restore a backup from ${backups} (see README, The database file and backups) or move both aside, then start again.`,
+    `${what} ${journal.name} beside it holds ${journal.size} bytes (possibly the last copy of its data). Both were left as they are: restore a backup from ${backups} (see docs/data-folder.md, The database file and backups) or move both aside, then start again.`,
     { details: { file, journal: journal.name } },
   );
 }
@@ -34,7 +35,7 @@ function deletedInUse(file: string): RlError {
   const backups = path.join(path.dirname(file), "backups");
   return new RlError(
     "DATABASE",
-    `There is no database ${file} but its shared-memory index ${file}-shm is beside it: the database was deleted or moved while a program had it open, and a new, empty one would hide that. Move ${file}-shm and any ${file}-wal aside and restore a backup from ${backups} (see README, The database file and backups), or move the data folder aside, then start again.`,
+    `There is no database ${file} but its shared-memory index ${file}-shm is beside it: the database was deleted or moved while a program had it open, and a new, empty one would hide that. Move ${file}-shm and any ${file}-wal aside and restore a backup from ${backups} (see docs/data-folder.md, The database file and backups), or move the data folder aside, then start again.`,
     { details: { file } },
   );
 }

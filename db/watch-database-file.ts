@@ -50,7 +50,7 @@ export function watchDatabaseFile(db: Db, file: string): DatabaseFileWatch {
       ? ` (its own ${names("from")}, which would have been replayed onto the new file, ${kept.length === 1 ? "is" : "are"} kept as ${names("to")})`
       : "";
     const toDo = {
-      deleted: `Move its -wal and -shm (still beside it) aside and restore a backup (see README, The database file and backups), or move the data folder aside, and start the bot again.`,
+      deleted: `Move its -wal and -shm (still beside it) aside and restore a backup (see docs/data-folder.md, The database file and backups), or move the data folder aside, and start the bot again.`,
       replaced: `Start the bot again to use the new file.`,
       log: `Start the bot again: what the log held was saved into ${file} as the bot closed it.`,
     }[change];

@@ -28,7 +28,7 @@ const scanCommand = () =>
 const execCommand = () =>
   loadProgram<typeof ExecCommandModule>(import.meta.url, "./cli/exec-command.ts", "./exec-command.cjs");
 
-/** The bot stopped because its database file was deleted or replaced while it ran (README, Reliability). */
+/** The bot stopped because its database file was deleted or replaced while it ran (docs/reliability.md). */
 const DATABASE_GONE_EXIT = 3;
 
 /**

@@ -162,6 +162,11 @@ const settings = {
 
 export type SettingName = keyof typeof settings;
 export const SETTING_NAMES = Object.keys(settings) as SettingName[];
+/** A setting's default as its schema gives it (undefined: none, or one worked out from other settings). */
+export function settingDefault(name: SettingName): unknown {
+  const result = settings[name].safeParse(undefined);
+  return result.success ? result.data : undefined;
+}
 /** Settings whose values must never be shown anywhere. */
 export const SECRET_SETTINGS: readonly SettingName[] = [
   "TINKER_API_KEY",

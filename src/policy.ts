@@ -96,7 +96,7 @@ const higher = (a: Role, b: Role): Role => (RANK[a] >= RANK[b] ? a : b);
 
 /**
  * The role and why. Admins act anywhere (to stop a run from wherever they are); everyone else only in the
- * allowlisted channels, when there is a list (README: "channels where non-admins may use the bot"). Being
+ * allowlisted channels, when there is a list (docs/team-controls.md: "the channels where non-admins may use the bot"). Being
  * listed never lowers a person below the default role.
  */
 export function accessOf(policy: Policy, channel: ChannelKey, subject: PolicySubject): Access {

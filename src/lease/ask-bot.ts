@@ -50,7 +50,7 @@ export interface BotResponse {
   needsConfirmation?: boolean;
 }
 
-/** README's exit codes: 0 done, 1 refused or failed, 2 usage. */
+/** The exit codes of docs/command-line.md: 0 done, 1 refused or failed, 2 usage. */
 export function exitCodeOf(response: Pick<BotResponse, "ok" | "code">): number {
   if (response.ok) return 0;
   return response.code === "USAGE" ? 2 : 1;

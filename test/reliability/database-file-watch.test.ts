@@ -14,7 +14,7 @@ import { tempDir } from "../helpers/test-services.ts";
 const bots = botsPerTest();
 const { dataDirs } = bots;
 
-/** The bot's exit code when its database file was deleted or replaced under it (README, Reliability). */
+/** The bot's exit code when its database file was deleted or replaced under it (docs/reliability.md). */
 const DATABASE_GONE_EXIT = 3;
 
 const startBot = (cwd: string, env: Record<string, string> = {}): Promise<BotProcess> =>

@@ -100,7 +100,7 @@ describe("roleOf", () => {
     expect(accessOf(p, slack, { id: "UOPS" })).toEqual({ role: "operate", reason: "operator" });
     expect(accessOf(p, { ...slack, channel: "C2" }, { id: "UOPS" })).toEqual({ role: "none", reason: "channel" });
     expect(accessOf(p, { ...slack, channel: "C2" }, { id: "U1" })).toEqual({ role: "none", reason: "channel" });
-    // Admins act anywhere (README: the list names "channels where non-admins may use the bot").
+    // Admins act anywhere (docs/team-controls.md: the list names "the channels where non-admins may use the bot").
     expect(accessOf(p, { ...slack, channel: "C2" }, { id: "UADMIN" })).toEqual({ role: "admin", reason: "admin" });
     expect(roleOf(p, discord, { id: "9" })).toBe("read");
     expect(channelAllowed(p, { platform: "slack", workspace: "T2", channel: "C7" })).toBe(true);

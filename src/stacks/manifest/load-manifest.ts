@@ -14,7 +14,7 @@ const CLASS_READERS = new Set(["dataclass", "pydantic"]);
 function refuse(file: string, problems: string[]): never {
   throw new RlError(
     "CONFIG",
-    `The stack manifest ${file} cannot be used:\n${problems.map((p) => `- ${p}`).join("\n")}\nFix the file (see README's "Bring your own trainer"), then check it with rl-chatops stack check ${file}.`,
+    `The stack manifest ${file} cannot be used:\n${problems.map((p) => `- ${p}`).join("\n")}\nFix the file (see docs/stack-manifest.md), then check it with rl-chatops stack check ${file}.`,
   );
 }
 

@@ -2,7 +2,7 @@
 // with zod so every refusal names the key and what it accepts.
 import { z } from "zod";
 
-/** The placeholders a manifest's strings may use, and what each stands for (README's "Bring your own trainer"). */
+/** The placeholders a manifest's strings may use, and what each stands for (docs/stack-manifest.md). */
 export const PLACEHOLDERS = {
   python: "the Python of RL_PYTHON",
   entry: "the entry's file, absolute",

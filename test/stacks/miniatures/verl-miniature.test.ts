@@ -87,7 +87,7 @@ describe("verl miniature", () => {
     const firstLog = path.join(dir, "attempt1.jsonl");
     const first = mini.start("first", args, { VERL_FILE_LOGGER_PATH: firstLog, RL_DEMO_STEP_SECONDS: "0.1" });
     // Stopped once step 20's metrics are out: verl saves a step's checkpoint before it logs the step, so a stop
-    // between the two would resume after a step never logged (the trap the README names).
+    // between the two would resume after a step never logged (the trap the docs name).
     await waitFor(() => trainSteps(readJsonl<LogLine>(firstLog)).includes(20), "step 20 in the log", mini.logs);
     expect(await signalAndWait(first, "SIGTERM", mini.logs)).toEqual({ code: null, signal: "SIGTERM" });
     const saved = Number(readFileSync(path.join(dir, "ckpt/latest_checkpointed_iteration.txt"), "utf8"));
