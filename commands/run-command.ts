@@ -13,7 +13,8 @@ import { parseCommandText } from "./parse-command-text.ts";
 import { recordAudit } from "./record-audit.ts";
 import { contextFor, type AnyCommand, type CommandContext } from "./types.ts";
 
-function resolve(
+/** The command an input names, and its arguments as given (not yet validated). */
+export function resolveCommand(
   input: RunInput,
   commands: readonly AnyCommand[],
 ): { command: AnyCommand; args: Record<string, unknown> } {
@@ -65,7 +66,7 @@ export async function runCommand(
   let command: AnyCommand | undefined;
   let args: Record<string, unknown> = {};
   try {
-    ({ command, args } = resolve(input, commands));
+    ({ command, args } = resolveCommand(input, commands));
     checkPermission(command, ctx);
     const parsed = command.args.safeParse(args);
     if (!parsed.success) {

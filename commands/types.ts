@@ -1,6 +1,7 @@
 // What a /rl subcommand is: a name, zod arguments, a permission level, and run() returning a neutral Reply.
 import type { z } from "zod";
 import type { ChannelKey } from "../db/channel-key.ts";
+import type { RlError } from "../src/errors.ts";
 import type { Operations } from "../src/operations.ts";
 import type { Reply } from "../src/reply.ts";
 
@@ -77,13 +78,20 @@ export interface CommandDefinition<S extends ArgsSchema = ArgsSchema, U extends 
   examples?: string[];
   /** For confirm commands: what will happen (environment, changed fields, steps), shown before the person confirms. */
   preview?(args: z.output<S>, ctx: CommandContext<U>): Promise<Reply>;
+  /**
+   * A quick look, changing nothing, at whether run() would refuse this person now (approve: not an approver, or the
+   * request is closed): surfaces ask before they show slow work in public, so a refusal reaches its person alone.
+   * run() still decides.
+   */
+  refusal?(args: z.output<S>, ctx: CommandContext<U>): RlError | undefined;
   run(args: z.output<S>, ctx: CommandContext<U>): Promise<Reply>;
 }
 
 /** A definition with its argument type erased, as the registry holds it. */
-export interface AnyCommand extends Omit<CommandDefinition, "run" | "positional" | "preview"> {
+export interface AnyCommand extends Omit<CommandDefinition, "run" | "positional" | "preview" | "refusal"> {
   positional?: readonly string[];
   preview?(args: Record<string, unknown>, ctx: CommandContext): Promise<Reply>;
+  refusal?(args: Record<string, unknown>, ctx: CommandContext): RlError | undefined;
   run(args: Record<string, unknown>, ctx: CommandContext): Promise<Reply>;
 }
 

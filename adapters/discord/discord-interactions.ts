@@ -1,6 +1,8 @@
 // Routes Discord interactions: /rl commands, autocomplete, and buttons (answer a prompt, run a command).
 import { MessageFlags } from "discord.js";
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
+import type { RunInput } from "../../commands/dispatch.ts";
+import { willRun } from "../../commands/will-run.ts";
 import { allows, roleOf } from "../../src/policy.ts";
 import { suggest, suggestKnown, suggestionSource } from "./discord-autocomplete.ts";
 import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-command-json.ts";
@@ -18,6 +20,25 @@ import {
   type DiscordDeps,
 } from "./discord-run.ts";
 
+/**
+ * Slow work defers at once, in public; a refusal (an approver's own request, say) does not: it is answered fast, to
+ * the person alone, with no public "thinking…" first.
+ */
+function willRunHere(
+  i: ChatInputCommandInteraction | ButtonInteraction,
+  input: RunInput,
+  via: "slash" | "button",
+  deps: DiscordDeps,
+): boolean {
+  const ctx = {
+    channel: whereOfInteraction(i).channel,
+    user: callerOf(i.user, i.member, i.guild),
+    via,
+    services: deps.services,
+  };
+  return willRun(input, ctx, deps.commands);
+}
+
 async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps): Promise<void> {
   const sub = i.options.getSubcommand(false);
   const command = sub ? commandFor(deps.commands, sub) : undefined;
@@ -27,7 +48,8 @@ async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps):
     return;
   }
   const args = argsFromOptions(command, (name) => i.options.get(name)?.value);
-  await runAndAnswer(i, { name: command.name, args }, isSlow(command), "slash", deps, {
+  const input = { name: command.name, args };
+  await runAndAnswer(i, input, isSlow(command) && willRunHere(i, input, "slash", deps), "slash", deps, {
     personal: command.personal === true,
   });
 }
@@ -93,7 +115,8 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
       const command = commandOfText(action.command, deps.commands);
       // A button on a private answer (a list's Older page) answers in its place, when the answer is private too.
       const inPlace = i.message.flags.has(MessageFlags.Ephemeral) && command?.personal === true;
-      await runAndAnswer(i, { text: action.command }, isSlow(command), "button", deps, {
+      const input = { text: action.command };
+      await runAndAnswer(i, input, isSlow(command) && willRunHere(i, input, "button", deps), "button", deps, {
         personal: command?.personal === true,
         inPlace,
       });

@@ -5,9 +5,8 @@ import type { WonConfirmation } from "../../commands/confirmation/answer-once.ts
 import { answerPrompt } from "../../commands/confirmation/answer-prompt.ts";
 import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../../commands/dispatch.ts";
 import { COMMANDS } from "../../commands/index.ts";
-import { parseCommandText } from "../../commands/parse-command-text.ts";
 import type { AnyCommand, Caller, CommandContext } from "../../commands/types.ts";
-import { allows, roleOf } from "../../src/policy.ts";
+import { willRun } from "../../commands/will-run.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
 import { asEphemeral, isEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
@@ -59,21 +58,6 @@ function commandWords(text: string): string {
 function findCommand(text: string, commands: readonly AnyCommand[]): AnyCommand | undefined {
   const name = (commandWords(text).split(/\s+/)[0] || "help").toLowerCase();
   return commands.find((c) => c.name === name);
-}
-
-/**
- * Whether dispatch will get as far as running the command: the caller may, and the arguments parse.
- * Only decides whether to show a public "Working on…" message; the dispatcher remains the authority.
- */
-function willRun(text: string, command: AnyCommand, source: SlackCommandSource, deps: SlackCommandDeps): boolean {
-  const role = roleOf(deps.services.config.policy, source.channel, { id: source.user.id, roles: source.user.roles });
-  if (!allows(role, command.permission)) return false;
-  try {
-    const { args } = parseCommandText(text, deps.commands ?? COMMANDS);
-    return command.args.safeParse(args).success;
-  } catch {
-    return false;
-  }
 }
 
 /** A mention when the id looks like a Slack user id; otherwise the escaped name. */
@@ -129,9 +113,17 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
       if (posted.ok) working = posted.ts;
       else await messenger.respond(source.respond, renderPlain(`Working on ${label}…`, redact));
     };
-    // A personal read answers privately: no public "Working on…" for it.
+    // A personal read answers privately, and a refusal (an approver's own request, say) to its person alone: no
+    // public "Working on…" for either.
     const mayShow =
-      command !== undefined && !command.confirm && !command.personal && willRun(text, command, source, deps);
+      command !== undefined &&
+      !command.confirm &&
+      !command.personal &&
+      willRun(
+        { text },
+        { channel: source.channel, user: source.user, via: source.kind === "typed" ? "slash" : "button", services },
+        deps.commands ?? COMMANDS,
+      );
     if (command?.slow && mayShow) await showWorking();
     // Any other command that turns out slow shows it too, once it has taken about a second.
     let late: Promise<void> | undefined;

@@ -29,12 +29,12 @@ const REFUSALS = {
   channel: "Outside the channels in RL_CHANNEL_ALLOWLIST you may not approve or deny starts.",
 } as const;
 
-/** The checks before the compare-and-set: the request exists here, this person may decide it, it is still open. */
-function checkDecider(id: string, ctx: CommandContext): ApprovalRow {
+/** Why this person cannot decide the request now, if they cannot: changes nothing (a surface asks before it shows work). */
+function deciderRefusal(id: string, ctx: CommandContext): RlError | undefined {
   const { services } = ctx;
   const row = services.approvals.get(id.trim().toLowerCase());
   const here = row && row.channel.platform === ctx.channel.platform && row.channel.workspace === ctx.channel.workspace;
-  if (!row || !here) throw new RlError("NOT_FOUND", `No approval request ${id.slice(0, 64)} here.`);
+  if (!row || !here) return new RlError("NOT_FOUND", `No approval request ${id.slice(0, 64)} here.`);
   const subject = { id: ctx.user.id, roles: ctx.user.roles, roleIds: ctx.user.roleIds, roleNames: ctx.user.roleNames };
   const verdict = mayApprove(
     services.config.approvals.approvers,
@@ -44,13 +44,19 @@ function checkDecider(id: string, ctx: CommandContext): ApprovalRow {
     row.askerId,
   );
   if (!verdict.ok)
-    throw new RlError("FORBIDDEN", REFUSALS[verdict.why], { details: { approval_id: row.id, refused: verdict.why } });
-  if (row.state !== "pending" || row.expiresAt <= services.now()) {
-    // A late click need not wait for the expiry timer: the request's message says it expired now.
-    services.approvals.closeFinished();
-    throw closedError(row);
-  }
-  return row;
+    return new RlError("FORBIDDEN", REFUSALS[verdict.why], { details: { approval_id: row.id, refused: verdict.why } });
+  if (row.state !== "pending" || row.expiresAt <= services.now()) return closedError(row);
+  return undefined;
+}
+
+/** The checks before the compare-and-set: the request exists here, this person may decide it, it is still open. */
+function checkDecider(id: string, ctx: CommandContext): ApprovalRow {
+  const { services } = ctx;
+  const refused = deciderRefusal(id, ctx);
+  // A late click need not wait for the expiry timer: the request's message says it expired now.
+  if (refused?.code === "CONFLICT") services.approvals.closeFinished();
+  if (refused) throw refused;
+  return services.approvals.get(id.trim().toLowerCase())!;
 }
 
 /** The approved start, run with the arguments the asker gave, as the asker (the run is theirs), in the request's channel. */
@@ -96,6 +102,7 @@ export function createDecideCommand(decision: "approve" | "deny", registry: () =
     slow: decision === "approve",
     mutates: true,
     examples: [`/rl ${decision} k3x9q2m7ab`],
+    refusal: ({ id }, ctx) => deciderRefusal(id, ctx as CommandContext),
     async run({ id }, ctx) {
       const row = checkDecider(id, ctx as CommandContext);
       const won = ctx.services.approvals.decide(row.id, decision === "approve" ? "approved" : "denied", {
@@ -108,6 +115,8 @@ export function createDecideCommand(decision: "approve" | "deny", registry: () =
       return {
         title: `Denied: ${latest.commandText}`,
         text: `${decisionText(latest)} Nothing ran.`,
+        // The request's own message is edited to say so, for everyone: the decider alone hears it was done.
+        ...(latest.message ? { delivery: { ephemeral: true } } : {}),
         data: {
           approval_id: latest.id,
           state: "denied",

@@ -93,8 +93,11 @@ describe("Discord approvals", () => {
     expect(textOf(posted)).toContain(`<@${ALICE.id}>, <@${BOB.id}>`);
     expect(textOf(posted)).not.toContain("discord:");
 
-    const own = await answerOf(harness, fake.click(messageId, approve));
+    const ownClick = fake.click(messageId, approve);
+    const own = await answerOf(harness, ownClick);
     expect(own.flags).toBe(64);
+    // Refused at once, privately: no public "thinking…" (a deferral) came first.
+    expect(bodyOf(await ownClick.callback())["type"]).toBe(4);
     expect(textOf(own.call)).toContain("cannot approve or deny it yourself");
     expect(t.started).toEqual([]);
     expect(harness.services.approvals.get(id)?.state).toBe("pending");
@@ -112,6 +115,18 @@ describe("Discord approvals", () => {
     expect(replay.flags).toBe(64);
     expect(textOf(replay.call)).toContain("already approved");
     expect(t.started).toHaveLength(1);
+  });
+
+  it("says Denied once in the channel: the request's message; the decider alone is told", async () => {
+    const harness = await start();
+    const { fake } = harness;
+    const { messageId, deny } = await request(harness);
+    const answer = await answerOf(harness, fake.click(messageId, deny, { user: BOB }));
+    expect(answer.flags).toBe(64);
+    expect(String(embedsOf(answer.call)[0]?.["title"])).toMatch(/^Denied: /);
+    const closed = await closedMessage(harness, messageId, "Denied");
+    expect(textOf(closed)).toContain(`Denied by <@${BOB.id}>`);
+    expect(t.started).toEqual([]);
   });
 
   it("does nothing for an expired request, and its message says it expired", async () => {

@@ -93,6 +93,10 @@ describe("Slack approvals", () => {
     expect(own.body.response_type).toBe("ephemeral");
     expect(textOf(own.body.blocks)).toContain("cannot approve or deny it yourself");
     expect(t.started).toEqual([]);
+    // Refused before anything shows in public: no "Working on /rl approve…" flashes in the channel.
+    const working = () =>
+      harness.fake.calls.filter((c) => c.method === "chat.postMessage" && String(c.body.text).startsWith("Working on"));
+    expect(working()).toEqual([]);
 
     await click(harness, approve, BOB);
     // Approving is slow work: a public "Working on /rl approve…" message is edited into the run's answer.
@@ -118,10 +122,17 @@ describe("Slack approvals", () => {
   it("closes the message on a denial: nothing runs, and the buttons are gone", async () => {
     const harness = await start();
     const { deny, id } = await request(harness);
-    await click(harness, deny, BOB);
+    const url = await click(harness, deny, BOB);
     const closed = await closedMessage(harness, id, "Denied");
     expect(textOf(closed.body.blocks)).toContain("Denied by bob");
     expect(t.started).toEqual([]);
+    // One "Denied" in the channel: the request's own message. The decider alone hears it was done.
+    const told = await harness.fake.waitForResponse(
+      (r) => url.endsWith(`/${r.id}`) && String(r.body.text).startsWith("Denied"),
+    );
+    expect(told.body.response_type).toBe("ephemeral");
+    const posts = harness.fake.calls.filter((c) => c.method === "chat.postMessage");
+    expect(posts.filter((c) => String(c.body.text).includes("Denied"))).toEqual([]);
   });
 
   it("does nothing for an expired request", async () => {
