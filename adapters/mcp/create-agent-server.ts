@@ -1,12 +1,16 @@
 // The MCP server a person's own agent talks to: the registry's tools, each call handed to the bot that owns the data
-// folder as that person, with confirmations asked through the client, and the channel's runs as resources read the
-// same way. One server per client connection.
+// folder as that person, with confirmations asked through the client, the channel's runs as resources read the
+// same way, and a prompt to watch a run. One server per client connection.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyCommand } from "../../commands/types.ts";
@@ -14,6 +18,7 @@ import { listAgentResources, readAgentResource, RESOURCE_TEMPLATES } from "./age
 import { agentTools } from "./agent-tools.ts";
 import { callAgentTool, errorResult, type AgentToolDeps } from "./call-agent-tool.ts";
 import { canElicit, elicitConfirmation } from "./elicit-confirmation.ts";
+import { WATCH_RUN_PROMPT, watchRunPrompt } from "./watch-run-prompt.ts";
 
 export interface AgentServerOptions extends Pick<AgentToolDeps, "ask" | "confirmElsewhere"> {
   commands: readonly AnyCommand[];
@@ -26,7 +31,7 @@ const INSTRUCTIONS =
 export function createAgentServer(options: AgentServerOptions): Server {
   const server = new Server(
     { name: "rl-chatops", title: "rl-chatops training runs", version: options.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
   const tools = agentTools(options.commands);
   const names = new Set(tools.map((t) => t.name));
@@ -43,5 +48,14 @@ export function createAgentServer(options: AgentServerOptions): Server {
   );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => readAgentResource(options.ask, request.params.uri));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [WATCH_RUN_PROMPT] }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    if (request.params.name !== WATCH_RUN_PROMPT.name)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `There is no prompt named "${request.params.name.slice(0, 100)}"; the one prompt is ${WATCH_RUN_PROMPT.name}.`,
+      );
+    return watchRunPrompt(request.params.arguments);
+  });
   return server;
 }

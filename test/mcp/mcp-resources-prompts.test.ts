@@ -1,11 +1,14 @@
-// rl-chatops mcp's resources, with the SDK's own client over stdio and Streamable HTTP as real processes: the channel's
-// runs listed, a run's status, logs and samples read under the person's permissions exactly as the /rl read
-// commands are, and a clear error for an unknown run or a URI that is no resource.
+// rl-chatops mcp's resources and prompt, with the SDK's own client over stdio and Streamable HTTP as real processes:
+// the channel's runs listed, a run's status, logs and samples read under the person's permissions exactly as the /rl
+// read commands are, a clear error for an unknown run or a URI that is no resource, and the watch-run prompt.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
 import { RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from "../../adapters/mcp/agent-resources.ts";
+import { WATCH_RUN_PROMPT } from "../../adapters/mcp/watch-run-prompt.ts";
+import { PACKAGE_ROOT } from "../../src/package-root.ts";
 import { botsPerTest } from "../helpers/bot-process.ts";
 import { answerAll, mcpPerTest, newToken } from "../helpers/mcp-client.ts";
 
@@ -31,8 +34,16 @@ async function refusal(client: Client, uri: string): Promise<McpError> {
   return error as McpError;
 }
 
-describe("rl-chatops mcp resources", () => {
-  it("lists the channel's runs and reads a run's status, logs and samples, as the person may", async () => {
+/** The text of a watch-run prompt, fetched as an agent's client does. */
+async function watchPrompt(client: Client, args: Record<string, string>): Promise<string> {
+  const { messages } = await client.getPrompt({ name: "watch-run", arguments: args });
+  expect(messages).toHaveLength(1);
+  expect(messages[0]).toMatchObject({ role: "user", content: { type: "text" } });
+  return (messages[0]!.content as { text: string }).text;
+}
+
+describe("rl-chatops mcp resources and prompt", () => {
+  it("lists the channel's runs and reads a run's status, logs and samples, as the person may; watch-run", async () => {
     const { cwd, env } = await bots.demoFolder({ RL_OPERATORS: "console:alice", RL_DEFAULT_ROLE: "none" });
     // Over stdio the local person (the terminal's admin) starts a run in the channel the agents act in.
     const { client: local } = await mcp.stdio(cwd, { env, args: ["--user", "carol"], elicit: answerAll("accept") });
@@ -88,5 +99,20 @@ describe("rl-chatops mcp resources", () => {
     expect(forbidden.message).toContain("needs the read permission; you have none");
     expect(forbidden.data).toMatchObject({ code: "FORBIDDEN" });
     await expect(bobs.listResources()).rejects.toThrow(/needs the read permission/);
+
+    // The watch-run prompt, over both transports: check, report, and act on nothing unasked, as the skill says.
+    expect((await local.listPrompts()).prompts).toEqual([WATCH_RUN_PROMPT]);
+    const text = await watchPrompt(local, { run: runId });
+    expect(text).toContain(`Watch training run ${runId}`);
+    expect(text).toContain(`rl_check_status (run "${runId}"), or by reading rl://runs/${runId}/status`);
+    expect(text).toContain("each time I ask again");
+    expect(text).toContain("never restart or resume this run");
+    expect(await watchPrompt(alices, { run: runId, every: "30 minutes" })).toContain("Check again every 30 minutes");
+    const skill = readFileSync(path.join(PACKAGE_ROOT, "examples/agent-skill/SKILL.md"), "utf8");
+    expect(skill).toContain("`watch-run` prompt");
+    expect(skill).toContain("never restart or resume it unless they ask");
+    await expect(local.getPrompt({ name: "watch-run", arguments: {} })).rejects.toThrow(/watch-run needs the run's id/);
+    await expect(local.getPrompt({ name: "watch-run", arguments: { run: "a b" } })).rejects.toThrow(/1 to 64 letters/);
+    await expect(local.getPrompt({ name: "restart-run" })).rejects.toThrow(/no prompt named "restart-run"/);
   });
 });
