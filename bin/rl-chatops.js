@@ -32,5 +32,11 @@ if (!existsSync(cli)) {
 } else if (program && existsSync(program)) {
   require(program).main(process.argv.slice(2));
 } else {
+  // The full command takes a moment to load (longer on a busy machine): a SIGINT or SIGTERM meanwhile is kept for it
+  // (src/cli/early-signals.ts) instead of killing the process at once, so a bot stopped as it starts exits cleanly.
+  const early = { signals: [], keep: (signal) => early.signals.push(signal) };
+  process[Symbol.for("rl-chatops.early-signals")] = early;
+  process.on("SIGINT", early.keep);
+  process.on("SIGTERM", early.keep);
   import(pathToFileURL(cli).href);
 }

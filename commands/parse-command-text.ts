@@ -1,11 +1,12 @@
 // Turns "/rl set group_size 8" style text into a command and raw arguments, or a usage error.
 import { RlError } from "../src/errors.ts";
 import { nearestName } from "../src/environments/resolution/nearest-name.ts";
+import { commandTooLong, MAX_COMMAND_LENGTH } from "../src/values/input-limits.ts";
 import { NULL_WORDS } from "../src/values/parse-field-value.ts";
 import { argSpecs, usageOf, type ArgSpec } from "./arg-specs.ts";
 import type { AnyCommand } from "./types.ts";
 
-export const MAX_COMMAND_LENGTH = 8_000;
+export { MAX_COMMAND_LENGTH } from "../src/values/input-limits.ts";
 
 interface Token {
   value: string;
@@ -100,12 +101,8 @@ function convertWord(spec: ArgSpec, word: string, command: AnyCommand): unknown 
 
 /** Parse text after (or including) "/rl" against the registry. Empty text means "help". */
 export function parseCommandText(text: string, commands: readonly AnyCommand[]): ParsedCommand {
-  if (text.length > MAX_COMMAND_LENGTH) {
-    throw new RlError(
-      "USAGE",
-      `That command is ${text.length} characters long; the limit is ${MAX_COMMAND_LENGTH}. Shorten it.`,
-    );
-  }
+  const tooLong = commandTooLong(text);
+  if (tooLong) throw new RlError("USAGE", tooLong, { details: { length: text.length, limit: MAX_COMMAND_LENGTH } });
   const body = text.trim().replace(/^\/?rl(\s+|$)/i, "");
   const tokens = tokenize(body);
   const name = (tokens[0]?.value ?? "help").toLowerCase();

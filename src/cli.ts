@@ -8,6 +8,7 @@ import type * as ScanCommandModule from "./scan-command.ts";
 import type * as ExecCommandModule from "./cli/exec-command.ts";
 import { ackTimeoutOf } from "./cli/ack-timeout.ts";
 import { runCommandMain } from "./cli/command-main.ts";
+import { releaseEarlySignals, takeEarlySignals } from "./cli/early-signals.ts";
 import { loadDataConfig } from "./cli/load-data-config.ts";
 import { loadProgram } from "./cli/load-program.ts";
 import { loadSettingNames } from "./cli/setting-names.ts";
@@ -37,6 +38,8 @@ const DATABASE_GONE_EXIT = 3;
  */
 function onShutdownSignals(onFirst: () => void): void {
   let seen = false;
+  // Installed in the same tick as bin's keeper is removed: no signal falls between the two.
+  const early = takeEarlySignals();
   const handle = (signal: NodeJS.Signals) => {
     if (seen) process.exit(128 + constants.signals[signal]);
     seen = true;
@@ -47,6 +50,7 @@ function onShutdownSignals(onFirst: () => void): void {
   };
   process.on("SIGINT", handle);
   process.on("SIGTERM", handle);
+  for (const signal of early) handle(signal);
 }
 
 async function exec(line: CommandLine): Promise<number> {
@@ -90,6 +94,12 @@ async function runBot(line: CommandLine): Promise<number> {
   let bot: Bot;
   try {
     const [config, { createBot }] = await Promise.all([loadDataConfig(), import("./main.ts")]);
+    // Stopped before it began: nothing was taken or opened, so nothing is left to stop.
+    if (running.signalled) {
+      process.stderr.write("rl-chatops: stopped before it started; nothing was opened.\n");
+      report?.({ error: "it was stopped by a signal before it started" });
+      return 0;
+    }
     const deps: BotDeps = background ? { background } : { console: line.options.console === true };
     bot = running.bot = await createBot(config, deps);
   } catch (err) {
@@ -138,6 +148,8 @@ async function backup(line: CommandLine): Promise<number> {
 
 runCommandMain(process.argv.slice(2), {
   run: async (line) => {
+    // Only the bot and the supervisor handle SIGINT and SIGTERM; any other command ends by them as usual.
+    if (line.verb !== "run" && line.verb !== "supervise") releaseEarlySignals();
     if (line.verb === "exec") return exec(line);
     if (line.verb === "mcp") return mcp(line);
     if (line.verb === "scan") return scan(line);

@@ -3,6 +3,7 @@ import { chmodSync, rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { z } from "zod";
 import { ACK_LINE, type BotResponse } from "../../src/lease/ask-bot.ts";
+import { MAX_COMMAND_LENGTH, MAX_REQUEST_BYTES } from "../../src/values/input-limits.ts";
 import type { Services } from "../../src/services.ts";
 import { runAgentRequest } from "../mcp/run-agent-request.ts";
 import { runCliCommand } from "./cli-command.ts";
@@ -22,7 +23,8 @@ const requestSchema = z.union([
   z.object({ tool: z.string().max(100), args: z.record(z.string(), z.unknown()), ...agentFields }),
   z.object({ confirmation: z.string().max(100), answer: z.enum(["confirm", "cancel"]), ...agentFields }),
   z.object({
-    text: z.string().max(20_000),
+    // Its length is checked by the dispatcher, which says the length and the limit.
+    text: z.string(),
     channel: z.string().max(200).optional(),
     user: z.string().max(200).optional(),
     json: z.boolean().optional(),
@@ -31,8 +33,14 @@ const requestSchema = z.union([
   }),
 ]);
 
-/** A request line longer than this is not a command. */
-const MAX_LINE = 64 * 1024;
+/** A request line over the limit: its length and the limit, and what to do (nothing is run). */
+function tooLong(bytes: number): BotResponse {
+  const message =
+    `The request is ${bytes.toLocaleString("en")} bytes long; the limit is ${MAX_REQUEST_BYTES.toLocaleString("en")} ` +
+    `(a command is at most ${MAX_COMMAND_LENGTH.toLocaleString("en")} characters). Nothing was run; shorten it.`;
+  const reply = { error: { code: "USAGE", message, details: { length: bytes, limit: MAX_REQUEST_BYTES } } };
+  return { ok: false, code: "USAGE", reply, rendered: message };
+}
 
 export interface CliSocketServer {
   /** Stop taking requests, let the ones in flight answer, then close. */
@@ -90,21 +98,26 @@ export async function serveCliSocket(
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
-    socket.setEncoding("utf8");
-    let buffer = "";
-    socket.on("data", (chunk: string) => {
-      buffer += chunk;
-      const end = buffer.indexOf("\n");
-      if (end < 0) {
-        if (buffer.length > MAX_LINE) socket.destroy();
-        return;
-      }
-      const line = buffer.slice(0, end);
+    const chunks: Buffer[] = [];
+    // The request line's length so far: a line over the limit is not kept, only counted to its end, so that the answer
+    // can say how long it was.
+    let bytes = 0;
+    socket.on("data", (chunk: Buffer) => {
+      const end = chunk.indexOf(10);
+      const part = end < 0 ? chunk : chunk.subarray(0, end);
+      bytes += part.length;
+      if (bytes <= MAX_REQUEST_BYTES) chunks.push(part);
+      else chunks.length = 0;
+      if (end < 0) return;
       // One request per connection: later bytes are ignored.
       socket.removeAllListeners("data");
       // Taken at once, however long the command then takes: exec waits for the answer only from a bot that acknowledges.
       socket.write(`${ACK_LINE}\n`);
-      const work = answer(socket, line).finally(() => {
+      const work = (
+        bytes > MAX_REQUEST_BYTES
+          ? Promise.resolve(void (!socket.destroyed && socket.end(`${JSON.stringify(tooLong(bytes))}\n`)))
+          : answer(socket, Buffer.concat(chunks).toString("utf8"))
+      ).finally(() => {
         inFlight.delete(work);
         options.onAnswered?.();
       });

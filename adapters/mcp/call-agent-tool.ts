@@ -2,7 +2,9 @@
 // asked through the client (elicitation) and runs only on their accept, or is answered "nothing started, and how".
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotResponse } from "../../src/lease/ask-bot.ts";
+import { isRlError } from "../../src/errors.ts";
 import { confirmButtons, type Reply } from "../../src/reply.ts";
+import { checkInputSize } from "../../src/values/check-input-size.ts";
 
 /** What the server asks the bot: a tool by name, or the answer to the prompt a tool call made. */
 export type AgentCall =
@@ -74,6 +76,13 @@ export async function callAgentTool(
   tool: string,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
+  try {
+    // Refused here with the bot's own words (its length and the limit), before anything is sent or started.
+    checkInputSize(args);
+  } catch (err) {
+    if (isRlError(err)) return errorResult(err.code, err.message, { details: err.details });
+    throw err;
+  }
   try {
     const response = await deps.ask({ tool, args });
     if (!response.needsConfirmation) return toolResult(response);

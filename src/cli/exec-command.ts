@@ -4,6 +4,7 @@
 // the command's chunks (cli.ts loads it too, for an exec it is handed).
 import type { Config } from "../config.ts";
 import { exitCodeOf, type BotRequest } from "../lease/ask-bot.ts";
+import { commandTooLong, MAX_COMMAND_LENGTH } from "../values/input-limits.ts";
 import { ackTimeoutOf } from "./ack-timeout.ts";
 import { askSupervisor } from "./ask-supervisor.ts";
 import { readClientDataDir } from "./client-data-dir.ts";
@@ -17,6 +18,17 @@ export async function runExec(
   ackTimeoutMs: number,
   loaders: ExecLoadersModule.ExecLoaders,
 ): Promise<number> {
+  // Refused here, before any owner is looked for or started: the same words the bot would say.
+  const tooLong = commandTooLong(request.text);
+  if (tooLong) {
+    const error = {
+      code: "USAGE",
+      message: tooLong,
+      details: { length: request.text.length, limit: MAX_COMMAND_LENGTH },
+    };
+    (request.json ? process.stdout : process.stderr).write(`${request.json ? JSON.stringify({ error }) : tooLong}\n`);
+    return exitCodeOf({ ok: false, code: "USAGE" });
+  }
   let loaded: Promise<Config> | undefined;
   const settings = () => (loaded ??= loaders.settings());
   const dataDir = readClientDataDir() ?? (await settings()).dataDir;

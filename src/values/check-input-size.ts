@@ -1,9 +1,10 @@
 // Bounds on arguments given as JSON (the LLM's tool calls, Discord options): size, nesting and list length, each refused plainly.
 import { RlError } from "../errors.ts";
+import { MAX_ARGS_CHARS } from "./input-limits.ts";
 import { MAX_LIST_ITEMS } from "./parse-field-value.ts";
 
 /** The same budget as a typed command line: JSON arguments may not say more than a person could type. */
-export const MAX_ARGS_CHARS = 8_000;
+export { MAX_ARGS_CHARS };
 export const MAX_ARGS_DEPTH = 8;
 export const MAX_ARGS_KEYS = 64;
 export const MAX_ARGS_ITEMS = MAX_LIST_ITEMS;
@@ -21,16 +22,9 @@ export function checkInputSize(args: unknown): Record<string, unknown> {
       "USAGE",
       'The arguments must be an object of named values, e.g. {"field": "group_size", "value": "8"}.',
     );
+  // Counted whole, so the refusal says how long they are.
   let chars = 0;
-  const count = (n: number) => {
-    chars += n;
-    if (chars > MAX_ARGS_CHARS)
-      throw new RlError(
-        "USAGE",
-        `The arguments are longer than ${MAX_ARGS_CHARS.toLocaleString("en")} characters in all; shorten them.`,
-        { details: { limit: MAX_ARGS_CHARS } },
-      );
-  };
+  const count = (n: number) => void (chars += n);
   const walk = (value: unknown, depth: number): void => {
     if (depth > MAX_ARGS_DEPTH)
       throw new RlError("USAGE", `The arguments are nested more than ${MAX_ARGS_DEPTH} levels deep.`, {
@@ -71,5 +65,11 @@ export function checkInputSize(args: unknown): Record<string, unknown> {
     throw new RlError("USAGE", `The arguments hold a ${typeof value} value, which is not JSON.`);
   };
   walk(args, 0);
+  if (chars > MAX_ARGS_CHARS)
+    throw new RlError(
+      "USAGE",
+      `The arguments are ${chars.toLocaleString("en")} characters long in all; the limit is ${MAX_ARGS_CHARS.toLocaleString("en")}. Shorten them.`,
+      { details: { length: chars, limit: MAX_ARGS_CHARS } },
+    );
   return args;
 }

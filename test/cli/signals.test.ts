@@ -1,3 +1,4 @@
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import { PassThrough } from "node:stream";
@@ -16,13 +17,35 @@ import {
   waitForStuckTrainer,
 } from "../helpers/bot-process.ts";
 import { demoLockedFields } from "../helpers/demo-stack.ts";
-import { runCli } from "../helpers/run-cli.ts";
+import { CLI, runCli } from "../helpers/run-cli.ts";
 import { tempDir, testServices } from "../helpers/test-services.ts";
 import { WAIT_CEILING_MS } from "../helpers/ceiling.ts";
+import { spawnTracked } from "../helpers/children.ts";
+import { PACKAGE_ROOT } from "../../src/config.ts";
 
 const { started, dataDirs, startBot } = botsPerTest();
 
 describe("signals", () => {
+  it("SIGTERM while the command is still loading: it takes nothing, opens nothing, and exits 0", async () => {
+    const cwd = tempDir();
+    const stall = tempDir("rl-stall-");
+    // The load of dist/cli.js is held: the moment before any of the bot's own code runs.
+    const child = spawnTracked(
+      process.execPath,
+      ["--import", path.join(PACKAGE_ROOT, "test/helpers/stall-import.mjs"), CLI],
+      { cwd, env: { RL_TEST_STALL_DIR: stall, RL_LOG_LEVEL: "warn" }, stdin: "pipe", reject: false },
+    );
+    await waitFor(() => existsSync(path.join(stall, "stalled")), "the command's load to be held");
+    child.kill("SIGTERM");
+    writeFileSync(path.join(stall, "release"), "");
+    const end = await child;
+    expect({ code: end.exitCode, signal: end.signal }).toEqual({ code: 0, signal: undefined });
+    expect(String(end.stderr)).toContain("SIGTERM: finishing the work in flight");
+    expect(String(end.stderr)).toContain("stopped before it started; nothing was opened");
+    expect(existsSync(path.join(cwd, "data", "rl-chatops.db"))).toBe(false);
+    expect(existsSync(path.join(cwd, "data", "bot.pid"))).toBe(false);
+  });
+
   it("SIGTERM ends the console bot with its input still open: exit 0, database closed last, lease released", async () => {
     const cwd = tempDir();
     const b = await startBot(cwd, { RL_LOG_LEVEL: "warn" });

@@ -47,7 +47,7 @@ describe("input limits", () => {
     const k = await selected();
     const chat = k.ctx(USERS.operator, { via: "chat" });
     const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{ name: "x".repeat(MAX_ARGS_CHARS + 1) }, /longer than 8,000 characters in all/],
+      [{ name: "x".repeat(MAX_ARGS_CHARS + 1) }, /are 8,005 characters long in all; the limit is 8,000/],
       [{ field: "extra", value: "v", deep: nested(MAX_ARGS_DEPTH + 2) }, /nested more than 8 levels deep/],
       [{ steps: 1, models: Array.from({ length: MAX_LIST_ITEMS + 1 }, () => "m") }, /has 257 items; the limit is 256/],
       [Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])), /has 65 keys; the limit is 64/],
