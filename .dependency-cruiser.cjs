@@ -17,6 +17,7 @@ const CORE_TIERS = [
     "config.ts",
     "stack-manifest-path.ts",
     "approval-settings.ts",
+    "local-people.ts",
     "load-node-cron.ts",
     "errors.ts",
     "reply.ts",

@@ -1,5 +1,6 @@
 // Test runner settings: real processes and sockets, so generous timeouts and files run in separate forks; dist/ is
 // built first, since the command-line tests run the built rl-chatops.
+import { userInfo } from "node:os";
 import { defineConfig } from "vitest/config";
 import { SUITE_CEILING_MS } from "./test/helpers/ceiling.ts";
 
@@ -18,8 +19,9 @@ export default defineConfig({
     // One ceiling for every test and hook (test/helpers/ceiling.ts): tests wait for events, never for a fixed time.
     testTimeout: SUITE_CEILING_MS,
     // The background supervisor an exec starts on a test's data folder exits as soon as it is idle, leaving nothing
-    // behind; the tests of its idle time set their own.
-    env: { RL_IDLE_EXIT_MINUTES: "0" },
+    // behind; the tests of its idle time set their own. Tests play several people from one machine user (exec --user,
+    // mcp --user): that user may act for others, as an admin's scripts may; the local identity tests set their own.
+    env: { RL_IDLE_EXIT_MINUTES: "0", RL_LOCAL_ACT_FOR_OTHERS: userInfo().username },
     hookTimeout: SUITE_CEILING_MS,
   },
 });

@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import { loadNodeCron } from "./load-node-cron.ts";
 import { checkApprovers, parseApproveWhen, type ApprovalRule } from "./approval-settings.ts";
 import { RlError } from "./errors.ts";
+import { parseLocalPeople, type LocalPeople } from "./local-people.ts";
 import { PACKAGE_ROOT } from "./package-root.ts";
 import { BUILTIN_MANIFESTS_DIR, STACKS, stackManifestOf } from "./stack-manifest-path.ts";
 import * as z from "zod/mini";
@@ -105,6 +106,8 @@ const settings = {
   RL_APPROVE_WHEN: z._default(z.string(), ""),
   RL_APPROVERS: z._default(list, []),
   RL_APPROVAL_TTL_MINUTES: z._default(minutes(30 * 24 * 60), 24 * 60),
+  RL_LOCAL_PEOPLE: z._default(list, []),
+  RL_LOCAL_ACT_FOR_OTHERS: z._default(list, []),
   RL_DIGEST_CRON: z._default(
     trimmed(
       z.minLength(1),
@@ -242,6 +245,8 @@ export interface Config {
   };
   /** Starts that wait for a second person's approval (RL_APPROVE_WHEN, RL_APPROVERS, RL_APPROVAL_TTL_MINUTES). */
   approvals: { when: ApprovalRule[]; approvers: string[]; ttlMs: number };
+  /** Who exec and mcp over stdio act as (RL_LOCAL_PEOPLE, RL_LOCAL_ACT_FOR_OTHERS; src/local-people.ts). */
+  localPeople: LocalPeople;
   logLevel: NonNullable<Raw["RL_LOG_LEVEL"]>;
   digests: {
     cron: string;
@@ -445,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       // Rounded to the millisecond: a fraction of a minute (0.05) is not a whole number of them in floating point.
       ttlMs: Math.round(r.RL_APPROVAL_TTL_MINUTES * 60_000),
     },
+    localPeople: parseLocalPeople(r.RL_LOCAL_PEOPLE, r.RL_LOCAL_ACT_FOR_OTHERS),
     // In the terminal console the logs share the screen with the conversation: only warnings unless asked.
     logLevel: r.RL_LOG_LEVEL ?? (r.SLACK_BOT_TOKEN || r.DISCORD_TOKEN ? "info" : "warn"),
     digests: {

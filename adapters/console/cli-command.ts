@@ -5,16 +5,21 @@ import { redactDeep } from "../../src/redact.ts";
 import { stringifyReplyJson } from "../../src/values/reply-json.ts";
 import type { Services } from "../../src/services.ts";
 import { CONSOLE_CHANNEL } from "./console.ts";
+import { localPerson } from "../../src/local-people.ts";
 import { renderText } from "../render-text.ts";
 
 export async function runCliCommand(services: Services, request: BotRequest): Promise<BotResponse> {
   const channel = request.channel ? { ...CONSOLE_CHANNEL, channel: request.channel } : CONSOLE_CHANNEL;
-  const user = request.user ?? "local";
-  const { reply, ok, replayed } = await dispatch(
-    { text: request.text },
-    { channel, user: { id: user, name: user }, via: "cli", services },
-    { confirmed: true, ...(request.id !== undefined ? { requestId: request.id } : {}) },
-  );
+  // The machine's user running exec, unless the settings let them name another person.
+  const who = localPerson(services.config.localPeople, request.user);
+  const { reply, ok, replayed } =
+    "refused" in who
+      ? { reply: { error: { code: "FORBIDDEN", message: who.refused } }, ok: false, replayed: false }
+      : await dispatch(
+          { text: request.text },
+          { channel, user: { id: who.person, name: who.person }, via: "cli", services },
+          { confirmed: true, ...(request.id !== undefined ? { requestId: request.id } : {}) },
+        );
   const rendered = request.json
     ? stringifyReplyJson(ok ? (reply.data ?? { title: reply.title, text: reply.text }) : { error: reply.error }, 2)
     : renderText(reply);

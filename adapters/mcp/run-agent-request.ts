@@ -8,6 +8,7 @@ import type { Services } from "../../src/services.ts";
 import { resultContent, runToolCall } from "../chat/run-tool-call.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import { CONSOLE_CHANNEL } from "../console/console.ts";
+import { localPerson } from "../../src/local-people.ts";
 
 /** An agent reads more than a chat model's turn holds: a tool result's JSON is bounded at this many characters. */
 export const AGENT_RESULT_CHARS = 24_000;
@@ -15,8 +16,7 @@ export const AGENT_RESULT_CHARS = 24_000;
 /** The channel an agent acts in when its server names none (`rl-chatops mcp --channel`). */
 export const AGENT_CHANNEL = "mcp";
 
-function agentContext(services: Services, request: AgentRequest): CommandContext {
-  const id = request.user ?? "local";
+function agentContext(services: Services, request: AgentRequest, id: string): CommandContext {
   return {
     channel: { ...CONSOLE_CHANNEL, channel: request.channel ?? AGENT_CHANNEL },
     user: { id, name: id, ...(request.remote ? { remote: true } : {}) },
@@ -27,7 +27,13 @@ function agentContext(services: Services, request: AgentRequest): CommandContext
 
 /** Runs the agent's request in the bot; the reply handed back is redacted here, the socket's output boundary. */
 export async function runAgentRequest(services: Services, request: AgentRequest): Promise<BotResponse> {
-  const ctx = agentContext(services, request);
+  // Over stdio the machine's user running the agent (unless the settings let it name another person); over HTTP the
+  // person whose bearer token the server checked, with no terminal's admin role.
+  const who = request.remote
+    ? { person: request.user ?? "remote" }
+    : localPerson(services.config.localPeople, request.user);
+  if ("refused" in who) return { ok: false, code: "FORBIDDEN", reply: {}, rendered: who.refused };
+  const ctx = agentContext(services, request, who.person);
   const { redact } = services;
   if ("tool" in request) {
     // Only the registry's chat tools, by their tool names: an admin command that is no tool is not reachable here.

@@ -53,7 +53,8 @@ export function runExecLine(line: CommandLine, loaders: ExecLoadersModule.ExecLo
   const request: BotRequest = {
     text,
     channel: line.options.channel,
-    user: line.options.user ?? process.env.USER ?? "local",
+    // Asked for, not asserted: the bot acts as the machine's user running this unless its settings let it name another.
+    ...(line.options.user !== undefined ? { user: line.options.user } : {}),
     json: line.options.json === true,
     // A script retrying a command gives the same id each time: the command runs once.
     ...(line.options["request-id"] !== undefined ? { id: line.options["request-id"] } : {}),

@@ -10,7 +10,6 @@ import type { Config } from "../config.ts";
 import type { BotResponse } from "../lease/ask-bot.ts";
 import { PACKAGE_ROOT } from "../package-root.ts";
 import { ackTimeoutOf } from "./ack-timeout.ts";
-import { localAgentPerson } from "./agent-person.ts";
 import { askSupervisor, type OwnerSearch } from "./ask-supervisor.ts";
 import { readClientDataDir } from "./client-data-dir.ts";
 import type { ExecLoaders } from "./exec-loaders.ts";
@@ -22,7 +21,8 @@ const DEFAULT_CHANNEL = "mcp";
 /** Who the calls are made as, and where: filled into every call the server hands the owner. */
 export interface AgentSeat {
   channel: string;
-  user: string;
+  /** Over stdio only when --user names another person (the bot decides whether this machine's user may). */
+  user?: string;
   remote?: boolean;
 }
 
@@ -84,5 +84,7 @@ export async function runMcp(line: CommandLine, loaders: ExecLoaders): Promise<n
     // Over HTTP the person is whoever the token stands for, with their own role (not the terminal's admin).
     return http.serveHttp(line, file, (user) => agentServerFor(ask, { channel, user, remote: true }), channel);
   }
-  return serveStdio(ask, { channel, user: localAgentPerson(line.options.user) });
+  // As exec: the bot takes the machine's user running this as the person, unless its settings let --user name another.
+  const named = line.options.user;
+  return serveStdio(ask, { channel, ...(named !== undefined ? { user: named } : {}) });
 }

@@ -3,6 +3,7 @@
 // or impossible), bad arguments as tool errors, and no second run when the owner dies after the person's accept.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { agentTools } from "../../adapters/mcp/agent-tools.ts";
 import { toolCommands, toolParameters } from "../../adapters/chat/build-tools.ts";
@@ -149,10 +150,12 @@ describe("rl-chatops mcp over stdio", () => {
 
   it("starts nothing for a client without elicitation, and says how to confirm", async () => {
     // Run from another folder, as an agent's client does, finding the data folder by RL_DATA_DIR; the local person
-    // is $USER with the terminal's admin role, whatever RL_DEFAULT_ROLE says.
-    const { cwd, dataDir, env } = await bots.demoFolder({ RL_DEFAULT_ROLE: "none" });
+    // is the machine's user (here made carol by RL_LOCAL_PEOPLE; $USER says nothing) with the terminal's admin role,
+    // whatever RL_DEFAULT_ROLE says.
+    const people = { RL_LOCAL_PEOPLE: `${userInfo().username}=carol` };
+    const { cwd, dataDir, env } = await bots.demoFolder({ RL_DEFAULT_ROLE: "none", ...people });
     const { client } = await mcp.stdio(tempDir(), {
-      env: { ...env, RL_DATA_DIR: dataDir, USER: "carol" },
+      env: { ...env, RL_DATA_DIR: dataDir, USER: "mallory" },
       args: ["--channel", "lab"],
     });
     await client.callTool({ name: "rl_select_environment", arguments: { name: "parity" } });
