@@ -27,6 +27,10 @@ export interface BenchSizes {
   memoryRuns: number;
   /** How long the memory child idles before its RSS is read. */
   memoryIdleMs: number;
+  /** Past runs in the history database, the channels they are in, and the repetitions of each history command. */
+  historyRuns: number;
+  historyChannels: number;
+  historyReps: number;
 }
 
 export interface BenchOptions {
@@ -56,6 +60,9 @@ const FULL: BenchSizes = {
   memoryReps: 3,
   memoryRuns: 1000,
   memoryIdleMs: 10_000,
+  historyRuns: 100_000,
+  historyChannels: 1000,
+  historyReps: 7,
 };
 
 const QUICK: BenchSizes = {
@@ -77,6 +84,9 @@ const QUICK: BenchSizes = {
   memoryReps: 2,
   memoryIdleMs: 4_000,
   memoryRuns: 1000,
+  historyRuns: 20_000,
+  historyChannels: 200,
+  historyReps: 3,
 };
 
 export function readBenchOptions(argv: readonly string[]): BenchOptions {

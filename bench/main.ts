@@ -18,6 +18,7 @@ import { measureDiscoveryCookbook } from "./discovery-cookbook.ts";
 import { measureDiscoveryShaped } from "./discovery-shaped.ts";
 import { measureDiscoveryWarm } from "./discovery-warm.ts";
 import { generateEnvironments } from "./generate-environments.ts";
+import { measureHistory } from "./history-scale.ts";
 import { measureMemory } from "./memory.ts";
 import { measureSamplesMemory } from "./samples-memory.ts";
 import { markdownTable, notes, stolenPercent, textTable } from "./print-table.ts";
@@ -40,6 +41,7 @@ const MEASUREMENTS: Array<{ id: string; title: string; run: (ctx: BenchContext) 
   { id: "memory", title: "9. Memory", run: measureMemory },
   { id: "recovery", title: "10. Recovery after a crash", run: measureRecovery },
   { id: "samples-rss", title: "11. Reading samples of a 1 GB file", run: measureSamplesMemory },
+  { id: "history", title: "12. History: 100,000 past runs", run: measureHistory },
 ];
 
 function failedRow(id: string, title: string, err: unknown): BenchRow {

@@ -418,4 +418,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN created_via TEXT;
     `,
   },
+  {
+    version: 23,
+    name: "a year of runs read through indexes: every channel's runs newest first, and a run found by the start of its id",
+    sql: `
+      CREATE INDEX runs_by_time ON runs (created_at);
+      CREATE INDEX runs_by_id_nocase ON runs (id COLLATE NOCASE);
+    `,
+  },
 ];

@@ -76,6 +76,8 @@ function checkExistingFile(file: string): void {
 export interface OpenDatabaseOptions {
   /** Called when a new database is built under its temporary name, just before it takes its own (a crash point). */
   beforePublish?: () => void;
+  /** Called with every statement the connection runs, its parameters filled in (the query-plan test reads them). */
+  traceSql?: (sql: string) => void;
 }
 
 export function openDatabase(
@@ -101,7 +103,10 @@ export function openDatabase(
         );
       }
     }
-    db = new Database(file, { fileMustExist: file !== ":memory:" });
+    db = new Database(file, {
+      fileMustExist: file !== ":memory:",
+      ...(options.traceSql ? { verbose: (sql: unknown) => options.traceSql!(String(sql)) } : {}),
+    });
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");

@@ -65,6 +65,8 @@ export interface ServiceOptions {
   fetch?: typeof globalThis.fetch;
   /** Replaces node-cron for the digest schedules (tests fire them by hand). */
   schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
+  /** Every SQL statement the database runs, its parameters filled in (the query-plan test). */
+  traceSql?: (sql: string) => void;
 }
 
 /** How long an environment (or a recipe) must stay alive to count as ready when it shows no evidence of work yet. */
@@ -76,7 +78,10 @@ function wireCore(config: Config, options: ServiceOptions) {
   const redact = createRedactor(config.secrets);
   const log = options.log ?? createLogger(config.logLevel, redact);
   const lockedFields = loadLockedFields(config.lockedFieldsPath);
-  const db = openDatabase(config.databasePath, undefined, { beforePublish: () => crashPoint("database-built") });
+  const db = openDatabase(config.databasePath, undefined, {
+    beforePublish: () => crashPoint("database-built"),
+    traceSql: options.traceSql,
+  });
   const dbWatch = config.databasePath === ":memory:" ? undefined : watchDatabaseFile(db, config.databasePath);
   return {
     config,
