@@ -82,6 +82,8 @@ const budget: AnyCommand = defineCommand({
   permission: "read",
   uses: ["budgets", "config", "now"],
   mutates: true,
+  // Showing is a read for the asker (their own limits among them); setting and clearing are the team's to see.
+  personal: ({ action }) => (action ?? "show").toLowerCase() === "show" || action === "",
   examples: [
     "/rl budget",
     "/rl budget set steps 40000 per week",

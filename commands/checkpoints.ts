@@ -18,6 +18,7 @@ export default defineCommand({
   }),
   positional: ["run"],
   permission: "read",
+  personal: true,
   uses: ["report"],
   async run({ run: id, limit }, ctx) {
     const { report } = ctx.services;

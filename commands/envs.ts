@@ -10,6 +10,7 @@ export default defineCommand({
   toolName: "rl_list_environments",
   args: z.object({}),
   permission: "read",
+  personal: true,
   uses: ["config", "env", "manager"],
   async run(_args, ctx) {
     const result = await ctx.services.env.listEnvironments(ctx.channel);

@@ -193,6 +193,8 @@ const notify: AnyCommand = defineCommand({
   permission: "read",
   uses: ["notify", "config", "now"],
   mutates: true,
+  // Showing the routes is a read for the asker; changing them is the team's to see.
+  personal: ({ what }) => ["", "show"].includes((what ?? "").toLowerCase()),
   examples: [
     "/rl notify",
     "/rl notify failed,completed dm --user me",

@@ -11,7 +11,7 @@ import type { DispatchResult, RunInput } from "./dispatch-result.ts";
 import { errorReply } from "./error-reply.ts";
 import { parseCommandText } from "./parse-command-text.ts";
 import { recordAudit } from "./record-audit.ts";
-import { contextFor, type AnyCommand, type CommandContext } from "./types.ts";
+import { contextFor, isPersonalWith, type AnyCommand, type CommandContext } from "./types.ts";
 
 /** The command an input names, and its arguments as given (not yet validated). */
 export function resolveCommand(
@@ -47,8 +47,8 @@ export function isRefusal(err: RlError): boolean {
 }
 
 /** Typed or clicked on a chat platform, a personal read is shown to the asker alone, with a "Post to channel" button. */
-function answerPrivately(command: AnyCommand, ctx: CommandContext, reply: Reply): Reply {
-  if (!command.personal || (ctx.via !== "slash" && ctx.via !== "button")) return reply;
+function answerPrivately(command: AnyCommand, args: Record<string, unknown>, ctx: CommandContext, reply: Reply): Reply {
+  if (!isPersonalWith(command, args) || (ctx.via !== "slash" && ctx.via !== "button")) return reply;
   return { ...reply, delivery: { ...reply.delivery, ephemeral: true, shareable: true } };
 }
 
@@ -86,6 +86,7 @@ export async function runCommand(
     if (held) return { reply: held, command, ok: true };
     const reply = await answerPrivately(
       command,
+      parsed.data as Record<string, unknown>,
       ctx,
       await command.run(parsed.data as Record<string, unknown>, contextFor(command, ctx)),
     );

@@ -74,7 +74,7 @@ export interface CommandDefinition<S extends ArgsSchema = ArgsSchema, U extends 
    * A read for the person who asked (a long listing, their own look-up): on Slack and Discord it answers privately,
    * with a button that posts the same answer to the channel. Team actions (start, stop, sweep) leave this off.
    */
-  personal?: boolean;
+  personal?: boolean | ((args: z.output<S>) => boolean);
   examples?: string[];
   /** For confirm commands: what will happen (environment, changed fields, steps), shown before the person confirms. */
   preview?(args: z.output<S>, ctx: CommandContext<U>): Promise<Reply>;
@@ -87,8 +87,15 @@ export interface CommandDefinition<S extends ArgsSchema = ArgsSchema, U extends 
   run(args: z.output<S>, ctx: CommandContext<U>): Promise<Reply>;
 }
 
+/** Whether this use of the command is a personal read (budget and notify are when they only show). */
+export function isPersonalWith(command: Pick<AnyCommand, "personal">, args: Record<string, unknown>): boolean {
+  const { personal } = command;
+  return typeof personal === "function" ? personal(args) : personal === true;
+}
+
 /** A definition with its argument type erased, as the registry holds it. */
-export interface AnyCommand extends Omit<CommandDefinition, "run" | "positional" | "preview" | "refusal"> {
+export interface AnyCommand extends Omit<CommandDefinition, "run" | "positional" | "preview" | "refusal" | "personal"> {
+  personal?: boolean | ((args: Record<string, unknown>) => boolean);
   positional?: readonly string[];
   preview?(args: Record<string, unknown>, ctx: CommandContext): Promise<Reply>;
   refusal?(args: Record<string, unknown>, ctx: CommandContext): RlError | undefined;

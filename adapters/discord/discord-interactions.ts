@@ -2,7 +2,7 @@
 import { MessageFlags } from "discord.js";
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
 import type { RunInput } from "../../commands/dispatch.ts";
-import { willRun } from "../../commands/will-run.ts";
+import { isPersonal, willRun } from "../../commands/will-run.ts";
 import { allows, roleOf } from "../../src/policy.ts";
 import { suggest, suggestKnown, suggestionSource } from "./discord-autocomplete.ts";
 import { argsFromOptions, commandFor, ROOT_COMMAND, specFor } from "./discord-command-json.ts";
@@ -50,7 +50,7 @@ async function answerCommand(i: ChatInputCommandInteraction, deps: DiscordDeps):
   const args = argsFromOptions(command, (name) => i.options.get(name)?.value);
   const input = { name: command.name, args };
   await runAndAnswer(i, input, isSlow(command) && willRunHere(i, input, "slash", deps), "slash", deps, {
-    personal: command.personal === true,
+    personal: isPersonal(input, deps.commands),
   });
 }
 
@@ -114,10 +114,11 @@ async function answerButton(i: ButtonInteraction, deps: DiscordDeps): Promise<vo
     case "run": {
       const command = commandOfText(action.command, deps.commands);
       // A button on a private answer (a list's Older page) answers in its place, when the answer is private too.
-      const inPlace = i.message.flags.has(MessageFlags.Ephemeral) && command?.personal === true;
+      const personal = isPersonal({ text: action.command }, deps.commands);
+      const inPlace = i.message.flags.has(MessageFlags.Ephemeral) && personal;
       const input = { text: action.command };
       await runAndAnswer(i, input, isSlow(command) && willRunHere(i, input, "button", deps), "button", deps, {
-        personal: command?.personal === true,
+        personal,
         inPlace,
       });
       return;

@@ -6,7 +6,7 @@ import { answerPrompt } from "../../commands/confirmation/answer-prompt.ts";
 import { dispatch, type ConfirmationAnswerInput, type DispatchResult } from "../../commands/dispatch.ts";
 import { COMMANDS } from "../../commands/index.ts";
 import type { AnyCommand, Caller, CommandContext } from "../../commands/types.ts";
-import { willRun } from "../../commands/will-run.ts";
+import { isPersonal, willRun } from "../../commands/will-run.ts";
 import type { ChartRenderer } from "../../src/metrics/render-chart.ts";
 import { asEphemeral, isEphemeral, type Reply } from "../../src/reply.ts";
 import type { Services } from "../../src/services.ts";
@@ -118,7 +118,7 @@ export async function runSlackCommand(text: string, source: SlackCommandSource, 
     const mayShow =
       command !== undefined &&
       !command.confirm &&
-      !command.personal &&
+      !isPersonal({ text }, deps.commands ?? COMMANDS) &&
       willRun(
         { text },
         { channel: source.channel, user: source.user, via: source.kind === "typed" ? "slash" : "button", services },

@@ -20,7 +20,8 @@ describe("slash commands", () => {
     const [embed] = embedsOf(call);
     expect(embed?.["title"]).toBe("Environments (1)");
     expect(String(embed?.["description"])).toContain("foo (FooEnv)");
-    expect(((bodyOf(call)["data"] as { flags?: number }).flags ?? 0) & 64).toBe(0);
+    // A read for the asker: private (ephemeral), with a button that posts it for everyone.
+    expect(((bodyOf(call)["data"] as { flags?: number }).flags ?? 0) & 64).toBe(64);
   });
 
   it("defers a slow command (type 5), shows progress, then edits @original with the answer", async () => {

@@ -124,3 +124,36 @@ describe("Slack personal reads", () => {
     expect((await fetch(later, { method: "POST", body: JSON.stringify({ text: "hi" }) })).status).toBe(404);
   });
 });
+
+describe("Slack reads of environments, checkpoints, budgets and notice routes", () => {
+  it("answers each privately with a Post to channel button, and a budget set in public", async () => {
+    h = await startSlackHarness({ env: { RL_ADMINS: `slack:${ALICE.id}` } });
+    h.services.runs.insert({
+      id: "r0ckpts1",
+      channel: CHANNEL_KEY,
+      environment: "gsm8k",
+      config: {},
+      status: "completed",
+      createdBy: ALICE.id,
+    });
+    const reads: Array<[string, string]> = [
+      ["envs", "s ("],
+      ["checkpoints r0ckpts1", "r0ckpts1"],
+      ["budget", "No budgets here"],
+      ["notify", "Where notices go"],
+    ];
+    for (const [text, title] of reads) {
+      await h.slash(slashCommand({ text, responseUrl: h.fake.responseUrl(asker) }));
+      const answer = await privateAnswer(h, title);
+      expect(
+        buttonsOf(answer.body.blocks).map((b) => b.text.text),
+        text,
+      ).toContain("Post to channel");
+    }
+    expect(await history(h)).toEqual([]);
+    // Setting a budget is the team's business: it is posted for everyone.
+    await h.slash(slashCommand({ text: "budget set steps 40000 per week", responseUrl: h.fake.responseUrl(asker) }));
+    const set = await h.fake.waitForCall("chat.postMessage", (c) => String(c.body.text).startsWith("Budget set"));
+    expect(set.body.channel).toBe(CHANNEL);
+  });
+});

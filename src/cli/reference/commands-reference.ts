@@ -19,7 +19,8 @@ function who(command: AnyCommand): string {
 function traits(command: AnyCommand): string {
   const parts: string[] = [];
   if (command.confirm) parts.push("asks to confirm");
-  if (command.personal) parts.push("answered privately");
+  if (command.personal === true) parts.push("answered privately");
+  else if (command.personal) parts.push("answered privately when it only shows");
   if (command.slow) parts.push("shows progress");
   if (command.toolName) parts.push(`chat tool \`${command.toolName}\``);
   return parts.join(", ");
