@@ -51,13 +51,18 @@ export function osUserName(): string {
   return ownUser;
 }
 
+/** The person the machine's user is on the console channels: RL_LOCAL_PEOPLE's name for them, else their own. */
+export function ownPerson(settings: LocalPeople, osUser: string = osUserName()): string {
+  return settings.people[osUser] ?? osUser;
+}
+
 /** The person a local command is made by, or why it may not act as the one it names. */
 export function localPerson(
   settings: LocalPeople,
   named: string | undefined,
   osUser: string = osUserName(),
 ): { person: string } | { refused: string } {
-  const own = settings.people[osUser] ?? osUser;
+  const own = ownPerson(settings, osUser);
   if (named === undefined || named === own || named === osUser) return { person: own };
   if (settings.actForOthers.includes(osUser) || settings.actForOthers.includes("*")) return { person: named };
   return {

@@ -9,6 +9,7 @@ import type { ChatAdapter, ChatHandler, MessageRef } from "../chat-adapter.ts";
 import { redactReply } from "../redact-reply.ts";
 import { renderText } from "../render-text.ts";
 import { routeMarker } from "../../src/notify/describe-route.ts";
+import { ownPerson } from "../../src/local-people.ts";
 
 export const CONSOLE_CHANNEL = { platform: "console", workspace: "local", channel: "console" } as const;
 
@@ -86,10 +87,10 @@ export async function runConsole(services: Services, options: ConsoleOptions = {
   const output = options.output ?? process.stdout;
   const interactive = (input as { isTTY?: boolean }).isTTY === true;
   const rl = createInterface({ input, output, terminal: interactive, prompt: "rl> " });
-  const user = {
-    id: options.userName ?? process.env.USER ?? "local",
-    name: options.userName ?? process.env.USER ?? "local",
-  };
+  // The machine's user who started the bot in this terminal, as exec would take them (never $USER, which any
+  // process may set).
+  const person = options.userName ?? ownPerson(services.config.localPeople);
+  const user = { id: person, name: person };
   // What the terminal shows is redacted once, here, as each platform's adapter does where it sends. A terminal has
   // no threads: a failed start's reason, just printed by the run's failure notice, is not printed a second time.
   const show = (reply: Reply): string => {
