@@ -6,7 +6,7 @@
 const CORE_TIERS = [
   ["services.ts"],
   ["operations.ts", "digests", "experiments", "inference", "environment-ops.ts", "environment-ops"],
-  ["training"],
+  ["training", "watchdog"],
   ["budgets", "notify"],
   ["stacks"],
   ["outbox", "metrics", "values"],

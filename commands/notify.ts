@@ -19,16 +19,21 @@ import {
 } from "../src/notify/notify-words.ts";
 import { accessOf, allows, refusalMessage } from "../src/policy.ts";
 import { personRef, type Reply } from "../src/reply.ts";
+import { changeWatchdog, ignoreSignals, showWatchdog, WATCHDOG_FORMS } from "./notify-watchdog.ts";
 import { defineCommand, type AnyCommand, type CommandContext } from "./types.ts";
 
 const word = (what: string) => z.string().max(80).optional().describe(what);
 
 const args = z.object({
   what: word(
-    "Kinds (started, failed, completed, stopped, alerts, digests, checkpoint; comma-separated, or all), or failures, reward, best, reset",
+    "Kinds (started, failed, completed, stopped, alerts, digests, checkpoint; comma-separated, or all), or failures, reward, best, watchdog, reset",
   ),
-  where: word(`Where they go: ${DESTINATION_FORMS}; or only / above / below / on / off`),
-  value: word("The reward threshold (reward above|below N)"),
+  where: word(
+    `Where they go: ${DESTINATION_FORMS}; or only / above / below / on / off; after watchdog: a signal, or ignore`,
+  ),
+  value: word(
+    "The reward threshold (reward above|below N); after watchdog <signal>: off, on, reset, name=value[,name=value] or ignore=<run>",
+  ),
   user: z
     .string()
     .min(1)
@@ -39,8 +44,7 @@ const args = z.object({
 
 type Args = z.output<typeof args>;
 
-const FORMS =
-  "/rl notify <kinds> <thread|channel|#channel|dm|off> [--user ID|me], /rl notify failures only, /rl notify reward above|below <N>, /rl notify reward off, /rl notify best on|off, /rl notify reset";
+const FORMS = `/rl notify <kinds> <thread|channel|#channel|dm|off> [--user ID|me], /rl notify failures only, /rl notify reward above|below <N>, /rl notify reward off, /rl notify best on|off, /rl notify reset, /rl notify watchdog, ${WATCHDOG_FORMS}`;
 
 /** Whose routes: the channel's, or one person's (their own, or anyone's for an admin). */
 function ownerOf(input: Args, ctx: CommandContext<"config">): string {
@@ -162,6 +166,22 @@ function show(ctx: CommandContext<"notify">): Reply {
     channel.newBest ? "new best for the environment here" : undefined,
   ].filter((a): a is string => a !== undefined);
   fields.push({ label: "Reward alerts", value: alerts.length ? alerts.join("; ") : "none" });
+  const watchdog = Object.entries(channel.watchdog ?? {}).map(
+    ([signal, set]) =>
+      `${signal} ${
+        set.off
+          ? "off"
+          : Object.entries(set.values ?? {})
+              .map(([k, v]) => `${k}=${v}`)
+              .join(" ")
+      }`,
+  );
+  fields.push({
+    label: "Watchdog",
+    value: watchdog.length
+      ? `${watchdog.join("; ")}; the rest as default`
+      : "every signal on, as default (/rl notify watchdog)",
+  });
   if (people.length) fields.push({ label: "People with their own routes", value: people.map(personRef).join(", ") });
   const words = (s: NotifySettings) =>
     Object.fromEntries(Object.entries(s.routes).map(([k, d]) => [k, destinationWord(d)]));
@@ -186,12 +206,12 @@ const notify: AnyCommand = defineCommand({
   name: "notify",
   summary: "Show or set where notices go",
   description:
-    "Where each kind of notice goes in this channel: started, failed, completed, stopped, alerts, digests and checkpoint, to the run's thread (default), the channel, another channel (#name or a mention), a DM to whoever started the run, or off. `failures only` posts failures and alerts and nothing else; `reward above|below N` and `best on` add reward alerts (once per run); a saved checkpoint is in the digest unless routed. `--user ID|me` sets routes for the runs one person starts. With no words it shows the routing.",
+    "Where each kind of notice goes in this channel: started, failed, completed, stopped, alerts, digests and checkpoint, to the run's thread (default), the channel, another channel (#name or a mention), a DM to whoever started the run, or off. `failures only` posts failures and alerts and nothing else; `reward above|below N` and `best on` add reward alerts (once per run); a saved checkpoint is in the digest unless routed. `watchdog` shows the training watchdog's signals (reward collapse, plateau, stall, group collapse, entropy collapse, length drift); `watchdog <signal> off|on|reset|name=value` switches or tunes one for the channel, `watchdog <signal|all> ignore=<run>` stops its alerts for one run. `--user ID|me` sets routes for the runs one person starts. With no words it shows the routing.",
   toolName: "rl_notify",
   args,
   positional: ["what", "where", "value"],
   permission: "read",
-  uses: ["notify", "config", "now"],
+  uses: ["notify", "config", "now", "report", "watchdog"],
   mutates: true,
   // Showing the routes is a read for the asker; changing them is the team's to see.
   personal: ({ what }) => ["", "show"].includes((what ?? "").toLowerCase()),
@@ -202,10 +222,15 @@ const notify: AnyCommand = defineCommand({
     "/rl notify alerts #training-alerts",
     "/rl notify reward above 0.9",
     "/rl notify best on",
+    "/rl notify watchdog collapse fraction=0.4 steps=8",
+    "/rl notify watchdog plateau off",
   ],
   async run(input, ctx) {
     const what = (input.what ?? "").toLowerCase();
     if (what === "" || what === "show") return show(ctx);
+    const where = (input.where ?? "").toLowerCase();
+    if (what === "watchdog" && (where === "" || where === "show" || where === "help"))
+      return showWatchdog(ctx.services.notify.get(ctx.channel, CHANNEL_WIDE));
     // Anyone may look; changing where a channel's notices go is for those who may operate it.
     const { policy } = ctx.services.config;
     const access = accessOf(policy, ctx.channel, ctx.user);
@@ -213,8 +238,17 @@ const notify: AnyCommand = defineCommand({
       throw new RlError("FORBIDDEN", refusalMessage(policy, access, "/rl notify", "operate", ctx.channel.platform), {
         details: { needed: "operate", role: access.role },
       });
+    const ignore = /^ignore=(\S+)$/i.exec(input.value ?? "");
+    if (what === "watchdog" && ignore) return ignoreSignals(ignore[1]!, input.where ?? "", ctx);
     const owner = ownerOf(input, ctx as CommandContext);
     const { notify: repo } = ctx.services;
+    if (what === "watchdog") {
+      if (owner !== CHANNEL_WIDE)
+        throw new RlError("USAGE", "The watchdog's signals are the channel's: leave out --user.");
+      const { next, said } = changeWatchdog(repo.get(ctx.channel, owner), input.where!, input.value ?? "");
+      repo.set(ctx.channel, owner, next, ctx.user.id, ctx.services.now());
+      return { title: "Watchdog changed", text: said, data: { said } };
+    }
     if (what === "reset") {
       const cleared = repo.clear(ctx.channel, owner);
       return {

@@ -426,4 +426,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_id_nocase ON runs (id COLLATE NOCASE);
     `,
   },
+  {
+    version: 24,
+    name: "the training watchdog's memory of each run: the signals in an open episode, the step times it measured",
+    sql: `
+      CREATE TABLE watchdog_state (
+        run_id TEXT PRIMARY KEY,
+        state_json TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

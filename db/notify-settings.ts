@@ -24,6 +24,14 @@ export interface NotifySettings {
   rewardBelow?: number;
   /** Alert once per run when it beats every earlier run of its environment in this channel. */
   newBest?: boolean;
+  /** The training watchdog's signals as the channel tuned them (/rl notify watchdog); absent: their defaults. */
+  watchdog?: Record<string, WatchdogSetting>;
+}
+
+/** One watchdog signal in a channel: switched off, or some of its numbers changed. */
+export interface WatchdogSetting {
+  off?: boolean;
+  values?: Record<string, number>;
 }
 
 /** The channel's own settings are kept under this user id; a person's under theirs. */

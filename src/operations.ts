@@ -21,6 +21,7 @@ import type { Logger } from "./log.ts";
 import type { Redactor } from "./redact.ts";
 import type { RunManager } from "./training/run-manager.ts";
 import type { RunReport } from "./training/run-report.ts";
+import type { Watchdog } from "./watchdog/watchdog.ts";
 
 /** src/services.ts builds it; tests may hand a smaller one. */
 export interface Operations {
@@ -43,6 +44,8 @@ export interface Operations {
   manager: RunManager;
   report: RunReport;
   digests: Digests;
+  /** The training watchdog's signals on running runs (docs/watchdog.md), and the runs' ignored signals. */
+  watchdog: Watchdog;
   inferenceTests: InferenceTestsRepo;
   /** Pending and answered confirmation prompts (Confirm / Cancel), answered once. */
   confirmations: ConfirmationsRepo;

@@ -34,6 +34,7 @@ import { crashPoint } from "./process/crash-point.ts";
 import { createRedactor } from "./redact.ts";
 import { wireStacks } from "./stacks/wire-stacks.ts";
 import { wireRuns } from "./training/wire-runs.ts";
+import { wireWatchdog } from "./watchdog/wire-watchdog.ts";
 
 /** The whole core: the operations, plus what only the wiring, the lifecycle and delivery touch. */
 export interface Services extends Operations {
@@ -119,7 +120,13 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const runsNeeds = { ...needs, stacks, startableEnvironment: env.startableEnvironment, kick };
   const runs = wireRuns(config, { ...runsNeeds, budgets: budgets.services.budgets, router: notify.router });
   const fed = { ...needs, ...delivery.services, ...runs.services, edits: delivery.edits, kick };
-  const digests = wireDigests(config, { ...fed, wandb: runs.wandb, router: notify.router });
+  const watchdog = wireWatchdog({ ...fed, router: notify.router });
+  const digests = wireDigests(config, {
+    ...fed,
+    wandb: runs.wandb,
+    router: notify.router,
+    watchdog: watchdog.services.watchdog,
+  });
   const approvals = wireApprovals(config, fed);
   const experiments = wireExperiments(fed);
   const inference = wireInference(core);
@@ -135,6 +142,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     ...notify.services,
     ...runs.services,
     ...digests.services,
+    ...watchdog.services,
     ...approvals.services,
     ...experiments.services,
     ...inference.services,

@@ -18,6 +18,7 @@ import { findWandbRuns, readRunProgress, type LatestSamples, type RunProgress } 
 import type { NoticeRouter } from "../notify/notice-router.ts";
 import { decideRewardAlerts } from "../notify/reward-alerts.ts";
 import { queueCheckpointNotice } from "./checkpoint-notice.ts";
+import type { Watchdog } from "../watchdog/watchdog.ts";
 
 export interface DigestSettings {
   intervalMs: number;
@@ -48,6 +49,8 @@ export interface DigestCycleDeps {
   transaction?: <T>(write: () => T) => T;
   /** Where alerts, digests and checkpoint notes go, and the reward alerts asked for (/rl notify). */
   router?: NoticeRouter;
+  /** The training watchdog, called for each running run on every pass. */
+  watchdog?: Pick<Watchdog, "check">;
 }
 
 export interface CycleOptions {
@@ -229,6 +232,8 @@ export function createDigestCycle(allDeps: DigestCycleDeps) {
       const p = await readRunProgress(run, stateOf.get(run.id)!, wandb, deps.progress);
       if (deps.router && run.status === "running")
         result.alerts += Number(await queueCheckpointNotice(run, now, { ...deps, router: deps.router }));
+      if (deps.watchdog && run.status === "running")
+        result.alerts += await deps.watchdog.check(run, p, now, deps.router);
       const due =
         !options.alertsOnly &&
         !digestsOff(run, deps.router) &&

@@ -13,6 +13,7 @@ import { createDigestCycle, type CycleOptions, type CycleResult } from "./digest
 import { loadNodeCron } from "../load-node-cron.ts";
 import type { OutboxSender } from "../outbox/outbox-sender.ts";
 import type { NoticeRouter } from "../notify/notice-router.ts";
+import type { Watchdog } from "../watchdog/watchdog.ts";
 
 export interface DigestsDeps {
   config: Config;
@@ -35,6 +36,8 @@ export interface DigestsDeps {
   schedule?: (expression: string, run: () => Promise<void>) => { destroy(): void | Promise<void> };
   /** Where alerts, digests and checkpoint notes go (/rl notify). */
   router?: NoticeRouter;
+  /** The training watchdog, called for each running run on every pass. */
+  watchdog?: Pick<Watchdog, "check">;
 }
 
 // node-cron's noOverlap waits for the promise the task returns.
@@ -63,6 +66,7 @@ export function createDigests(deps: DigestsDeps) {
     settings: deps.config.digests,
     transaction: deps.transaction,
     router: deps.router,
+    watchdog: deps.watchdog,
   });
   const schedule = deps.schedule ?? cronSchedule;
   const tasks: Array<{ destroy(): void | Promise<void> }> = [];

@@ -19,6 +19,9 @@ export interface RunProgress {
   evalPercentCorrect?: number;
   url?: string;
   rewardHistory: Array<{ step: number; value: number }>;
+  /** Where the stack logs them: the policy's entropy and the completions' mean length per step (the watchdog's). */
+  entropyHistory?: Array<{ step: number; value: number }>;
+  lengthHistory?: Array<{ step: number; value: number }>;
   /** The run's checkpoints, oldest first: read only for a run whose digest is due. */
   checkpoints?: Checkpoint[];
   /** The best and worst rollout of the latest step: read only where the channel's digests show samples. */
@@ -80,5 +83,7 @@ export async function readRunProgress(
     evalPercentCorrect: num(metrics?.evalPercentCorrect),
     url: w?.url,
     rewardHistory: trainer.rewardHistory,
+    ...(trainer.entropyHistory ? { entropyHistory: trainer.entropyHistory } : {}),
+    ...(trainer.lengthHistory ? { lengthHistory: trainer.lengthHistory } : {}),
   };
 }

@@ -12,6 +12,7 @@ import type { NoticeRouter } from "../notify/notice-router.ts";
 import type { OutboxSender } from "../outbox/outbox-sender.ts";
 import type { RunManager } from "../training/run-manager.ts";
 import type { RunReport } from "../training/run-report.ts";
+import type { Watchdog } from "../watchdog/watchdog.ts";
 import { createDigests, type Digests, type DigestsDeps } from "./digests.ts";
 
 export interface DigestsNeeds {
@@ -25,6 +26,8 @@ export interface DigestsNeeds {
   channels: ChannelsRepo;
   wandb?: WandbClient;
   router: NoticeRouter;
+  /** Judges each running run on every pass (its alerts carry evidence and a proposal). */
+  watchdog?: Watchdog;
   log: Logger;
   now: () => number;
   redact: (text: string) => string;

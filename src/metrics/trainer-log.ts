@@ -9,6 +9,10 @@ export interface TrainerProgress {
   rewardMean?: number;
   /** Reward mean per completed step, in order. */
   rewardHistory: Array<{ step: number; value: number }>;
+  /** The policy's entropy per completed step, where the stack logs it (the watchdog's entropy collapse). */
+  entropyHistory?: Array<{ step: number; value: number }>;
+  /** The completions' mean length per completed step, where the stack logs it (the watchdog's length drift). */
+  lengthHistory?: Array<{ step: number; value: number }>;
   stepErrors: string[];
   completed: boolean;
   finalWeights?: string;
@@ -45,6 +49,8 @@ export function parseTrainerLog(text: string): TrainerProgress {
 export const copyProgress = (progress: TrainerProgress): TrainerProgress => ({
   ...progress,
   rewardHistory: [...progress.rewardHistory],
+  ...(progress.entropyHistory ? { entropyHistory: [...progress.entropyHistory] } : {}),
+  ...(progress.lengthHistory ? { lengthHistory: [...progress.lengthHistory] } : {}),
   stepErrors: [...progress.stepErrors],
 });
 

@@ -76,6 +76,9 @@ const progress = z.strictObject({
   step: keyPath,
   reward: keyPath.optional(),
   loss: keyPath.optional(),
+  /** The policy's entropy and the completions' mean length per step, for the watchdog (docs/watchdog.md). */
+  entropy: keyPath.optional(),
+  length: keyPath.optional(),
   total_steps: text.optional(),
   /** The step number the first step's record carries: 1 (it counts steps done) or 0 (numbered from 0). */
   first_step: z.union([z.literal(0), z.literal(1)]).default(1),

@@ -14,11 +14,20 @@ import type { StackManifest } from "./manifest-schema.ts";
 interface StepRecord {
   reward?: number;
   loss?: number;
+  entropy?: number;
+  length?: number;
 }
+
+const SERIES = ["reward", "loss", "entropy", "length"] as const;
 
 function mergeStep(steps: Map<number, StepRecord>, step: number, record: StepRecord): void {
   const before = steps.get(step);
-  steps.set(step, { reward: record.reward ?? before?.reward, loss: record.loss ?? before?.loss });
+  const merged: StepRecord = {};
+  for (const key of SERIES) {
+    const value = record[key] ?? before?.[key];
+    if (value !== undefined) merged[key] = value;
+  }
+  steps.set(step, merged);
 }
 
 export function createProgressReader(progress: StackManifest["progress"]) {
@@ -34,9 +43,13 @@ export function createProgressReader(progress: StackManifest["progress"]) {
   const stepOf = (record: unknown): [number, StepRecord] | undefined => {
     const step = numberAt(record, progress.step);
     if (step === undefined) return undefined;
-    const reward = progress.reward === undefined ? undefined : numberAt(record, progress.reward);
-    const loss = progress.loss === undefined ? undefined : numberAt(record, progress.loss);
-    return [step, { reward, loss }];
+    const out: StepRecord = {};
+    for (const key of SERIES) {
+      const at = progress[key];
+      const value = at === undefined ? undefined : numberAt(record, at);
+      if (value !== undefined) out[key] = value;
+    }
+    return [step, out];
   };
   /** A JSON document's records (progress.records): read whole, as it is now; none while it is missing or half-written. */
   const documentSteps = async (file: string): Promise<Map<number, StepRecord>> => {
@@ -65,6 +78,8 @@ export function createProgressReader(progress: StackManifest["progress"]) {
       }
     }
     const out: TrainerProgress = { rewardHistory: [], stepErrors: [], completed: false, totalSteps };
+    if (progress.entropy !== undefined) out.entropyHistory = [];
+    if (progress.length !== undefined) out.lengthHistory = [];
     for (const [step, record] of [...merged].sort(([a], [b]) => a - b)) {
       const done = step + offset;
       out.step = done;
@@ -73,6 +88,8 @@ export function createProgressReader(progress: StackManifest["progress"]) {
         out.rewardHistory.push({ step: done, value: record.reward });
       }
       out.loss = record.loss ?? out.loss;
+      if (record.entropy !== undefined) out.entropyHistory?.push({ step: done, value: record.entropy });
+      if (record.length !== undefined) out.lengthHistory?.push({ step: done, value: record.length });
     }
     out.completed = totalSteps !== undefined && out.step !== undefined && out.step >= totalSteps;
     return out;

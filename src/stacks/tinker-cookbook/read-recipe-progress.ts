@@ -10,6 +10,9 @@ import type { Checkpoint } from "../training-stack.ts";
 export const REWARD_KEY = "env/all/reward/total";
 /** The supervised loop's loss; the RL loop logs no loss of its own. */
 const LOSS_KEYS = ["train_mean_nll", "loss"];
+/** The policy's entropy and the completions' mean length (tokens per turn), for the watchdog. */
+const ENTROPY_KEY = "optim/entropy";
+const LENGTH_KEY = "env/all/ac_tokens_per_turn";
 
 export interface CheckpointRecord {
   name: string;
@@ -46,6 +49,8 @@ interface StepRecord {
   reward?: number;
   doneFraction?: number;
   loss?: number;
+  entropy?: number;
+  length?: number;
 }
 
 const metricsFold: LineFold<Map<number, StepRecord>> = {
@@ -61,7 +66,13 @@ const metricsFold: LineFold<Map<number, StepRecord>> = {
     let loss: number | undefined;
     for (const key of LOSS_KEYS) loss = numberAt(record, key) ?? loss;
     // A resumed run logs again the steps after its last checkpoint: the last record of a step is the one that counts.
-    steps.set(step, { reward, doneFraction, loss });
+    steps.set(step, {
+      reward,
+      doneFraction,
+      loss,
+      entropy: numberAt(record, ENTROPY_KEY),
+      length: numberAt(record, LENGTH_KEY),
+    });
   },
 };
 const followMetrics = createLogFollower(metricsFold);
@@ -114,6 +125,8 @@ export async function readRecipeProgress(logDir: string, totalSteps?: number): P
       progress.rewardHistory.push({ step: step + 1, value: record.reward });
     }
     progress.loss = record.loss ?? progress.loss;
+    if (record.entropy !== undefined) (progress.entropyHistory ??= []).push({ step: step + 1, value: record.entropy });
+    if (record.length !== undefined) (progress.lengthHistory ??= []).push({ step: step + 1, value: record.length });
   }
   progress.totalSteps =
     totalSteps ?? (doneFraction && progress.step ? Math.round(progress.step / doneFraction) : undefined);
