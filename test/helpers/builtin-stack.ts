@@ -10,10 +10,14 @@ import { CONSOLE, type DemoStack } from "./demo-stack.ts";
 import { tempDir } from "./test-services.ts";
 
 /**
- * Services on RL_STACK=`name`. The trainer processes get the test's environment plus `trainerEnv` (a miniature's pace:
- * RL_DEMO_STEP_SECONDS), and never a W&B key.
+ * Services on RL_STACK=`name` (with the bot's settings `env`: the slurm backend, say). The trainer processes get the
+ * test's environment plus `trainerEnv` (a miniature's pace: RL_DEMO_STEP_SECONDS), and never a W&B key.
  */
-export function startBuiltin(name: string, trainerEnv: Record<string, string> = {}): DemoStack {
+export function startBuiltin(
+  name: string,
+  trainerEnv: Record<string, string> = {},
+  env: Record<string, string> = {},
+): DemoStack {
   const cwd = tempDir(`rl-${name}-`);
   const config = loadConfig(
     {
@@ -22,6 +26,7 @@ export function startBuiltin(name: string, trainerEnv: Record<string, string> = 
       RL_STOP_GRACE_SECONDS: "3",
       RL_READY_TIMEOUT_SECONDS: "30",
       WANDB_BASE_URL: "http://127.0.0.1:9",
+      ...env,
     },
     cwd,
   );

@@ -9,7 +9,8 @@ import {
   restartsOf,
   type SlurmJob,
 } from "../../src/training/backends/slurm/slurm-commands.ts";
-import type { DemoStack } from "./demo-stack.ts";
+import type { Services } from "../../src/services.ts";
+import { nextEvent, type DemoStack } from "./demo-stack.ts";
 import { waitFor } from "./wait-for.ts";
 
 /** The slurm backend, polled each second; /rl start waits up to 30 s for the job to leave the queue (1-3 s here). */
@@ -96,4 +97,17 @@ export async function releaseRequeued(jobId: string, restarts: number): Promise<
     `job ${jobId} pending after requeue ${restarts}`,
   );
   scontrol("update", `jobid=${jobId}`, "StartTime=now");
+}
+
+/**
+ * Preempts a running run's job (`scontrol requeue`) and lets it start again at once: resolves when the bot has seen it
+ * queued and then resumed, the same run.
+ */
+export async function requeueRun(services: Services, run: RunRow): Promise<void> {
+  const preempted = nextEvent(services, "queued", run.id);
+  const resumed = nextEvent(services, "resumed", run.id);
+  scontrol("requeue", run.jobId!);
+  await preempted;
+  await releaseRequeued(run.jobId!, 1);
+  if ((await resumed).run.id !== run.id) throw new Error(`another run than ${run.id} resumed`);
 }

@@ -3,7 +3,7 @@
 // step counted once.
 import { afterEach, describe, expect, it } from "vitest";
 import { CONSOLE, closeDemoStacks, nextEvent, type DemoStack } from "../helpers/demo-stack.ts";
-import { SLURM_ENV, jobEnded, releaseRequeued, scontrol, slurmMissing } from "../helpers/slurm.ts";
+import { SLURM_ENV, jobEnded, requeueRun, slurmMissing } from "../helpers/slurm.ts";
 import { argvsOf, savedIters, selectToy, startToy, type ToyPace } from "../helpers/toy-trainer.ts";
 
 const missing = slurmMissing();
@@ -39,12 +39,7 @@ describe.skipIf(skip)("a manifest stack on the slurm backend", () => {
     const completed = nextEvent(services, "completed");
     const run = await services.manager.start({ channel: CONSOLE, userId: "alice" });
     while (savedIters(services, run.id).length < 2) await new Promise((r) => setTimeout(r, 50));
-    const preempted = nextEvent(services, "queued", run.id);
-    const resumed = nextEvent(services, "resumed", run.id);
-    scontrol("requeue", run.jobId!);
-    await preempted;
-    await releaseRequeued(run.jobId!, 1);
-    expect((await resumed).run.id).toBe(run.id);
+    await requeueRun(services, run);
     expect((await completed).run.id).toBe(run.id);
 
     const [first, second, more] = argvsOf(services, run.id);
