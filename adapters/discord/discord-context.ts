@@ -52,5 +52,7 @@ export function callerOf(
       roleNames.push(name);
     }
   }
-  return { id: user.id, name: user.globalName ?? user.username, roles, roleIds, roleNames };
+  // The name a mention of them shows here (their server nickname first), so "confirmed by" and "asked by" agree.
+  const nick = member && "nick" in member && typeof member.nick === "string" && member.nick ? member.nick : undefined;
+  return { id: user.id, name: nick ?? user.globalName ?? user.username, roles, roleIds, roleNames };
 }

@@ -190,7 +190,7 @@ export async function answerDiscordPrompt(
 ): Promise<void> {
   const { redact } = deps.services;
   const where = whereOfInteraction(i);
-  const who = i.user.globalName ?? i.user.username;
+  const who = callerOf(i.user, i.member, i.guild).name ?? i.user.username;
   let progressed = false;
   const ctx = contextFor(i, where, "button", deps, async (line) => {
     progressed = true;

@@ -68,7 +68,7 @@ export async function answerChat(message: SlackChatMessage, deps: SlackChatDeps)
   const ctx: CommandContext = {
     channel: message.channel,
     thread: message.thread,
-    user: { id: message.userId },
+    user: (await deps.people?.named({ id: message.userId })) ?? { id: message.userId },
     via: "chat",
     services,
     progress: (line) => progress.show(line),

@@ -44,7 +44,7 @@ export function createClickHandler(
       workspace: body.team?.id ?? body.user.team_id ?? "unknown",
       channel: channelId,
     };
-    const user = { id: body.user.id, name: body.user.username ?? body.user.name };
+    const user = await people.named({ id: body.user.id, name: body.user.username ?? body.user.name });
     if (value.kind === "page") {
       const ephemeral = body.container?.is_ephemeral === true;
       const messageTs = body.container?.message_ts ?? body.message?.ts;

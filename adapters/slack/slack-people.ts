@@ -10,6 +10,11 @@ export type PeopleNames = ReadonlyMap<string, string>;
 export interface SlackPeople {
   /** The names of the people a reply names (users.info, needs users:read), by id; an id Slack does not answer for is left out. */
   namesIn(reply: Reply): Promise<PeopleNames>;
+  /**
+   * The person as every message names them: the name users.info gives (the one a reply's people are shown by), else
+   * the name the event carried. "Confirmed by" and "asked by" then name one person one way.
+   */
+  named<C extends { id: string; name?: string }>(caller: C): Promise<C>;
 }
 
 /** Names change rarely; an hour keeps lists fast without showing an old name for long. */
@@ -47,6 +52,10 @@ export function createSlackPeople(client: webApi.WebClient, log: Logger, now: ()
     }
   };
   return {
+    async named(caller) {
+      const name = SLACK_USER.test(caller.id) ? await lookUp(caller.id) : undefined;
+      return name ? { ...caller, name } : caller;
+    },
     async namesIn(reply) {
       const ids = peopleIn(JSON.stringify([reply.title, reply.text, reply.fields, reply.blocks])).filter((id) =>
         SLACK_USER.test(id),

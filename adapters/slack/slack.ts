@@ -77,12 +77,12 @@ export async function createSlackAdapter(services: Services, options: SlackAdapt
 
   app.command(options.slashCommand ?? "/rl", async ({ command, ack, respond }) => {
     await ack();
-    await afterAcks(() =>
+    await afterAcks(async () =>
       runSlackCommand(
         command.text ?? "",
         {
           channel: { platform: "slack", workspace: command.team_id, channel: command.channel_id },
-          user: { id: command.user_id, name: command.user_name },
+          user: await people.named({ id: command.user_id, name: command.user_name }),
           kind: "typed",
           respond,
         },

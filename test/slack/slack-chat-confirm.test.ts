@@ -30,6 +30,8 @@ const askToStart: ChatHandler = async (_text, ctx) => {
 /** The bot on the demo stack with arithmetic selected, and Alice's question answered with a prompt. */
 async function startAndAsk(): Promise<{ harness: SlackHarness; prompt: RecordedCall; promptTs: string }> {
   const harness = keep(await startDemoSlack(undefined, { chat: askToStart }));
+  // Slack shows Alice as "Olive" (her display name), not by the username her clicks carry: so does every message.
+  harness.fake.addUser({ id: ALICE.id, name: ALICE.name, displayName: "Olive" });
   await type(harness, "select arithmetic");
   await answered(harness, (c) => text(c).startsWith("Selected arithmetic"), "the selection");
   const prompt = await ask(harness, CONVERSATION);
@@ -84,7 +86,7 @@ describe("Slack chat Confirm and Cancel", () => {
     expect((await clickOn(harness, prompt, promptTs, "Confirm")).status).toBe(200);
     // The prompt is edited in place: the answer stays, the buttons go, and it says who confirmed.
     const closed = await closedPrompt(harness, promptTs);
-    expect(textOf(closed.body.blocks)).toContain(`Confirmed by ${ALICE.name}: /rl start`);
+    expect(textOf(closed.body.blocks)).toContain("Confirmed by Olive: /rl start");
     expect(fake.messages.get(`${CHANNEL}:${promptTs}`)?.thread_ts).toBe(CONVERSATION);
 
     // "Working on…" and the run's answer are in the conversation, not a new thread at the channel's top level.
@@ -125,7 +127,7 @@ describe("Slack chat Confirm and Cancel", () => {
     const { fake, services } = harness;
     await clickOn(harness, prompt, promptTs, "Cancel");
     const closed = await closedPrompt(harness, promptTs);
-    expect(textOf(closed.body.blocks)).toContain(`Cancelled by ${ALICE.name}: /rl start`);
+    expect(textOf(closed.body.blocks)).toContain("Cancelled by Olive: /rl start");
     expect(fake.responses.filter((r) => r.body.replace_original === true)).toEqual([]);
     expect(services.runs.listByStatus(["queued", "starting", "running"])).toEqual([]);
   });
