@@ -1,5 +1,6 @@
 // The SDK's own MCP client against the real `rl-chatops mcp` (built, in a child process): everything a test starts
 // (the mcp process, the background supervisor it started, the runs) is ended after the test, however it ends.
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -135,4 +136,13 @@ export async function newToken(cwd: string, person: string, file: string): Promi
   expect(made.code, made.stderr).toBe(0);
   expect(made.stderr).toContain(`a bearer token for ${person}`);
   return made.stdout.trim();
+}
+
+/** The console channels' notices (data/notices.log) once the run's first one is in. */
+export function noticesOf(dataDir: string, runId: string): Promise<string> {
+  const file = path.join(dataDir, "notices.log");
+  return waitFor(() => {
+    const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+    return text.includes(runId) && text;
+  }, `run ${runId}'s notice`);
 }

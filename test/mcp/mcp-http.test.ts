@@ -1,12 +1,15 @@
 // rl-chatops mcp --http, a real process with the SDK's own client: bearer tokens stored hashed and mapped to people
-// whose own roles apply, 401 without detail, Origin and Host checks, and elicitation over Streamable HTTP.
+// whose own roles apply, 401 without detail, Origin and Host checks, the tools listed with their schemas, and
+// elicitation over Streamable HTTP (accepted, declined, or impossible), with the person named in notice and audit.
 import { readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
+import { agentTools } from "../../adapters/mcp/agent-tools.ts";
+import { COMMANDS } from "../../commands/index.ts";
 import { botsPerTest, readDb } from "../helpers/bot-process.ts";
-import { answerAll, mcpPerTest, newToken, textOf } from "../helpers/mcp-client.ts";
+import { answerAll, mcpPerTest, newToken, noticesOf, textOf } from "../helpers/mcp-client.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
 const bots = botsPerTest();
@@ -14,7 +17,7 @@ const mcp = mcpPerTest();
 
 describe("rl-chatops mcp --http", () => {
   it("keeps tokens hashed, refuses without detail, and applies each person's own role", async () => {
-    const { cwd, env } = await bots.demoFolder({ RL_OPERATORS: "console:alice", RL_DEFAULT_ROLE: "read" });
+    const { cwd, dataDir, env } = await bots.demoFolder({ RL_OPERATORS: "console:alice", RL_DEFAULT_ROLE: "read" });
     const file = path.join(cwd, "tokens");
     const alice = await newToken(cwd, "alice", file);
     const bob = await newToken(cwd, "bob", file);
@@ -72,7 +75,18 @@ describe("rl-chatops mcp --http", () => {
 
     const shown: string[] = [];
     const alices = await mcp.httpClient(url, alice, answerAll("accept", shown));
+    expect((await alices.listTools()).tools).toEqual(agentTools(COMMANDS));
     await alices.callTool({ name: "rl_select_environment", arguments: { name: "arithmetic" } });
+    // Declined in her client, or asked of a client that cannot ask her: nothing starts.
+    const declining = await mcp.httpClient(url, alice, answerAll("decline"));
+    const declined = await declining.callTool({ name: "rl_start_training", arguments: {} });
+    expect(declined.structuredContent, textOf(declined)).toMatchObject({ status: "declined", command: "/rl start" });
+    const unasked = await (await mcp.httpClient(url, alice)).callTool({ name: "rl_start_training", arguments: {} });
+    expect(unasked.structuredContent, textOf(unasked)).toMatchObject({
+      error: { code: "NEEDS_CONFIRMATION" },
+      status: "not_started",
+    });
+    expect(readDb(cwd, env, (db) => db.prepare("SELECT id FROM runs").all())).toEqual([]);
     // A session belongs to the person who opened it: bob's token with alice's session is no session of his.
     const session = (alices.transport as StreamableHTTPClientTransport).sessionId!;
     const hijack = await fetch(url, {
@@ -91,10 +105,15 @@ describe("rl-chatops mcp --http", () => {
     expect(shown[0]).toContain("Environment: arithmetic");
     const runs = readDb(cwd, env, (db) => db.prepare("SELECT created_by, channel FROM runs").all());
     expect(runs).toEqual([{ created_by: "alice", channel: "mcp" }]);
+    // The team sees her agent: the run's notice in its channel and the audit log name her and the surface.
+    const runId = (started.structuredContent as { run_id: string }).run_id;
+    expect(await noticesOf(dataDir, runId)).toContain("Started by: alice through their agent");
+    const audit = readDb(cwd, env, (db) => db.prepare("SELECT user_id, command, outcome, via FROM audit").all());
+    expect(audit).toEqual(expect.arrayContaining([{ user_id: "alice", command: "start", outcome: "ok", via: "mcp" }]));
     // Another person's stop of alice's run is refused by the same ownership rule as in chat.
     const bobStop = await bobs.callTool({
       name: "rl_stop_training",
-      arguments: { run: (started.structuredContent as { run_id: string }).run_id },
+      arguments: { run: runId },
     });
     expect(bobStop.isError).toBe(true);
 

@@ -1,8 +1,6 @@
 // rl-chatops mcp over stdio, on real processes with the SDK's own client: the registry's tools listed with their
 // schemas, every tool called through the background supervisor, confirmations through elicitation (accepted, declined,
 // or impossible), bad arguments as tool errors, and no second run when the owner dies after the person's accept.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { agentTools } from "../../adapters/mcp/agent-tools.ts";
@@ -10,7 +8,7 @@ import { toolCommands, toolParameters } from "../../adapters/chat/build-tools.ts
 import { COMMANDS } from "../../commands/index.ts";
 import { readLeaseHolder } from "../../src/lease/lease-holder.ts";
 import { botsPerTest, readDb, waitFor } from "../helpers/bot-process.ts";
-import { answerAll, mcpPerTest, textOf } from "../helpers/mcp-client.ts";
+import { answerAll, mcpPerTest, noticesOf, textOf } from "../helpers/mcp-client.ts";
 import { runCli } from "../helpers/run-cli.ts";
 import { tempDir } from "../helpers/test-services.ts";
 
@@ -97,12 +95,7 @@ describe("rl-chatops mcp over stdio", () => {
     expect(shown[0]).toContain("Environment: arithmetic");
     expect(runsIn(cwd, env)).toEqual([{ id: runId, status: "running", created_by: "alice" }]);
     // The team sees the agent: the run's notice in its channel, and the audit log, name the person and the surface.
-    const notices = path.join(dataDir, "notices.log");
-    const notice = await waitFor(
-      () => existsSync(notices) && readFileSync(notices, "utf8").includes(runId) && readFileSync(notices, "utf8"),
-      "the run's started notice",
-    );
-    expect(notice).toContain("Started by: alice through their agent");
+    expect(await noticesOf(dataDir, runId)).toContain("Started by: alice through their agent");
     const audit = readDb(cwd, env, (db) => db.prepare("SELECT user_id, command, outcome, via FROM audit").all());
     expect(audit).toEqual(
       expect.arrayContaining([
@@ -176,6 +169,8 @@ describe("rl-chatops mcp over stdio", () => {
   it.each([
     ["confirmation-claimed", []],
     ["run-created", ["lost"]],
+    // The run is up when its owner dies: the next owner finds it and keeps it; the retried accept starts none.
+    ["committed:running", ["running"]],
   ])(
     "leaves one run or none, never two, when the owner is SIGKILLed at %s after the person's accept",
     async (point, statuses) => {
