@@ -34,11 +34,14 @@ import { crashPoint } from "./process/crash-point.ts";
 import { createRedactor } from "./redact.ts";
 import { wireStacks } from "./stacks/wire-stacks.ts";
 import { wireRuns } from "./training/wire-runs.ts";
+import { steadyClock } from "./values/steady-clock.ts";
 import { wireWatchdog } from "./watchdog/wire-watchdog.ts";
 
 /** The whole core: the operations, plus what only the wiring, the lifecycle and delivery touch. */
 export interface Services extends Operations {
   db: Db;
+  /** The clock runs are timed by: the wall clock at start, advanced monotonically (src/values/steady-clock.ts). */
+  runNow: () => number;
   /** Stops the database's statements once its file is deleted or replaced; the bot checks it on a timer too. */
   dbWatch?: DatabaseFileWatch;
   processes: RunProcessesRepo;
@@ -76,6 +79,8 @@ const SETTLE_MS = 2000;
 /** The database, its repositories and what every feature shares: clock, logger, redactor, locked fields. */
 function wireCore(config: Config, options: ServiceOptions) {
   const now = options.now ?? Date.now;
+  // Runs are timed by a clock the wall clock's jumps do not move (a test's clock, when it gives one).
+  const runNow = options.now ?? steadyClock();
   const redact = createRedactor(config.secrets);
   const log = options.log ?? createLogger(config.logLevel, redact);
   const lockedFields = loadLockedFields(config.lockedFieldsPath);
@@ -87,6 +92,7 @@ function wireCore(config: Config, options: ServiceOptions) {
   return {
     config,
     now,
+    runNow,
     redact,
     log,
     lockedFields,

@@ -32,6 +32,8 @@ export interface RunsNeeds {
   digestStates: DigestStateRepo;
   log: Logger;
   now: () => number;
+  /** What runs are timed by (their start, end and running time): a clock the wall clock's jumps do not move. */
+  runNow: () => number;
   redact: (text: string) => string;
   fetch?: typeof globalThis.fetch;
   stacks: { current: TrainingStack; all: TrainingStack[] };
@@ -48,7 +50,8 @@ export interface WiredRuns extends FeatureSlice<{ manager: RunManager; report: R
 }
 
 export function wireRuns(config: Config, needs: RunsNeeds): WiredRuns {
-  const { db, runs, processes, outbox, log, now, redact } = needs;
+  const { db, runs, processes, outbox, log, redact } = needs;
+  const now = needs.runNow;
   const supervisor = createLocalSupervisor({ processes, log, now, stopGraceMs: config.stopGraceMs });
   const manager = createRunManager({
     config,

@@ -10,6 +10,7 @@ import { createRunsRepo, RUN_STATUSES } from "../../db/runs.ts";
 import { readLeaseHolder, type LeaseHolder } from "../../src/lease/lease-holder.ts";
 import { isSameProcess, signalGroup } from "../../src/process/process-info.ts";
 import { loadConfig } from "../../src/config.ts";
+import type { Reply } from "../../src/reply.ts";
 import { demoLockedFields } from "./demo-stack.ts";
 import { CLI, runCli } from "./run-cli.ts";
 import { spawnTracked } from "./children.ts";
@@ -268,4 +269,23 @@ export function supervisorsIn(cwd: string): number[] {
     }
   }
   return pids;
+}
+
+/** The Duration a run's completed notice says, once the bot has queued it (read from the outbox of `cwd`/data). */
+export function completedDuration(
+  cwd: string,
+  env: Record<string, string>,
+  runId: string,
+): Promise<string | undefined> {
+  return waitFor(
+    () =>
+      readDb(
+        cwd,
+        env,
+        (db) =>
+          db.prepare("SELECT reply_json FROM outbox WHERE run_id = ? AND dedupe_key LIKE '%:completed'").get(runId) as
+            { reply_json: string } | undefined,
+      ),
+    "the completed notice",
+  ).then((row) => (JSON.parse(row.reply_json) as Reply).fields?.find((f) => f.label === "Duration")?.value);
 }

@@ -2,9 +2,9 @@
 // well after says it completed, timed by the run's own files (its duration is the run's, not the gap until the restart).
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Reply } from "../../src/reply.ts";
 import { formatDuration } from "../../src/values/format-value.ts";
 import {
+  completedDuration,
   killBots,
   killRunProcesses,
   readDb,
@@ -68,19 +68,7 @@ describe("a run that ended while no bot ran", () => {
     expect(took).toBeGreaterThan(0);
     expect(took).toBeLessThan(GAP_MS);
 
-    const notice = await waitFor(
-      () =>
-        readDb(
-          cwd,
-          env,
-          (db) =>
-            db.prepare("SELECT reply_json FROM outbox WHERE run_id = ? AND dedupe_key LIKE '%:completed'").get(id) as
-              { reply_json: string } | undefined,
-        ),
-      "the completed notice",
-    );
-    const reply = JSON.parse(notice.reply_json) as Reply;
-    expect(reply.fields?.find((f) => f.label === "Duration")?.value).toBe(formatDuration(took));
+    expect(await completedDuration(cwd, env, id)).toBe(formatDuration(took));
 
     second.write(`/rl status ${id}\n`);
     const minutes = Math.round((took / 60_000) * 10) / 10;
