@@ -25,6 +25,7 @@ Demo-only keys in the run YAML's `tinker:` section (the real trainer ignores unk
               | "flood_after_error:K" (error_in_step:K, then 5 MiB of log lines before the end, exit 0)
               | "verbose:KIB" (KIB KiB of chatter in each step's log)
               | "fill_disk:K" (in step K, fills the disk of the run YAML's folder with a file beside it, then goes on)
+              | "reward_collapse:K" (from step K on, the policy answers "I am not sure." to every prompt: reward 0)
 TINKER_API_KEY is not needed.
 """
 
@@ -163,14 +164,14 @@ def _parse_fault(raw: Any) -> Tuple[Optional[str], Optional[int]]:
     if raw in ("no_health", "hung"):
         return raw, None
     kind, _, step = raw.partition(":")
-    if kind in ("error_in_step", "crash_in_step", "flood_after_error", "verbose", "fill_disk"):
+    if kind in ("error_in_step", "crash_in_step", "flood_after_error", "verbose", "fill_disk", "reward_collapse"):
         try:
             return kind, int(step)
         except ValueError:
             pass
     raise ConfigError(
         f"tinker.demo_fault {raw!r} is not one of 'error_in_step:K', 'crash_in_step:K', 'flood_after_error:K', "
-        "'verbose:KIB', 'fill_disk:K', 'no_health', 'hung'"
+        "'verbose:KIB', 'fill_disk:K', 'reward_collapse:K', 'no_health', 'hung'"
     )
 
 
@@ -220,9 +221,13 @@ class InferenceState:
             return self.counter
 
 
+# Set by demo_fault reward_collapse:K once step K begins: the policy has collapsed into one useless answer.
+_COLLAPSED = threading.Event()
+
+
 def _answers_for(state: InferenceState, user_text: Optional[str], n: int, temperature: float) -> List[Tuple[str, Optional[float]]]:
     parsed = parse_choice_prompt(user_text)
-    if parsed is None:
+    if parsed is None or _COLLAPSED.is_set():
         return [(FALLBACK_ANSWER, None)] * n
     question, choices = parsed
     return [(a, lp) for a, lp in state.policy.sample(question, choices, n=n, temperature=temperature)]
@@ -434,6 +439,8 @@ class DemoTrainer:
         print(f"\n{'=' * 60}", flush=True)
         print(f"Step {step}/{cfg.num_steps}", flush=True)
         print("=" * 60, flush=True)
+        if cfg.fault == "reward_collapse" and cfg.fault_step is not None and step >= cfg.fault_step:
+            _COLLAPSED.set()
         print("Fetching data from Atropos...", flush=True)
         batch = self.get_data()
         samples: List[Tuple[str, List[str], str, float]] = []
