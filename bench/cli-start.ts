@@ -4,6 +4,7 @@ import path from "node:path";
 import type { BenchContext } from "./bench-context.ts";
 import type { BenchRow } from "./bench-row.ts";
 import { benchTempDir } from "./cleanup.ts";
+import { rotatedRuns } from "./rotated-runs.ts";
 import { CLI, measuredEnv, runProcess } from "./scan-processes.ts";
 import { median, ms, times } from "./stats.ts";
 
@@ -27,20 +28,11 @@ export async function measureCliStart(ctx: BenchContext): Promise<BenchRow[]> {
     status: async () =>
       (await runProcess(process.execPath, [CLI, "exec", "/rl status"], { cwd, env, allowExit: [1] })).wallMs,
   };
-  const names = Object.keys(commands);
-  const runs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  // One of each first (page cache, the data folder's database created), not counted.
-  for (const name of names) await commands[name]!();
-  for (let rep = 0; rep < reps; rep++) {
-    // Rotate who goes first, so a burst of load on the machine hits each alike.
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(rep + k) % names.length]!;
-      runs[name]!.push(await commands[name]!());
-    }
+  const runs = await rotatedRuns(commands, reps, (runs, rep) =>
     ctx.progress(
       `  CLI start ${rep + 1}/${reps}: node -e 0 ${ms(runs.node!.at(-1)!)} (in the bench's own environment ${ms(runs.nodeCaller!.at(-1)!)}), --help ${ms(runs.help!.at(-1)!)}, exec "/rl status" ${ms(runs.status!.at(-1)!)}`,
-    );
-  }
+    ),
+  );
   // The first exec started a background supervisor on the folder: it goes now, not RL_IDLE_EXIT_MINUTES later.
   await runProcess(process.execPath, [CLI, "stop"], { cwd, env });
   const node = median(runs.node!);

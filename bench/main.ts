@@ -19,6 +19,7 @@ import { measureDiscoveryShaped } from "./discovery-shaped.ts";
 import { measureDiscoveryWarm } from "./discovery-warm.ts";
 import { generateEnvironments } from "./generate-environments.ts";
 import { measureHistory } from "./history-scale.ts";
+import { measureMcpRead } from "./mcp-read.ts";
 import { measureMemory } from "./memory.ts";
 import { measureSamplesMemory } from "./samples-memory.ts";
 import { markdownTable, notes, stolenPercent, textTable } from "./print-table.ts";
@@ -42,6 +43,7 @@ const MEASUREMENTS: Array<{ id: string; title: string; run: (ctx: BenchContext) 
   { id: "recovery", title: "10. Recovery after a crash", run: measureRecovery },
   { id: "samples-rss", title: "11. Reading samples of a 1 GB file", run: measureSamplesMemory },
   { id: "history", title: "12. History: 100,000 past runs", run: measureHistory },
+  { id: "mcp-read", title: "13. A read tool through rl-chatops mcp", run: measureMcpRead },
 ];
 
 function failedRow(id: string, title: string, err: unknown): BenchRow {
