@@ -83,7 +83,21 @@ export function closingNote(result: TurnResult, maxIterations: number): string |
   return undefined;
 }
 
+/** Said to the person when a limit on tool calls stopped some: how many, and which limit. */
+function capNote(result: TurnResult): string {
+  const cap = result.toolCap;
+  if (!cap) return "";
+  const which = cap.kind === "turn" ? `${cap.limit} per message of yours` : `${cap.limit} from one step of the model`;
+  return `\n(${cap.skipped} more tool ${cap.skipped === 1 ? "call was" : "calls were"} not run: at most ${which}.)`;
+}
+
 export function turnReply(result: TurnResult, maxIterations: number, redact: Redactor): Reply {
+  const reply = turnReplyOf(result, maxIterations, redact);
+  const note = capNote(result);
+  return note ? { ...reply, text: `${reply.text ?? ""}${note}` } : reply;
+}
+
+function turnReplyOf(result: TurnResult, maxIterations: number, redact: Redactor): Reply {
   const confirmation = confirmationParts(result.outcomes);
   if (result.error) {
     const tail = result.outcomes.length ? `\n${ranSoFar(result.outcomes)}` : "";

@@ -93,3 +93,27 @@ describe("chat mode bounds", () => {
     ).toEqual(["add", "mul"]);
   });
 });
+
+describe("chat mode's limits on tool calls", () => {
+  it("runs at most 20 calls of one model message and 40 in a turn, telling the model and the person", async () => {
+    const h = (harness = await startChatHarness());
+    const many = { toolCalls: Array.from({ length: 25 }, () => ({ name: "rl_list_runs", arguments: {} })) };
+    h.fake.script(many, many, { text: "Here are your runs." });
+    const reply = await h.chat("list my runs, many times", h.ctx());
+
+    const results = (index: number) => {
+      const tools = h.fake.requests[index]!.body.messages.filter((m) => m.role === "tool").map(toolResult);
+      return tools.slice(index === 1 ? 0 : 25);
+    };
+    const limited = (rs: Array<Record<string, unknown>>) =>
+      rs.filter((r) => JSON.stringify(r).includes("TOOL_CALL_LIMIT")).map((r) => JSON.stringify(r));
+    // The first message: 20 ran, the last 5 were answered "not run" with what to do.
+    expect(limited(results(1))).toHaveLength(5);
+    expect(limited(results(1))[0]).toContain("at most 20 tool calls run from one message");
+    // The second: the turn's 40 were reached after 20 more.
+    expect(limited(results(2))).toHaveLength(5);
+    expect(limited(results(2))[0]).toContain("this turn has used its 40 tool calls");
+    expect(reply.text).toContain("Here are your runs.");
+    expect(reply.text).toContain("(10 more tool calls were not run: at most 40 per message of yours.)");
+  });
+});
