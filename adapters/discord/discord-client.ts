@@ -9,9 +9,10 @@ import type { DiscordDeps } from "./discord-run.ts";
 /**
  * Guilds for channels, threads and roles; GuildMessages for mentions. Not the privileged MessageContent intent:
  * Discord still sends the content of messages that mention the bot, and asking for it unapproved (close code 4014)
- * would stop the whole bot from connecting.
+ * would stop the whole bot from connecting. No DirectMessages: messages in the bot's DMs are not answered.
+ * docs/discord.md names these; a test keeps the two the same.
  */
-const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
+export const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
 
 export interface DiscordClientOptions {
   apiUrl: string | undefined;
