@@ -6,7 +6,7 @@
 const CORE_TIERS = [
   ["services.ts"],
   ["operations.ts", "digests", "experiments", "inference", "environment-ops.ts", "environment-ops"],
-  ["training", "watchdog"],
+  ["training", "watchdog", "retention"],
   ["budgets", "notify"],
   ["stacks"],
   ["outbox", "metrics", "values"],

@@ -437,4 +437,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 25,
+    name: "old runs' files pruned or archived: the run stays, with when its files went and where an archive put them",
+    sql: `
+      ALTER TABLE runs ADD COLUMN files_pruned_at INTEGER;
+      ALTER TABLE runs ADD COLUMN files_archived_to TEXT;
+      CREATE INDEX runs_with_files_by_time ON runs (created_at) WHERE files_pruned_at IS NULL;
+    `,
+  },
 ];

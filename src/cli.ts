@@ -146,6 +146,11 @@ async function backup(line: CommandLine): Promise<number> {
   return 0;
 }
 
+async function prune(line: CommandLine): Promise<number> {
+  const [config, { runPrune }] = await Promise.all([loadDataConfig(), import("./cli/prune-command.ts")]);
+  return runPrune(line, config);
+}
+
 runCommandMain(process.argv.slice(2), {
   run: async (line) => {
     // Only the bot and the supervisor handle SIGINT and SIGTERM; any other command ends by them as usual.
@@ -154,6 +159,7 @@ runCommandMain(process.argv.slice(2), {
     if (line.verb === "mcp") return mcp(line);
     if (line.verb === "scan") return scan(line);
     if (line.verb === "backup") return backup(line);
+    if (line.verb === "prune") return prune(line);
     if (line.verb === "stack") return (await import("./stacks/manifest/stack-check-command.ts")).runStackLine(line);
     if (line.verb === "stop") return stop(line);
     if (line.verb === "notices") return notices(line);

@@ -99,6 +99,7 @@ const settings = {
   RL_STOP_GRACE_SECONDS: z._default(int(0, 600), 10),
   RL_CONFIRM_TTL_SECONDS: z._default(int(1, 7 * 24 * 3600), 900),
   RL_IDLE_EXIT_MINUTES: z._default(int(0, 7 * 24 * 60), 10),
+  RL_PRUNE_AFTER_DAYS: z.optional(int(1, 36_500)),
   RL_ADMINS: z._default(list, []),
   RL_OPERATORS: z._default(list, []),
   RL_DEFAULT_ROLE: z._default(z.enum(["none", "read", "operate", "admin"]), "read"),
@@ -237,6 +238,7 @@ export interface Config {
   confirmTtlMs: number;
   /** How long the background supervisor that exec starts stays once no run is live or queued (0: it exits at once). */
   idleExitMs: number;
+  pruneAfterDays?: number;
   policy: {
     admins: string[];
     operators: string[];
@@ -438,6 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     stopGraceMs: r.RL_STOP_GRACE_SECONDS * 1000,
     confirmTtlMs: r.RL_CONFIRM_TTL_SECONDS * 1000,
     idleExitMs: r.RL_IDLE_EXIT_MINUTES * 60_000,
+    pruneAfterDays: r.RL_PRUNE_AFTER_DAYS,
     policy: {
       admins: r.RL_ADMINS,
       operators: r.RL_OPERATORS,

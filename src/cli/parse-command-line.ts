@@ -2,7 +2,8 @@
 // arguments, and anything else is a usage error that names the option and what the verb takes.
 import { parseArgs } from "node:util";
 
-export type Verb = "run" | "exec" | "mcp" | "supervise" | "stop" | "notices" | "scan" | "backup" | "stack" | "help";
+export type Verb =
+  "run" | "exec" | "mcp" | "supervise" | "stop" | "notices" | "scan" | "backup" | "prune" | "stack" | "help";
 
 export interface CommandLine {
   verb: Verb;
@@ -29,6 +30,12 @@ export interface CommandLine {
     "new-token"?: string;
     /** supervise: the pipe exec reads the supervisor's start-up report from. */
     "report-fd"?: string;
+    /** prune: runs that ended longer ago than this (90d, 12w, 36h). */
+    "older-than"?: string;
+    /** prune: list what would go, change nothing. */
+    "dry-run"?: boolean;
+    /** prune: move the files into this folder instead of deleting them. */
+    archive?: string;
   };
 }
 
@@ -79,6 +86,16 @@ const VERBS: Record<Verb, { options: Record<string, OptionSpec>; most: number; e
   notices: { options: { ...HELP, follow: { type: "boolean" } }, most: 0, example: "rl-chatops notices --follow" },
   scan: { options: { ...HELP, ...JSON_OUTPUT }, most: 1, example: "rl-chatops scan ./environments --json" },
   backup: { options: HELP, most: 1, example: "rl-chatops backup data/backups/today.db" },
+  prune: {
+    options: {
+      ...HELP,
+      "older-than": { type: "string" },
+      "dry-run": { type: "boolean" },
+      archive: { type: "string" },
+    },
+    most: 0,
+    example: "rl-chatops prune --older-than 90d --dry-run",
+  },
   stack: {
     options: { ...HELP, ...JSON_OUTPUT, entry: { type: "string" } },
     most: 2,
@@ -120,7 +137,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   const word = first.positionals[0];
   if (word !== undefined && !isVerb(word))
     throw new UsageError(
-      `Unknown command "${word}": the commands are exec, mcp, stop, notices, supervise, scan, backup, stack and help.`,
+      `Unknown command "${word}": the commands are exec, mcp, stop, notices, supervise, scan, backup, prune, stack and help.`,
     );
   const verb: Verb = word ?? "run";
   let parsed;

@@ -17,4 +17,8 @@ export const USAGE = `Usage:
   rl-chatops supervise                          the background supervisor itself (exec starts it; no chat platform)
   rl-chatops scan DIR [--json]                  show the environments discovery finds in DIR
   rl-chatops stack check FILE [--entry NAME]    validate a stack manifest and show what a run of it would start
-  rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs`;
+  rl-chatops backup [FILE]                      a consistent copy of the database (default: data/backups/), safe while the bot runs
+  rl-chatops prune --older-than 90d [--dry-run] [--archive DIR]
+                                                delete (or move into DIR) the logs, run configs and run folders of runs
+                                                that ended before then; the runs stay, noted as pruned (default age:
+                                                RL_PRUNE_AFTER_DAYS); --dry-run lists them and changes nothing`;

@@ -6,6 +6,7 @@ import { dispatch } from "../../commands/dispatch.ts";
 import type { CommandContext } from "../../commands/types.ts";
 import { createBudgetsRepo } from "../../db/budgets.ts";
 import { openDatabase } from "../../db/open-database.ts";
+import { createRunFilesRepo } from "../../db/run-files.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServices, type Services } from "../../src/services.ts";
 import { fillHistory, historyChannel, historyPerson, historyRunId, type HistoryShape } from "../helpers/run-history.ts";
@@ -69,6 +70,10 @@ const COMMANDS: Array<[string, () => Promise<unknown>]> = [
   ],
   ["/rl budget", () => dispatch({ text: "/rl budget" }, context())],
   ["a digest pass", () => services.digests.runNow()],
+  [
+    "rl-chatops prune's runs with files",
+    async () => createRunFilesRepo(services.db).endedBefore(Date.now() - 90 * 24 * 3600_000, 10_000),
+  ],
 ];
 
 describe("the history commands' queries on 3,000 runs in 30 channels", () => {
