@@ -154,6 +154,11 @@ export interface TrainingStack {
    * bounded: what is kept between calls is an index of where steps start, never the rollouts.
    */
   readSamples(run: RunRow, query: SampleQuery): Promise<StepSamples | undefined>;
+  /**
+   * What the bot can tell is wrong with a checkpoint before a trainer is handed it (a marker file unreadable, or not
+   * the JSON it must be), or undefined; absent where the stack lets the bot check nothing.
+   */
+  checkCheckpoint?(checkpoint: Checkpoint): Promise<string | undefined>;
   /** Whether a stopped or failed run of this stack can continue from its last checkpoint. */
   canResume: boolean;
   /** Why it can or cannot, for people: "tinker-atropos's trainer always starts at step 0". */

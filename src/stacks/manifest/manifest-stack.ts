@@ -11,12 +11,12 @@ import { RlError } from "../../errors.ts";
 import { childEnv } from "../../process/child-env.ts";
 import { logPathOf, runFolderOf } from "../log-path.ts";
 import { newestWrite } from "../newest-write.ts";
-import type { TrainingStack } from "../training-stack.ts";
+import type { Checkpoint, TrainingStack } from "../training-stack.ts";
 import { writeRunFile } from "../write-run-file.ts";
 import { expandTemplate, placeholdersIn } from "./expand-template.ts";
 import { manifestArgv, type RunVariables } from "./manifest-argv.ts";
 import type { StackManifest } from "./manifest-schema.ts";
-import { readManifestCheckpoints } from "./read-manifest-checkpoints.ts";
+import { markerProblem, readManifestCheckpoints } from "./read-manifest-checkpoints.ts";
 import { createProgressReader } from "./read-manifest-progress.ts";
 import { readManifestSamples } from "./read-manifest-samples.ts";
 import { freePort } from "./free-port.ts";
@@ -165,6 +165,9 @@ export function createManifestStack(deps: ManifestStackDeps): TrainingStack {
       return progress;
     },
     readCheckpoints,
+    ...(manifest.checkpoints?.complete_when
+      ? { checkCheckpoint: (c: Checkpoint) => markerProblem(path.join(c.path, manifest.checkpoints!.complete_when!)) }
+      : {}),
     lastWrite: (run) => newestWrite([logPathOf(config.logsDir, run.id, "trainer"), ...metricsFiles(run)]),
     async readSamples(run, query) {
       if (!manifest.samples)

@@ -14,6 +14,26 @@ async function latestStep(file: string): Promise<number> {
   return /^\s*\d+\s*$/.test(text) ? Number(text) : -1;
 }
 
+/**
+ * What is wrong with a checkpoint's marker file, as far as the bot can tell: it cannot be read, or it is named .json
+ * and does not parse (a save cut short, a garbled copy). Undefined when it looks whole.
+ */
+export async function markerProblem(marker: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(marker, "utf8");
+  } catch (err) {
+    return `${marker} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+  if (!marker.endsWith(".json")) return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    return `${marker} is not whole JSON (${text.length} bytes: ${(err as Error).message})`;
+  }
+}
+
 /** `pattern` is the glob, `latest` the latest file, their placeholders filled in. */
 export async function readManifestCheckpoints(
   spec: NonNullable<StackManifest["checkpoints"]>,

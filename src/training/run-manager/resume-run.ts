@@ -42,14 +42,37 @@ export async function resumePoint(stack: TrainingStack, run: RunRow): Promise<Ch
       `Run ${run.id} completed; there is nothing left to resume. /rl fork ${run.id} starts a new run from one of its checkpoints.`,
     );
   }
-  const last = (await stack.readCheckpoints(run)).findLast((c) => c.path !== undefined);
+  const saved = (await stack.readCheckpoints(run)).filter((c) => c.path !== undefined);
+  const last = saved.at(-1);
   if (!last) {
     throw new RlError(
       "CONFLICT",
       `Run ${run.id} saved no checkpoint before it ended, so it cannot be resumed; /rl rerun ${run.id} runs it again from step 0.`,
     );
   }
+  const problem = await stack.checkCheckpoint?.(last);
+  if (problem) throw await damagedCheckpoint(stack, run, saved, problem);
   return last;
+}
+
+/** The refusal for a run whose last checkpoint is damaged, naming the last one the stack lets the bot call good. */
+async function damagedCheckpoint(stack: TrainingStack, run: RunRow, saved: Checkpoint[], problem: string) {
+  const last = saved.at(-1)!;
+  let good: Checkpoint | undefined;
+  for (const c of saved.slice(0, -1).reverse()) {
+    if (!(await stack.checkCheckpoint?.(c))) {
+      good = c;
+      break;
+    }
+  }
+  const next = good
+    ? `The last good one is ${good.name} (step ${good.step}): move ${last.path} aside, then /rl resume ${run.id} continues from it.`
+    : `No earlier checkpoint is whole: /rl rerun ${run.id} runs it again from step 0.`;
+  return new RlError(
+    "CONFLICT",
+    `Run ${run.id} was not resumed: its last checkpoint ${last.name} (step ${last.step}) is damaged: ${problem}. ${next}`,
+    { details: { checkpoint: last.name, ...(good ? { lastGood: good.name } : {}) } },
+  );
 }
 
 export function createRunResumer(deps: RunResumerDeps) {

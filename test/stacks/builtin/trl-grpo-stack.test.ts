@@ -3,7 +3,8 @@
 // against Python's ast and PyYAML; a run whose progress comes from checkpoint-N/trainer_state.json's log_history,
 // whole checkpoints, no samples (TRL writes them only as Parquet), a stop and a resume in the same run from the
 // checkpoint the bot showed, and a fork.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { Checkpoint } from "../../../src/stacks/training-stack.ts";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { dispatch } from "../../../commands/dispatch.ts";
@@ -69,7 +70,7 @@ describe("RL_STACK=trl-grpo on its miniature", () => {
     expect(JSON.stringify(samples.reply)).toContain("keeps no samples");
   });
 
-  it("stops a run and resumes it as the same run from the checkpoint the bot showed, every step once", async () => {
+  it("stops a run, refuses a damaged last checkpoint naming the last good one, then resumes it as the same run from the checkpoint the bot showed, every step once", async () => {
     const { services, ctx } = await trl(
       [
         ["max_steps", "16"],
@@ -82,7 +83,22 @@ describe("RL_STACK=trl-grpo on its miniature", () => {
     await until(() => existsSync(runFile(services, id, "output", "checkpoint-6", "trainer_state.json")));
     await confirmed(ctx, `/rl stop ${id}`);
     expect(services.runs.get(id)!.status).toBe("stopped");
-    const last = (await services.manager.checkpoints(services.runs.get(id)!)).at(-1)!;
+    const [good, last] = (await services.manager.checkpoints(services.runs.get(id)!)).slice(-2) as [
+      Checkpoint,
+      Checkpoint,
+    ];
+
+    // Half written (the folder and its marker there, the JSON cut off): refused, naming the last good one.
+    const marker = path.join(last.path, "trainer_state.json");
+    const whole = readFileSync(marker);
+    writeFileSync(marker, '{"global_step": 6, "log_hist');
+    const refused = await dispatch({ text: `/rl resume ${id}` }, ctx);
+    const message = refused.reply.error?.message ?? "";
+    expect(message).toContain(`its last checkpoint ${last.name} (step ${last.step}) is damaged`);
+    expect(message).toContain("trainer_state.json is not whole JSON");
+    expect(message).toContain(`The last good one is ${good.name} (step ${good.step}): move ${last.path} aside`);
+    expect(services.runs.get(id)!).toMatchObject({ status: "stopped", attempt: 0 });
+    writeFileSync(marker, whole);
 
     const completed = nextEvent(services, "completed", id);
     const { prompt } = await confirmed(ctx, `/rl resume ${id}`);
