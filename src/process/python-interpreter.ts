@@ -2,7 +2,7 @@
 // conda shim that spends 0.3-0.5 s choosing an interpreter before every process it starts; the bot asks that name once
 // for its sys.executable, in the training root with the children's environment (so the shim chooses as it would for
 // them), and spawns the answer. A path in RL_PYTHON is spawned as given: it is the person's own choice.
-import { execFile } from "node:child_process";
+import { execa } from "execa";
 import { statSync } from "node:fs";
 import path from "node:path";
 import { findCommand } from "./find-command.ts";
@@ -29,13 +29,17 @@ function isFile(file: string): boolean {
   }
 }
 
-function ask(command: string, cwd: string, env: Record<string, string>): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(command, ["-c", ASK], { cwd, env, timeout: ASK_TIMEOUT_MS, encoding: "utf8" }, (err, stdout) => {
-      const out = err ? "" : stdout.trim();
-      resolve(path.isAbsolute(out) && isFile(out) ? out : undefined);
-    });
+async function ask(command: string, cwd: string, env: Record<string, string>): Promise<string | undefined> {
+  const result = await execa(command, ["-c", ASK], {
+    cwd,
+    env,
+    extendEnv: false,
+    timeout: ASK_TIMEOUT_MS,
+    reject: false,
+    stdin: "ignore",
   });
+  const out = result.failed ? "" : String(result.stdout).trim();
+  return path.isAbsolute(out) && isFile(out) ? out : undefined;
 }
 
 async function resolveName(command: string, cwd: string, env: Record<string, string>): Promise<ResolvedPython> {

@@ -111,7 +111,9 @@ describe("what each command loads", () => {
       // full command (dist/cli.js), not a chunk, not the ES modules that load the settings (dist/exec-loaders.js).
       // (The entry is recorded twice under --import: loaded by the ES module loader, then found in require.cache.)
       const own = [...new Set(files.filter((file) => !file.endsWith("record-loaded-modules.mjs")))];
+      // bin/check-node.cjs is the Node version check every command runs first.
       expect(own.map((file) => path.relative(path.join(CLI, "..", ".."), file)).sort()).toEqual([
+        path.join("bin", "check-node.cjs"),
         path.join("bin", "rl-chatops.js"),
         path.join("dist", "exec-command.cjs"),
       ]);

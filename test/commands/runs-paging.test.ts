@@ -106,6 +106,6 @@ describe("/rl runs", () => {
     // Team actions stay public: the property is the command's own.
     const { COMMANDS } = await import("../../commands/index.ts");
     const personal = COMMANDS.filter((c) => c.personal).map((c) => c.name);
-    expect(personal.sort()).toEqual(["config", "logs", "runs", "status"]);
+    expect(personal.sort()).toEqual(["budget", "checkpoints", "config", "envs", "logs", "notify", "runs", "status"]);
   });
 });
